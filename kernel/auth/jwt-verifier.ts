@@ -1,0 +1,66 @@
+/**
+ * Verifies JWTs with jose against the configured keys: a local HS256 secret and/or a JWKS address. Algorithms are
+ * pinned per key kind (so an HS256 token can never be checked with a public key, and `alg: none` is never
+ * accepted), `exp` is required, `iss`/`aud` are checked when configured, with the configured clock tolerance.
+ */
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import type { KernelConfig } from '../config-schema.ts';
+import type { Clock } from '../clock.ts';
+
+/** Why a token was refused (becomes the 401 message). */
+export class TokenRejected extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'TokenRejected';
+  }
+}
+
+/** A source of verified JWT payloads. Other plugins (single sign-on) add more verifiers to the auth service. */
+export interface TokenVerifier {
+  /** Verified payload, `undefined` when the token is not for this verifier, or throws {@link TokenRejected}. */
+  verify(token: string): Promise<JWTPayload | undefined>;
+}
+
+type JwtConfig = KernelConfig['auth']['jwt'];
+
+/** The verifier built from the kernel's `auth.jwt` config. */
+export function createConfiguredJwtVerifier(config: JwtConfig, clock: Clock): TokenVerifier {
+  const secret = config.hs256Secret ? new TextEncoder().encode(config.hs256Secret) : undefined;
+  const jwks = config.jwksUrl ? createRemoteJWKSet(new URL(config.jwksUrl)) : undefined;
+  const common = {
+    requiredClaims: ['exp'],
+    clockTolerance: config.clockToleranceSeconds,
+    currentDate: undefined as Date | undefined,
+    ...(config.issuer ? { issuer: config.issuer } : {}),
+    ...(config.audience ? { audience: config.audience } : {}),
+  };
+  return {
+    async verify(token) {
+      let alg: string | undefined;
+      try {
+        alg = decodeProtectedHeader(token).alg;
+      } catch {
+        throw new TokenRejected('The bearer token is not a well-formed JWT.');
+      }
+      const options = { ...common, currentDate: clock.now() };
+      try {
+        if (alg === 'HS256') {
+          if (!secret) throw new TokenRejected('HS256 tokens are not accepted: no shared secret is configured.');
+          return (await jwtVerify(token, secret, { ...options, algorithms: ['HS256'] })).payload;
+        }
+        if (jwks && alg && (config.asymmetricAlgorithms as string[]).includes(alg)) {
+          return (await jwtVerify(token, jwks, { ...options, algorithms: config.asymmetricAlgorithms })).payload;
+        }
+      } catch (error) {
+        if (error instanceof TokenRejected) throw error;
+        const code = (error as { code?: string }).code;
+        if (code === 'ERR_JWT_EXPIRED') throw new TokenRejected('The bearer token has expired.');
+        if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+          throw new TokenRejected(`The bearer token was refused: ${(error as Error).message}.`);
+        }
+        throw new TokenRejected('The bearer token signature or claims could not be verified.');
+      }
+      throw new TokenRejected(`Tokens signed with "${alg ?? 'no algorithm'}" are not accepted.`);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/** The kernel's `workbench keys create|list|revoke` commands. */
+import { parseArgs } from 'node:util';
+import type { Workbench } from './workbench.ts';
+import type { CliCommand } from './plugin-api.ts';
+import type { ApiKeyStore } from './auth/api-keys.ts';
+import { TOKENS } from './tokens.ts';
+
+/** Builds the key commands bound to a booted Workbench. */
+export function createKeyCommands(workbench: Workbench): CliCommand[] {
+  const store = () => workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
+  return [
+    {
+      name: 'keys create',
+      usage: 'keys create --role ROLE [--name NAME]',
+      summary: 'make an API key (shown once; only its SHA-256 digest is stored)',
+      async run(args, io) {
+        const { values } = parseArgs({
+          args,
+          options: { role: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
+          strict: true,
+        });
+        if (!values.role) {
+          io.err('keys create needs --role (for example --role MonitorAdmin).');
+          return 2;
+        }
+        const created = await store().create(values.role, values.name ?? 'api key');
+        if (values.json) io.out(JSON.stringify(created));
+        else {
+          io.out(`Created API key ${created.prefix} (role ${created.role}). It is shown only this once:`);
+          io.out(created.key);
+        }
+        return 0;
+      },
+    },
+    {
+      name: 'keys list',
+      usage: 'keys list [--json]',
+      summary: 'list API keys (prefix, role, dates; never the secret)',
+      async run(args, io) {
+        const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
+        const keys = await store().list();
+        if (values.json) {
+          io.out(JSON.stringify(keys));
+          return 0;
+        }
+        if (keys.length === 0) io.out('No API keys.');
+        for (const key of keys) {
+          const state = key.revokedAt ? `revoked ${key.revokedAt}` : 'active';
+          io.out(`${key.prefix}  ${key.role.padEnd(16)} ${key.name.padEnd(20)} created ${key.createdAt}  ${state}`);
+        }
+        return 0;
+      },
+    },
+    {
+      name: 'keys revoke',
+      usage: 'keys revoke PREFIX',
+      summary: 'revoke an API key by its prefix (wbk_...) or id',
+      async run(args, io) {
+        const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+        const target = positionals[0];
+        if (!target) {
+          io.err('keys revoke needs the key prefix, e.g. workbench keys revoke wbk_abc123def456.');
+          return 2;
+        }
+        if (await store().revoke(target)) {
+          io.out(`Revoked ${target}.`);
+          return 0;
+        }
+        io.err(`No active API key ${target}.`);
+        return 1;
+      },
+    },
+  ];
+}

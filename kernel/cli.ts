@@ -1,0 +1,120 @@
+/**
+ * The `workbench` command line: `start`, `keys create|list|revoke`, and every subcommand plugins add
+ * (`validate`, `diff`, `generate`, ...). `--config PATH` works with every command.
+ */
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { createWorkbench, type Workbench } from './workbench.ts';
+import { createKeyCommands } from './cli-keys.ts';
+import type { CliCommand, CliIo } from './plugin-api.ts';
+import { ConfigError } from './config-loader.ts';
+import { PluginSetError } from './plugin-manifest.ts';
+
+/** Shutdown budget: everything closes within this, or the process exits anyway. */
+const SHUTDOWN_BUDGET_MS = 5_000;
+
+const processIo: CliIo = {
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+};
+
+/** Splits `--config PATH` (or `--config=PATH`) out of the arguments. */
+export function extractConfigFlag(args: string[]): { configPath?: string; rest: string[] } {
+  const rest: string[] = [];
+  let configPath: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--config') configPath = args[++i];
+    else if (arg.startsWith('--config=')) configPath = arg.slice('--config='.length);
+    else rest.push(arg);
+  }
+  return { configPath, rest };
+}
+
+function helpText(commands: Iterable<CliCommand>): string {
+  const lines = [
+    'Healthcare Integration Workbench',
+    '',
+    'Usage: workbench <command> [options] [--config PATH]',
+    '',
+    'Commands:',
+    '  start                           serve bridge, monitor and population on loopback',
+  ];
+  for (const command of [...commands].sort((a, b) => a.name.localeCompare(b.name))) {
+    lines.push(`  ${command.usage.padEnd(32)}${command.summary}`);
+  }
+  lines.push('', 'Environment: WORKBENCH_CONFIG, WORKBENCH_DATA_DIR, WORKBENCH_*_PORT, WORKBENCH_TIER, WORKBENCH_STORAGE_URL');
+  return lines.join('\n');
+}
+
+async function runStart(configPath: string | undefined, io: CliIo): Promise<number> {
+  const workbench = await createWorkbench({ configPath });
+  const urls = await workbench.start();
+  for (const [base, url] of Object.entries(urls)) io.out(`${base.padEnd(10)} ${url}  docs ${url}/docs`);
+  io.out('Press Ctrl+C to stop.');
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    workbench.logger.info(`${signal} received, shutting down`);
+    const force = setTimeout(() => {
+      io.err(`Shutdown took over ${SHUTDOWN_BUDGET_MS} ms; exiting.`);
+      process.exit(1);
+    }, SHUTDOWN_BUDGET_MS);
+    force.unref();
+    workbench
+      .stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        io.err(`Shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  return new Promise<number>(() => {});
+}
+
+/** Runs the CLI with the given arguments; resolves with the exit code. */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const { configPath, rest } = extractConfigFlag(argv);
+  const [first, second] = rest;
+  let workbench: Workbench | undefined;
+  try {
+    if (first === 'start') return await runStart(configPath, io);
+    workbench = await createWorkbench({ configPath, logDestination: pino.destination(2) });
+    const commands = new Map(workbench.commands);
+    for (const command of createKeyCommands(workbench)) commands.set(command.name, command);
+    if (!first || first === 'help' || first === '--help' || first === '-h') {
+      io.out(helpText(commands.values()));
+      return first ? 0 : 2;
+    }
+    const twoWord = second ? commands.get(`${first} ${second}`) : undefined;
+    const command = twoWord ?? commands.get(first);
+    if (!command) {
+      io.err(`Unknown command "${rest.slice(0, 2).join(' ')}".\n\n${helpText(commands.values())}`);
+      return 2;
+    }
+    const args = rest.slice(twoWord ? 2 : 1);
+    if (args.includes('--help') || args.includes('-h')) {
+      io.out(`Usage: workbench ${command.usage}\n${command.summary}`);
+      return 0;
+    }
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof PluginSetError) io.err(error.message);
+    else io.err(`Error: ${(error as Error).message}`);
+    return error instanceof ConfigError || error instanceof PluginSetError ? 78 : 1;
+  } finally {
+    await workbench?.stop();
+  }
+}
+
+/** Parses flags for plugin commands: a thin wrapper so every command reports bad flags the same way. */
+export function parseCommandArgs<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(
+  args: string[],
+  options: T,
+) {
+  return parseArgs({ args, options, allowPositionals: true, strict: true });
+}

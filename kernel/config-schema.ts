@@ -1,0 +1,107 @@
+/**
+ * The kernel's part of the config file, one zod schema with defaults; types come from the schema. Each plugin
+ * declares the schema of its own section (`plugins.<id>`), validated at the same time (see config-loader.ts).
+ */
+import { z } from 'zod';
+import { TIERS } from './entitlement.ts';
+
+/** Host names a server may bind: loopback only. */
+export const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'] as const;
+
+const serverSchema = (port: number) =>
+  z
+    .object({
+      host: z
+        .string()
+        .default('127.0.0.1')
+        .refine((host) => (LOOPBACK_HOSTS as readonly string[]).includes(host), {
+          message:
+            'must be a loopback address (127.0.0.1, ::1 or localhost); the service is never reachable from another machine',
+        }),
+      port: z.number().int().min(0).max(65535).default(port),
+    })
+    .strict()
+    .prefault({});
+
+/** Schema of the kernel's config keys. */
+export const kernelConfigSchema = z
+  .object({
+    /** Folder of the embedded database and other state. Relative paths resolve against the working directory. */
+    dataDir: z.string().min(1).default('data'),
+    /** Local licence tier. The shipped default is enterprise so a new user sees every feature. */
+    tier: z.enum(TIERS).default('enterprise'),
+    servers: z
+      .object({
+        bridge: serverSchema(5101),
+        monitor: serverSchema(5100),
+        population: serverSchema(5102),
+      })
+      .strict()
+      .prefault({}),
+    http: z
+      .object({
+        /** Largest accepted request body in bytes (default 10 MB). */
+        bodyLimitBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
+        /** Browser origins allowed to call the service (CORS). Empty: no CORS headers, foreign origins refused. */
+        allowedOrigins: z.array(z.url()).default([]),
+      })
+      .strict()
+      .prefault({}),
+    storage: z
+      .object({
+        /** PostgreSQL URL for a shared store; null keeps the embedded SQLite file in dataDir. */
+        url: z
+          .string()
+          .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+          .nullable()
+          .default(null),
+        /** SQLite file name inside dataDir. */
+        sqliteFile: z.string().min(1).default('workbench.sqlite'),
+      })
+      .strict()
+      .prefault({}),
+    auth: z
+      .object({
+        jwt: z
+          .object({
+            /** Shared secret for HS256 tokens (at least 32 characters). */
+            hs256Secret: z.string().min(32, 'must be at least 32 characters').nullable().default(null),
+            /** JWKS address for asymmetric tokens (RS256, ES256, EdDSA...). */
+            jwksUrl: z.url().nullable().default(null),
+            /** Allowed asymmetric algorithms for JWKS keys. */
+            asymmetricAlgorithms: z
+              .array(z.enum(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']))
+              .min(1)
+              .default(['RS256', 'ES256']),
+            issuer: z.string().nullable().default(null),
+            audience: z.string().nullable().default(null),
+            /** Claim holding the caller's roles (string or array). */
+            rolesClaim: z.string().default('roles'),
+            /** Allowed clock skew in seconds. */
+            clockToleranceSeconds: z.number().int().min(0).max(300).default(60),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    logging: z
+      .object({
+        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      })
+      .strict()
+      .prefault({}),
+    /** Extra folders searched for plugins (each holding `<id>/plugin.json`). */
+    pluginDirs: z.array(z.string()).default([]),
+    /** Extra folders searched for profile packs. */
+    profileDirs: z.array(z.string()).default([]),
+    /** Per-plugin sections: `{ enabled?: boolean, ...the plugin's own keys }`. */
+    plugins: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  })
+  .strict();
+
+/** The validated kernel config. */
+export type KernelConfig = z.infer<typeof kernelConfigSchema>;
+
+/** Names of the three base addresses. */
+export type ServerName = keyof KernelConfig['servers'];

@@ -1,0 +1,108 @@
+/**
+ * Errors are data: every failure a caller can see has a stable UPPER_SNAKE code, an HTTP status and a message
+ * template. The kernel owns one catalogue (below); each plugin declares its own with {@link defineErrorCatalogue}
+ * and the README's error table lists every code of every catalogue (a test keeps them in step).
+ */
+
+/** One entry of an error catalogue. */
+export interface ErrorDefinition {
+  /** HTTP status the error maps to. */
+  status: number;
+  /** Message template; `{name}` placeholders are filled from the params given when the error is raised. */
+  message: string;
+}
+
+/** A catalogue: code -> definition. */
+export type ErrorCatalogue = Record<string, ErrorDefinition>;
+
+/** An error a caller may see: code, status, human message and optional structured details. */
+export class WorkbenchError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly details?: unknown;
+
+  constructor(code: string, status: number, message: string, details?: unknown) {
+    super(message);
+    this.name = 'WorkbenchError';
+    this.code = code;
+    this.status = status;
+    this.details = details;
+  }
+}
+
+/** Fills `{name}` placeholders of a template; unknown names stay as they are. */
+export function formatTemplate(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+}
+
+/** Factory returned by {@link defineErrorCatalogue}: `errors.raise('CODE', {params}, details)` builds the error. */
+export interface ErrorFactory<C extends ErrorCatalogue> {
+  readonly catalogue: C;
+  create(code: keyof C & string, params?: Record<string, unknown>, details?: unknown): WorkbenchError;
+}
+
+/**
+ * Declares a catalogue of error codes and returns a factory for them. Catalogues are registered with the kernel's
+ * error registry by the plugin context, so the documentation test can see every code.
+ */
+export function defineErrorCatalogue<C extends ErrorCatalogue>(catalogue: C): ErrorFactory<C> {
+  return {
+    catalogue,
+    create(code, params, details) {
+      const def = catalogue[code];
+      return new WorkbenchError(code, def.status, formatTemplate(def.message, params), details);
+    },
+  };
+}
+
+/** The kernel's own error codes. */
+export const kernelErrors = defineErrorCatalogue({
+  VALIDATION_FAILED: { status: 400, message: 'The request is invalid: {summary}' },
+  INVALID_JSON: { status: 400, message: 'The request body is not valid JSON: {reason}' },
+  UNAUTHORIZED: { status: 401, message: '{reason}' },
+  TIER_REQUIRED: { status: 402, message: 'This feature needs the {tier} tier; the configured tier is {current}.' },
+  FORBIDDEN: { status: 403, message: '{reason}' },
+  HOST_NOT_ALLOWED: { status: 403, message: 'Host header "{host}" is not a loopback address of this service.' },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin "{origin}" may not change state on this service.' },
+  NOT_FOUND: { status: 404, message: '{what} was not found.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No route {method} {url}.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method {method} is not allowed on {url}.' },
+  CONFLICT: { status: 409, message: '{reason}' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit of {limit} bytes.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'Content-Type "{contentType}" is not supported here; send application/json.',
+  },
+  INTERNAL_ERROR: { status: 500, message: 'An internal error occurred; the service log has the details.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: '{reason}' },
+});
+
+/** Every catalogue known to the process, by owner (`kernel` or a plugin id). */
+export class ErrorRegistry {
+  private readonly owners = new Map<string, ErrorCatalogue>();
+
+  constructor() {
+    this.owners.set('kernel', kernelErrors.catalogue);
+  }
+
+  /** Adds a plugin's catalogue; a code already owned by someone else is refused (codes must be unambiguous). */
+  register(owner: string, catalogue: ErrorCatalogue): void {
+    for (const [code, def] of Object.entries(catalogue)) {
+      for (const [otherOwner, other] of this.owners) {
+        if (otherOwner !== owner && other[code] && other[code].status !== def.status) {
+          throw new Error(`Error code ${code} of ${owner} clashes with ${otherOwner} (status ${other[code].status}).`);
+        }
+      }
+    }
+    this.owners.set(owner, { ...(this.owners.get(owner) ?? {}), ...catalogue });
+  }
+
+  /** All codes with their owner and definition. */
+  list(): Array<{ owner: string; code: string; status: number; message: string }> {
+    const rows: Array<{ owner: string; code: string; status: number; message: string }> = [];
+    for (const [owner, catalogue] of this.owners) {
+      for (const [code, def] of Object.entries(catalogue)) rows.push({ owner, code, ...def });
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * One fastify instance per base address, bound to loopback only, with the request guard, error handling and the
+ * OpenAPI/docs routes installed before any plugin adds its own.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { BaseName } from '../plugin-manifest.ts';
+import { installRequestGuard } from './request-guard.ts';
+import { installErrorHandling } from './error-handling.ts';
+import { OpenApiCollector } from './openapi-document.ts';
+import { installDocs } from './docs-page.ts';
+
+/** Settings of one base server. */
+export interface BaseServerSettings {
+  name: BaseName;
+  host: string;
+  port: number;
+  bodyLimit: number;
+  allowedOrigins: string[];
+  logger: Logger;
+  version: string;
+}
+
+/** A base server before and after listening. */
+export interface BaseServer {
+  readonly name: BaseName;
+  readonly app: FastifyInstance;
+  readonly openapi: OpenApiCollector;
+  /** Starts listening; resolves with the base URL. */
+  listen(): Promise<string>;
+  /** The base URL (after listen). */
+  url(): string;
+  /** The bound port (after listen). */
+  port(): number;
+  close(): Promise<void>;
+}
+
+const TITLES: Record<BaseName, string> = {
+  bridge: 'Healthcare Integration Workbench — bridge (messages)',
+  monitor: 'Healthcare Integration Workbench — monitor',
+  population: 'Healthcare Integration Workbench — population',
+};
+
+/** Creates a base server (not yet listening). */
+export function createBaseServer(settings: BaseServerSettings): BaseServer {
+  const app = Fastify({
+    loggerInstance: settings.logger.child({ base: settings.name }) as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: settings.bodyLimit,
+    // Keep-alive sockets must not hold shutdown beyond its 5 s budget.
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    // Our own error catalogue answers for bad JSON; prototype poisoning is refused as invalid JSON.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    // Node would answer a missing Host with a bare 400; the request guard answers it with the envelope's 403.
+    http: { requireHostHeader: false },
+  });
+  // Only JSON bodies are accepted: plain text must get 415 like any other non-JSON content type.
+  app.removeContentTypeParser('text/plain');
+  let boundPort = settings.port;
+  const hostForUrl = settings.host === '::1' ? '[::1]' : settings.host;
+  const url = (): string => `http://${hostForUrl}:${boundPort}`;
+  const openapi = new OpenApiCollector(TITLES[settings.name], settings.version);
+  installRequestGuard(app, { getPort: () => boundPort, allowedOrigins: settings.allowedOrigins });
+  installErrorHandling(app, settings.bodyLimit);
+  installDocs(app, openapi, TITLES[settings.name], url);
+  let closed = false;
+  return {
+    name: settings.name,
+    app,
+    openapi,
+    async listen() {
+      await app.listen({ host: settings.host, port: settings.port });
+      const address = app.server.address();
+      if (address && typeof address === 'object') boundPort = address.port;
+      return url();
+    },
+    url,
+    port: () => boundPort,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The response envelope `{success, data, error}` used by every route but `/api/health`. A non-null error is
+ * `{code, message, details?}` with a stable UPPER_SNAKE code from an error catalogue.
+ */
+import { z } from 'zod';
+
+/** The error object of a failed call. */
+export interface EnvelopeError {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+/** A successful envelope. */
+export function successEnvelope<T>(data: T): { success: true; data: T; error: null } {
+  return { success: true, data, error: null };
+}
+
+/** A failed envelope. */
+export function errorEnvelope(error: EnvelopeError): { success: false; data: null; error: EnvelopeError } {
+  return { success: false, data: null, error };
+}
+
+/** Zod schema of the error object (for the OpenAPI documents). */
+export const envelopeErrorSchema = z.object({
+  code: z.string().describe('Stable UPPER_SNAKE error code (see the README error table).'),
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+
+/** Zod schema of a successful envelope around `data`. */
+export function envelopeSchema(data: z.ZodType): z.ZodType {
+  return z.object({ success: z.literal(true), data, error: z.null() });
+}
+
+/** Zod schema of a failed envelope. */
+export const errorEnvelopeSchema = z.object({
+  success: z.literal(false),
+  data: z.null(),
+  error: envelopeErrorSchema,
+});

@@ -1,0 +1,95 @@
+/**
+ * Collects the routes of one base and builds its OpenAPI 3 document from their zod schemas
+ * (@asteasolutions/zod-to-openapi). The document is built once, on first request, after every plugin registered.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import type { RouteDefinition } from '../plugin-api.ts';
+import { envelopeSchema, errorEnvelopeSchema } from './envelope.ts';
+
+type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
+
+const ERROR_RESPONSES: Record<number, string> = {
+  400: 'Malformed request (details list each problem with its path)',
+  401: 'Missing or invalid credentials',
+  402: 'The configured licence tier is below the one this route needs',
+  403: 'Forbidden (foreign Host or Origin, or the caller lacks the role)',
+  404: 'Unknown route or identifier',
+  413: 'Body over the size limit',
+  415: 'Body is not JSON',
+  500: 'Internal error (no internals shown)',
+};
+
+/** Gathers route definitions for one base and renders the document. */
+export class OpenApiCollector {
+  private readonly routes: Array<{ definition: AnyRoute; owner: string }> = [];
+  private document: unknown;
+
+  constructor(
+    private readonly title: string,
+    private readonly version: string,
+  ) {}
+
+  // biome-ignore lint/suspicious/noExplicitAny: accepts routes of any schema types
+  add(definition: RouteDefinition<any, any, any, any>, owner: string): void {
+    this.routes.push({ definition, owner });
+    this.document = undefined;
+  }
+
+  /** The OpenAPI 3.0 document (cached until another route is added). */
+  build(serverUrl: string): unknown {
+    if (this.document) return this.document;
+    const registry = new OpenAPIRegistry();
+    for (const { definition, owner } of this.routes) {
+      const path = definition.url.replace(/:(\w+)/g, '{$1}');
+      const successSchema = definition.envelope === false ? definition.response : envelopeSchema(definition.response);
+      const responses: Record<number, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
+        [definition.successStatus ?? 200]: {
+          description: 'Success',
+          content: { 'application/json': { schema: successSchema } },
+        },
+      };
+      const possible = [400, 404, 500];
+      if (definition.body) possible.push(413, 415);
+      if (definition.policy) possible.push(401, 403);
+      if (definition.tier && definition.tier !== 'free') possible.push(402);
+      for (const status of possible.sort()) {
+        responses[status] = {
+          description: ERROR_RESPONSES[status],
+          content: { 'application/json': { schema: errorEnvelopeSchema } },
+        };
+      }
+      const descriptionParts = [definition.description ?? ''];
+      if (definition.tier && definition.tier !== 'free') descriptionParts.push(`Tier: ${definition.tier}.`);
+      if (definition.policy) descriptionParts.push(`Policy: ${definition.policy} (Authorization: Bearer).`);
+      registry.registerPath({
+        method: definition.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete',
+        path,
+        summary: definition.summary,
+        description: descriptionParts.filter(Boolean).join(' '),
+        tags: definition.tags ?? [owner],
+        ...(definition.policy ? { security: [{ bearer: [] }] } : {}),
+        request: {
+          ...(definition.params ? { params: definition.params as z.ZodObject } : {}),
+          ...(definition.query ? { query: definition.query as z.ZodObject } : {}),
+          ...(definition.body
+            ? { body: { required: true, content: { 'application/json': { schema: definition.body } } } }
+            : {}),
+        },
+        responses,
+      });
+    }
+    registry.registerComponent('securitySchemes', 'bearer', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API key made by `workbench keys create --role MonitorAdmin`, or a JWT.',
+    });
+    const generator = new OpenApiGeneratorV3(registry.definitions);
+    this.document = generator.generateDocument({
+      openapi: '3.0.3',
+      info: { title: this.title, version: this.version },
+      servers: [{ url: serverUrl }],
+    });
+    return this.document;
+  }
+}

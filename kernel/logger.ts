@@ -1,0 +1,83 @@
+/**
+ * The process logger (pino). Secrets never reach the log: Authorization headers, passwords, client secrets and
+ * tokens are redacted by key, and passwords inside connection strings (`postgres://user:secret@host`) are masked in
+ * every logged string.
+ */
+import pino, { type Logger } from 'pino';
+
+/** Keys whose values are always replaced by `[redacted]`. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'authorization',
+  '*.authorization',
+  'password',
+  '*.password',
+  'clientSecret',
+  '*.clientSecret',
+  'client_secret',
+  '*.client_secret',
+  'secret',
+  '*.secret',
+  'hs256Secret',
+  '*.hs256Secret',
+  'token',
+  '*.token',
+  'apiKey',
+  '*.apiKey',
+  'connectionString',
+  '*.connectionString',
+];
+
+const CREDENTIALS_IN_URL = /\b([a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)([^@\s]+)(@)/gi;
+const PASSWORD_IN_KEY_VALUE = /\b(password|pwd)=([^;&\s]+)/gi;
+
+/** Masks passwords inside connection strings (URL and key=value forms). */
+export function maskSecretsInText(text: string): string {
+  return text.replace(CREDENTIALS_IN_URL, '$1***$3').replace(PASSWORD_IN_KEY_VALUE, '$1=***');
+}
+
+function maskDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return maskSecretsInText(value);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return value;
+  if (Array.isArray(value)) return value.map((item) => maskDeep(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) out[key] = maskDeep(inner, depth + 1);
+  return out;
+}
+
+/** Options of {@link createLogger}. */
+export interface LoggerOptions {
+  level: string;
+  /** Where lines go (default stdout); tests pass a stream to inspect output. */
+  destination?: pino.DestinationStream;
+}
+
+/** Creates the root logger. */
+export function createLogger(options: LoggerOptions): Logger {
+  return pino(
+    {
+      level: options.level,
+      base: { service: 'workbench' },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      hooks: {
+        // Masks connection-string passwords in messages and structured fields before pino serialises them.
+        logMethod(args, method) {
+          const masked = args.map((arg) => maskDeep(arg)) as Parameters<typeof method>;
+          return method.apply(this, masked);
+        },
+      },
+      serializers: {
+        err: (error: Error) => {
+          const serialized = pino.stdSerializers.err(error);
+          serialized.message = maskSecretsInText(serialized.message ?? '');
+          if (serialized.stack) serialized.stack = maskSecretsInText(serialized.stack);
+          return serialized;
+        },
+      },
+    },
+    options.destination,
+  );
+}

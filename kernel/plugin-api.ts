@@ -1,0 +1,154 @@
+/**
+ * The contract between the kernel and its plugins. A plugin is a folder with a `plugin.json` manifest and an entry
+ * module that exports {@link PluginModule}: an optional zod schema of its config section and one `register(context)`.
+ * Everything a plugin may use arrives through the {@link PluginContext}; plugins never import each other.
+ */
+import type { DependencyContainer } from 'tsyringe';
+import type { z } from 'zod';
+import type { Logger } from 'pino';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely';
+import type { ErrorCatalogue } from './errors.ts';
+import type { StandardsRegistry } from './standards-registry.ts';
+import type { EventBus } from './events.ts';
+import type { Scheduler } from './scheduler.ts';
+import type { Clock } from './clock.ts';
+import type { Entitlement, Tier } from './entitlement.ts';
+import type { AuthService, Principal } from './auth/auth-service.ts';
+import type { ProfilePack } from './profile-packs.ts';
+import type { PluginManifest, BaseName } from './plugin-manifest.ts';
+import type { Cache } from './cache.ts';
+
+/** HTTP methods a route may declare. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a handler receives: parsed, validated input and the caller, with no web framework in sight. */
+export interface RouteRequest<P = unknown, Q = unknown, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  headers: Record<string, string | string[] | undefined>;
+  /** The authenticated caller, when the route has a policy or the request carried valid credentials. */
+  principal?: Principal;
+}
+
+/** A raw (non-envelope) answer, for files such as CSV exports or HTML reports. */
+export interface RawResponse {
+  raw: true;
+  status?: number;
+  contentType: string;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** Declaration of one route: schemas feed both validation and the OpenAPI document of the base. */
+export interface RouteDefinition<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  url: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  /** Lowest licence tier allowed; below it the answer is 402 TIER_REQUIRED. Default `free`. */
+  tier?: Tier;
+  /** Authorization policy; `MonitorAdmin` needs a Bearer API key or JWT carrying that role. */
+  policy?: 'MonitorAdmin';
+  /** When true the principal is resolved if credentials are sent, but none are required. */
+  optionalAuth?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Schema of `data` (or of the whole body when `envelope` is false). */
+  response: R;
+  /** Status of a successful answer (default 200). */
+  successStatus?: number;
+  /** Wrap the answer in `{success, data, error}` (default true). */
+  envelope?: boolean;
+  handler: (
+    request: RouteRequest<z.output<P>, z.output<Q>, z.output<B>>,
+  ) => Promise<z.input<R> | RawResponse> | z.input<R> | RawResponse;
+}
+
+/** Registers routes on one base address. */
+export interface RouteRegistrar {
+  readonly base: BaseName;
+  route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+    definition: RouteDefinition<P, Q, B, R>,
+  ): void;
+}
+
+/** A CLI subcommand a plugin adds to `workbench`. */
+export interface CliCommand {
+  /** Command words, e.g. `validate` or `keys create`. */
+  name: string;
+  summary: string;
+  usage: string;
+  /** Runs the command; returns the process exit code. Output goes through `io`. */
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** Output streams of a CLI command (so tests can capture them). */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** Storage as a plugin sees it: the shared Kysely instance and its own migrations. */
+export interface PluginStorage {
+  /** The shared Kysely instance. Tables a plugin creates are prefixed with its namespace by convention. */
+  // biome-ignore lint/suspicious/noExplicitAny: each plugin types its own tables
+  readonly db: Kysely<any>;
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Runs the plugin's migrations (namespaced by plugin id, applied in name order). */
+  migrate(migrations: Record<string, Migration>): Promise<void>;
+}
+
+/** Start and stop hooks. Stop hooks run in reverse order of registration at shutdown. */
+export interface Lifecycle {
+  onStart(hook: () => Promise<void> | void): void;
+  onStop(hook: () => Promise<void> | void): void;
+}
+
+/** Everything the kernel hands a plugin. */
+export interface PluginContext<C = unknown> {
+  readonly manifest: PluginManifest;
+  /** The plugin's own validated config section. */
+  readonly config: C;
+  /** The DI container; plugins register services under exported tokens and resolve others' by token. */
+  readonly container: DependencyContainer;
+  readonly logger: Logger;
+  readonly storage: PluginStorage;
+  readonly events: EventBus;
+  readonly scheduler: Scheduler;
+  readonly standards: StandardsRegistry;
+  readonly entitlement: Entitlement;
+  readonly auth: AuthService;
+  readonly clock: Clock;
+  readonly cache: Cache;
+  /** Profile packs discovered in `profiles/` (and any extra profile dirs of the config). */
+  readonly profiles: readonly ProfilePack[];
+  /** Routes on the manifest's base; undefined for a plugin with base `none`. */
+  readonly routes: RouteRegistrar | undefined;
+  /** Routes on any base, for cross-cutting plugins that say so. */
+  routesOn(base: BaseName): RouteRegistrar;
+  readonly lifecycle: Lifecycle;
+  /** Declares the plugin's error catalogue (listed in the README's error table). */
+  registerErrors(catalogue: ErrorCatalogue): void;
+  /** Adds a `workbench` CLI subcommand. */
+  registerCommand(command: CliCommand): void;
+  /** Directory of the plugin (for data files shipped with it). */
+  readonly directory: string;
+  /** The service's data directory. */
+  readonly dataDir: string;
+}
+
+/** What a plugin's entry module exports. */
+export interface PluginModule<C = unknown> {
+  /** Schema of the plugin's config section (`plugins.<id>` in the config file). */
+  configSchema?: z.ZodType<C>;
+  register(context: PluginContext<C>): Promise<void> | void;
+}

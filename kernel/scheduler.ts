@@ -1,0 +1,60 @@
+/**
+ * Scheduled jobs on node-cron, all stopped at shutdown. A job that throws is logged and runs again at its next tick.
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Logger } from 'pino';
+
+/** A handle to one scheduled job. */
+export interface ScheduledJob {
+  readonly name: string;
+  stop(): void;
+}
+
+/** Schedules cron jobs and stops them all on shutdown. */
+export class Scheduler {
+  private readonly tasks = new Map<string, ScheduledTask>();
+  private stopped = false;
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Schedules `run` on the cron expression; names are unique (a second job with a name replaces the first). */
+  schedule(name: string, expression: string, run: () => Promise<void> | void): ScheduledJob {
+    if (this.stopped) throw new Error(`Scheduler is stopped; cannot schedule ${name}.`);
+    if (!cron.validate(expression)) throw new Error(`Invalid cron expression for job ${name}: "${expression}".`);
+    this.tasks.get(name)?.stop();
+    const task = cron.schedule(
+      expression,
+      async () => {
+        try {
+          await run();
+        } catch (error) {
+          this.logger.error({ err: error, job: name }, 'scheduled job failed');
+        }
+      },
+      { name, noOverlap: true },
+    );
+    this.tasks.set(name, task);
+    return {
+      name,
+      stop: () => {
+        task.stop();
+        this.tasks.delete(name);
+      },
+    };
+  }
+
+  /** Names of the scheduled jobs. */
+  list(): string[] {
+    return [...this.tasks.keys()];
+  }
+
+  /** Stops every job; safe to call twice. */
+  async stopAll(): Promise<void> {
+    this.stopped = true;
+    for (const task of this.tasks.values()) {
+      await task.stop();
+      await task.destroy?.();
+    }
+    this.tasks.clear();
+  }
+}

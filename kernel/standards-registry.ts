@@ -1,0 +1,156 @@
+/**
+ * The registry of message-standard adapters (DESIGN.md, "Standard adapters"). The kernel knows nothing of any
+ * standard: it only stores adapters that plugins register and hands them to whoever asks by id or by detection.
+ */
+
+/** One finding of a validation. */
+export interface ValidationIssue {
+  /** Where the problem is, in the standard's own path syntax (`PID.5`, `Patient.name[0].family`, `AM07.D2`). */
+  field: string;
+  /** Stable UPPER_SNAKE code (documented in the README). */
+  code: string;
+  /** A sentence a person understands, naming the field. */
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+/** Result of validating one message (or a batch: the top level aggregates, `messages` has one entry per message). */
+export interface ValidationResult {
+  isValid: boolean;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+  /** Per-message results when the content held more than one message. */
+  messages?: Array<MessageValidationResult>;
+  /** Facts the adapter found while validating (version, message type, profile used...). */
+  summary?: Record<string, unknown>;
+}
+
+/** Validation result of one message inside a multi-message input. */
+export interface MessageValidationResult {
+  index: number;
+  messageType?: string;
+  controlId?: string;
+  isValid: boolean;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+}
+
+/** One difference between two messages. */
+export interface Difference {
+  field: string;
+  leftValue: string;
+  rightValue: string;
+  changeType: 'modified' | 'added' | 'removed';
+}
+
+/** Result of a diff. */
+export interface DiffResult {
+  differences: Difference[];
+  totalDifferences: number;
+  ignoredFields: string[];
+}
+
+/** Options of a validation. */
+export interface ValidateOptions {
+  mode: 'strict' | 'compatibility';
+  /** Profile name (as listed by the adapter's `profiles()`), applied on top of the standard. */
+  profile?: string;
+  /** Version to validate against instead of the one the message declares. */
+  version?: string;
+}
+
+/** Options of a generation. */
+export interface GenerateOptions {
+  messageType: string;
+  /** Version of the standard; the adapter's `defaultVersion` when omitted. */
+  version?: string;
+  count: number;
+  /** Same seed, same output, byte for byte. */
+  seed?: number;
+}
+
+/** What a path means, for humans and for triage. */
+export interface FieldDescription {
+  path: string;
+  name: string;
+  dataType?: string;
+  optionality?: string;
+  repeatable?: boolean;
+  maxLength?: number;
+  table?: string;
+  description?: string;
+}
+
+/** A profile an adapter can validate against. */
+export interface ProfileSummary {
+  name: string;
+  pack: string;
+  standard: string;
+  description?: string;
+  version?: string;
+  messageTypes?: string[];
+}
+
+/**
+ * The contract every standard plugin implements. Adapters are plain objects: they take strings and return data,
+ * and throw {@link WorkbenchError}s (code + status) only for bad requests such as an unknown message type.
+ * They must never throw for bad message content: that is a validation finding (`PARSE_ERROR`).
+ */
+export interface StandardAdapter {
+  /** Short id used in requests: `hl7`, `fhir`, `ncpdp`. */
+  readonly id: string;
+  readonly displayName: string;
+  /** Versions this adapter can validate and generate. */
+  readonly versions: readonly string[];
+  readonly defaultVersion: string;
+  /** Message types `generate` accepts; the first is the default. */
+  readonly messageTypes: readonly string[];
+  /** Confidence 0..1 that the content is of this standard. */
+  detect(content: string): number;
+  /** A parsed message tree; its shape is the adapter's own. */
+  parse(content: string): unknown;
+  validate(content: string, options: ValidateOptions): ValidationResult;
+  diff(left: string, right: string, options: { ignoredFields: string[] }): DiffResult;
+  generate(options: GenerateOptions): string[];
+  describe(path: string, options?: { version?: string }): FieldDescription | undefined;
+  /** Profiles loaded for this standard. */
+  profiles(): ProfileSummary[];
+}
+
+/** Holds the registered adapters. */
+export class StandardsRegistry {
+  private readonly adapters = new Map<string, StandardAdapter>();
+
+  /** Registers an adapter; a second adapter with the same id is refused. */
+  register(adapter: StandardAdapter): void {
+    if (this.adapters.has(adapter.id)) throw new Error(`A standard adapter with id "${adapter.id}" is already registered.`);
+    this.adapters.set(adapter.id, adapter);
+  }
+
+  get(id: string): StandardAdapter | undefined {
+    return this.adapters.get(id);
+  }
+
+  list(): StandardAdapter[] {
+    return [...this.adapters.values()];
+  }
+
+  /** The adapter most confident about the content, or undefined when none reaches `threshold`. */
+  detect(content: string, threshold = 0.5): StandardAdapter | undefined {
+    let best: StandardAdapter | undefined;
+    let bestScore = threshold;
+    for (const adapter of this.adapters.values()) {
+      let score = 0;
+      try {
+        score = adapter.detect(content);
+      } catch {
+        score = 0;
+      }
+      if (score >= bestScore && (best === undefined || score > bestScore)) {
+        best = adapter;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Storage: one Kysely instance over embedded SQLite (better-sqlite3, WAL) in the data dir, or over PostgreSQL when a
+ * URL is configured so a team can share a store. Each plugin runs its own migrations, namespaced by plugin id so
+ * names never collide and each plugin's history is its own table.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLiteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+
+/** The store behind every plugin. */
+export interface Storage {
+  // biome-ignore lint/suspicious/noExplicitAny: tables belong to plugins, each of which types its own
+  readonly db: Kysely<any>;
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Runs the migrations of one namespace (a plugin id or `kernel`) in name order. */
+  migrate(namespace: string, migrations: Record<string, Migration>): Promise<void>;
+  /** Answers within `timeoutMs` whether the database responds. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  /** Closes the connection(s); safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link createStorage}. */
+export interface StorageOptions {
+  /** PostgreSQL URL, or null for SQLite. */
+  url: string | null;
+  dataDir: string;
+  sqliteFile: string;
+}
+
+class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly migrations: Record<string, Migration>) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return this.migrations;
+  }
+}
+
+/** Creates the storage; PostgreSQL connections are checked at once so a wrong URL fails the boot clearly. */
+export async function createStorage(options: StorageOptions): Promise<Storage> {
+  // biome-ignore lint/suspicious/noExplicitAny: see Storage.db
+  let db: Kysely<any>;
+  let dialect: 'sqlite' | 'postgres';
+  if (options.url) {
+    dialect = 'postgres';
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5_000 });
+    // An idle client losing its server must not crash the process; queries then fail and health reports it.
+    pool.on('error', () => {});
+    db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    dialect = 'sqlite';
+    mkdirSync(options.dataDir, { recursive: true });
+    const database = new SQLiteDatabase(join(options.dataDir, options.sqliteFile));
+    database.pragma('journal_mode = WAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    db = new Kysely({ dialect: new SqliteDialect({ database }) });
+  }
+  let closed = false;
+  const storage: Storage = {
+    db,
+    dialect,
+    async migrate(namespace, migrations) {
+      const safe = namespace.replace(/[^a-z0-9]/gi, '_');
+      const migrator = new Migrator({
+        db,
+        provider: new StaticMigrationProvider(migrations),
+        migrationTableName: `migrations_${safe}`,
+        migrationLockTableName: `migrations_${safe}_lock`,
+      });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) {
+        const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+        throw new Error(
+          `Migration ${failed ?? ''} of ${namespace} failed: ${(error as Error).message ?? String(error)}`,
+        );
+      }
+    },
+    async ping(timeoutMs = 2_000) {
+      if (closed) return false;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const probe = sql`select 1 as ok`.execute(db).then(() => true);
+        const timeout = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), timeoutMs);
+        });
+        return await Promise.race([probe, timeout]);
+      } catch {
+        return false;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+  if (dialect === 'postgres' && !(await storage.ping(5_000))) {
+    await storage.close();
+    throw new Error('Cannot reach the PostgreSQL server given by storage.url (WORKBENCH_STORAGE_URL).');
+  }
+  return storage;
+}

@@ -1,0 +1,236 @@
+/**
+ * Boots the Workbench: config -> container -> storage -> plugins -> servers. The same object serves the long-running
+ * service (`start()`), the CLI (plugins registered, nothing listening) and the tests (ephemeral ports).
+ */
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import type { Logger } from 'pino';
+import type pino from 'pino';
+import { loadConfig, projectRoot, type ConfigSources, type LoadedConfig } from './config-loader.ts';
+import { createLogger } from './logger.ts';
+import { TOKENS } from './tokens.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { Cache } from './cache.ts';
+import { EventBus } from './events.ts';
+import { Scheduler } from './scheduler.ts';
+import { StandardsRegistry } from './standards-registry.ts';
+import { Entitlement } from './entitlement.ts';
+import { ErrorRegistry } from './errors.ts';
+import { createStorage, type Storage } from './storage.ts';
+import { kernelMigrations } from './auth/kernel-migrations.ts';
+import { ApiKeyStore } from './auth/api-keys.ts';
+import { RoleAssignmentStore } from './auth/role-assignments.ts';
+import { AuthService } from './auth/auth-service.ts';
+import { createConfiguredJwtVerifier } from './auth/jwt-verifier.ts';
+import { discoverPlugins } from './plugin-discovery.ts';
+import { resolvePluginOrder, BASES, type BaseName, type DisabledPlugin } from './plugin-manifest.ts';
+import { loadPluginModules, type LoadedPlugin } from './plugin-loader.ts';
+import { discoverProfilePacks, type ProfilePack } from './profile-packs.ts';
+import { createBaseServer, type BaseServer } from './http/base-server.ts';
+import { createRouteRegistrar } from './http/route-registrar.ts';
+import { LifecycleHooks } from './lifecycle.ts';
+import type { CliCommand, PluginContext } from './plugin-api.ts';
+
+/** The product version (from package.json). */
+export const WORKBENCH_VERSION: string = (
+  JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/** Options of {@link createWorkbench}. */
+export interface WorkbenchOptions extends ConfigSources {
+  /** Extra plugin folders (tests add fixture plugins this way). */
+  pluginDirs?: string[];
+  /** Leave out the shipped plugins/ folder (kernel tests). */
+  skipBundledPlugins?: boolean;
+  clock?: Clock;
+  /** Log destination (tests capture it). */
+  logDestination?: pino.DestinationStream;
+}
+
+/** A booted Workbench. */
+export interface Workbench {
+  readonly config: LoadedConfig;
+  readonly container: DependencyContainer;
+  readonly logger: Logger;
+  readonly storage: Storage;
+  readonly plugins: readonly LoadedPlugin[];
+  readonly disabledPlugins: readonly DisabledPlugin[];
+  readonly profilePacks: readonly ProfilePack[];
+  readonly servers: Readonly<Record<BaseName, BaseServer>>;
+  readonly commands: ReadonlyMap<string, CliCommand>;
+  readonly errors: ErrorRegistry;
+  /** Listens on the three bases and runs start hooks; resolves with the base URLs. */
+  start(): Promise<Record<BaseName, string>>;
+  /** Stops everything in order (servers, hooks, jobs, events, database); safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Boots a Workbench; throws ConfigError / PluginSetError / a named plugin failure when it cannot. */
+export async function createWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
+  const config = loadConfig(options);
+  const kernelConfig = config.kernel;
+  const logger = createLogger({ level: kernelConfig.logging.level, destination: options.logDestination });
+  const clock = options.clock ?? systemClock;
+
+  // Plugins are discovered and their config checked before anything is opened, so a bad set costs nothing.
+  const pluginRoots = [
+    ...(options.skipBundledPlugins ? [] : [join(projectRoot, 'plugins')]),
+    ...kernelConfig.pluginDirs.map((dir) => resolve(dir)),
+    ...(options.pluginDirs ?? []),
+  ];
+  const discovered = discoverPlugins(pluginRoots);
+  const sections = kernelConfig.plugins;
+  const knownIds = new Set(discovered.map((p) => p.manifest.id));
+  const unknownSections = Object.keys(sections).filter((id) => !knownIds.has(id));
+  const { ordered, disabled } = resolvePluginOrder(discovered, (id) => sections[id]?.enabled !== false);
+  const loaded = await loadPluginModules(ordered, sections);
+  for (const id of unknownSections) logger.warn(`config section plugins.${id} names no installed plugin`);
+  for (const off of disabled) logger.info(`plugin ${off.id} is off: ${off.reason}`);
+
+  const container = rootContainer.createChildContainer();
+  const cache = new Cache(clock);
+  const events = new EventBus(logger);
+  const scheduler = new Scheduler(logger);
+  const standards = new StandardsRegistry();
+  const entitlement = new Entitlement(kernelConfig.tier);
+  const errors = new ErrorRegistry();
+  const lifecycle = new LifecycleHooks(logger);
+
+  const storage = await createStorage({
+    url: kernelConfig.storage.url,
+    dataDir: config.dataDir,
+    sqliteFile: kernelConfig.storage.sqliteFile,
+  });
+  const servers = {} as Record<BaseName, BaseServer>;
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    // New requests are refused first, then plugins release watchers and jobs, then the database closes.
+    await Promise.allSettled(Object.values(servers).map((server) => server.close()));
+    await lifecycle.runStop(2_000);
+    await scheduler.stopAll();
+    await events.drain();
+    await storage.close();
+  };
+
+  try {
+    await storage.migrate('kernel', kernelMigrations);
+    const apiKeys = new ApiKeyStore(storage.db, clock);
+    const roles = new RoleAssignmentStore(storage.db, clock);
+    const auth = new AuthService(apiKeys, roles, kernelConfig.auth.jwt.rolesClaim);
+    if (kernelConfig.auth.jwt.hs256Secret || kernelConfig.auth.jwt.jwksUrl) {
+      auth.addTokenVerifier(createConfiguredJwtVerifier(kernelConfig.auth.jwt, clock));
+    }
+
+    container.registerInstance(TOKENS.Config, config);
+    container.registerInstance(TOKENS.Logger, logger);
+    container.registerInstance(TOKENS.Storage, storage);
+    container.registerInstance(TOKENS.Events, events);
+    container.registerInstance(TOKENS.Scheduler, scheduler);
+    container.registerInstance(TOKENS.Standards, standards);
+    container.registerInstance(TOKENS.Entitlement, entitlement);
+    container.registerInstance(TOKENS.Auth, auth);
+    container.registerInstance(TOKENS.ApiKeys, apiKeys);
+    container.registerInstance(TOKENS.Clock, clock);
+    container.registerInstance(TOKENS.Cache, cache);
+    container.registerInstance(TOKENS.Errors, errors);
+
+    const packRoots = [join(projectRoot, 'profiles'), ...kernelConfig.profileDirs.map((dir) => resolve(dir))];
+    const { packs, problems: packProblems } = discoverProfilePacks(packRoots);
+    for (const problem of packProblems) logger.warn(`profile pack ${problem.directory} skipped: ${problem.problem}`);
+
+    for (const base of BASES) {
+      const settings = kernelConfig.servers[base];
+      servers[base] = createBaseServer({
+        name: base,
+        host: settings.host,
+        port: settings.port,
+        bodyLimit: kernelConfig.http.bodyLimitBytes,
+        allowedOrigins: kernelConfig.http.allowedOrigins,
+        logger,
+        version: WORKBENCH_VERSION,
+      });
+    }
+
+    const commands = new Map<string, CliCommand>();
+    for (const plugin of loaded) {
+      const { id, base } = plugin.manifest;
+      const registrarFor = (target: BaseName) =>
+        createRouteRegistrar({
+          app: servers[target].app,
+          base: target,
+          entitlement,
+          auth,
+          openapi: servers[target].openapi,
+          owner: id,
+        });
+      const context: PluginContext = {
+        manifest: plugin.manifest,
+        config: plugin.config,
+        container,
+        logger: logger.child({ plugin: id }),
+        storage: {
+          db: storage.db,
+          dialect: storage.dialect,
+          migrate: (migrations) => storage.migrate(id, migrations),
+        },
+        events,
+        scheduler,
+        standards,
+        entitlement,
+        auth,
+        clock,
+        cache,
+        profiles: packs,
+        routes: base === 'none' ? undefined : registrarFor(base),
+        routesOn: registrarFor,
+        lifecycle: lifecycle.forOwner(id),
+        registerErrors: (catalogue) => errors.register(id, catalogue),
+        registerCommand: (command) => {
+          if (commands.has(command.name)) {
+            throw new Error(`CLI command "${command.name}" is already registered.`);
+          }
+          commands.set(command.name, command);
+        },
+        directory: plugin.directory,
+        dataDir: config.dataDir,
+      };
+      try {
+        await plugin.module.register(context);
+      } catch (error) {
+        throw new Error(`Plugin "${id}" failed to initialise: ${(error as Error).message}`, { cause: error });
+      }
+    }
+
+    return {
+      config,
+      container,
+      logger,
+      storage,
+      plugins: loaded,
+      disabledPlugins: disabled,
+      profilePacks: packs,
+      servers,
+      commands,
+      errors,
+      async start() {
+        const urls = {} as Record<BaseName, string>;
+        try {
+          for (const base of BASES) urls[base] = await servers[base].listen();
+          await lifecycle.runStart();
+        } catch (error) {
+          await stop();
+          throw error;
+        }
+        return urls;
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

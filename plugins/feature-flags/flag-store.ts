@@ -1,0 +1,69 @@
+/**
+ * Feature flags: defaults from the plugin's config section, overridden by rows in storage. A row with an
+ * organisation id applies only to callers of that organisation.
+ */
+import type { Kysely, Migration } from 'kysely';
+
+/** Table of stored flags. */
+export interface FeatureFlagRow {
+  name: string;
+  /** Empty string for a global flag. */
+  organization_id: string;
+  enabled: number;
+  updated_at: string;
+}
+
+/** Migrations of the feature-flags plugin. */
+export const featureFlagMigrations: Record<string, Migration> = {
+  '001_feature_flags': {
+    // biome-ignore lint/suspicious/noExplicitAny: migrations run before table types exist
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('feature_flags')
+        .ifNotExists()
+        .addColumn('name', 'varchar(100)', (c) => c.notNull())
+        .addColumn('organization_id', 'varchar(200)', (c) => c.notNull().defaultTo(''))
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'varchar(40)', (c) => c.notNull())
+        .addPrimaryKeyConstraint('feature_flags_pk', ['name', 'organization_id'])
+        .execute();
+    },
+  },
+};
+
+/** Reads flags for a scope. */
+export class FeatureFlagStore {
+  constructor(
+    private readonly db: Kysely<{ feature_flags: FeatureFlagRow }>,
+    private readonly defaults: Record<string, boolean>,
+  ) {}
+
+  /** Global flags: config defaults overridden by global rows. */
+  async global(): Promise<Record<string, boolean>> {
+    const rows = await this.db.selectFrom('feature_flags').selectAll().where('organization_id', '=', '').execute();
+    return { ...this.defaults, ...Object.fromEntries(rows.map((r) => [r.name, Boolean(r.enabled)])) };
+  }
+
+  /** Flags of an organisation: the global flags overridden by that organisation's rows. */
+  async forOrganization(organizationId: string): Promise<Record<string, boolean>> {
+    const rows = await this.db
+      .selectFrom('feature_flags')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .execute();
+    return { ...(await this.global()), ...Object.fromEntries(rows.map((r) => [r.name, Boolean(r.enabled)])) };
+  }
+
+  /** Sets a flag (global when organizationId is empty). */
+  async set(name: string, enabled: boolean, organizationId: string, at: string): Promise<void> {
+    await this.db
+      .deleteFrom('feature_flags')
+      .where('name', '=', name)
+      .where('organization_id', '=', organizationId)
+      .execute();
+    await this.db
+      .insertInto('feature_flags')
+      .values({ name, organization_id: organizationId, enabled: enabled ? 1 : 0, updated_at: at })
+      .execute();
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The feature-flags plugin: `GET /api/features` (public). Anonymous callers get the global flags; an authenticated
+ * caller (API key or JWT) gets its organisation's flags on top (organisation `default` when the token names none).
+ */
+import { z } from 'zod';
+import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { FEATURE_FLAGS } from './api.ts';
+import { FeatureFlagStore, featureFlagMigrations } from './flag-store.ts';
+
+const configSchema = z
+  .object({
+    /** Global defaults: flag name -> on/off. */
+    flags: z.record(z.string().regex(/^[a-zA-Z][\w.-]*$/, 'flag names are letters, digits, . _ -'), z.boolean()).default({}),
+  })
+  .strict();
+
+type FeatureFlagConfig = z.infer<typeof configSchema>;
+
+/** Registers the store and the route. */
+export const plugin: PluginModule<FeatureFlagConfig> = {
+  configSchema,
+  async register(context) {
+    await context.storage.migrate(featureFlagMigrations);
+    const store = new FeatureFlagStore(context.storage.db, context.config.flags);
+    context.container.registerInstance(FEATURE_FLAGS, store);
+    context.routes?.route({
+      method: 'GET',
+      url: '/api/features',
+      summary: 'Feature flags (global, or the caller organisation when authenticated)',
+      tags: ['features'],
+      optionalAuth: true,
+      response: z.object({
+        scope: z.enum(['global', 'organization']),
+        organizationId: z.string().nullable(),
+        flags: z.record(z.string(), z.boolean()),
+      }),
+      async handler({ principal }) {
+        if (!principal) return { scope: 'global' as const, organizationId: null, flags: await store.global() };
+        const organizationId = principal.organizationId ?? 'default';
+        return { scope: 'organization' as const, organizationId, flags: await store.forOrganization(organizationId) };
+      },
+    });
+  },
+};

@@ -1,0 +1,109 @@
+/**
+ * One pass over a resource along its element definitions, doing every check that is ours rather than
+ * @medplum/core's: bindings, reference target types, nested resource types; and collecting the references the
+ * Bundle rules need. Only properties present in the JSON are visited (absent elements cost nothing), and per-type
+ * property lookups are cached by the definitions, so the pass stays cheap next to the structural validation.
+ */
+import type { BindingChecker } from './fhir-bindings.ts';
+import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
+import type { FhirFinding } from './fhir-issues.ts';
+
+/** A `Reference.reference` seen during the walk. */
+export interface CollectedReference {
+  /** Path of the Reference element (`Bundle.entry[2].resource.subject`). */
+  field: string;
+  reference: string;
+}
+
+/** What the walk found. */
+export interface ElementWalkResult {
+  findings: FhirFinding[];
+  references: CollectedReference[];
+}
+
+/** Extracts the resource type a literal or conditional reference names, if any. */
+export function referencedType(reference: string): string | undefined {
+  if (reference.startsWith('#') || reference.startsWith('urn:')) return undefined;
+  const query = reference.indexOf('?');
+  if (query > 0 && !reference.slice(0, query).includes('/')) return reference.slice(0, query);
+  const parts = reference.split('?')[0].split('/');
+  const history = parts.indexOf('_history');
+  const end = history >= 0 ? history : parts.length;
+  // `Type/id` is the last two segments before any `_history/version` (relative or absolute URL alike).
+  return end >= 2 ? parts[end - 2] : undefined;
+}
+
+/** Walks resources for one set of definitions and one binding checker. */
+export function createElementWalker(definitions: FhirDefinitions, bindings: BindingChecker) {
+  function checkReference(info: FhirPropertyInfo, value: Record<string, unknown>, field: string, out: ElementWalkResult): void {
+    const reference = value.reference;
+    if (typeof reference !== 'string') return;
+    out.references.push({ field, reference });
+    if (info.targetTypes.length === 0) return;
+    const type = referencedType(reference);
+    if (!type || !definitions.isResourceType(type) || info.targetTypes.includes(type)) return;
+    out.findings.push({
+      field: `${field}.reference`,
+      code: 'INVALID_REFERENCE',
+      class: 'nonconformant',
+      message: `${field} (${info.elementPath}) refers to a ${type}, but may only refer to ${info.targetTypes.join(', ')}.`,
+    });
+  }
+
+  function walkObject(object: Record<string, unknown>, typeName: string, path: string, out: ElementWalkResult): void {
+    for (const key of Object.keys(object)) {
+      if (key === 'resourceType' || key.charCodeAt(0) === 95 /* '_' primitive extension */) continue;
+      const info = definitions.property(typeName, key);
+      if (!info) continue; // reported as UNKNOWN_ELEMENT by the structural validation
+      const raw = object[key];
+      const many = Array.isArray(raw);
+      const values = many ? (raw as unknown[]) : [raw];
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i];
+        if (value === null || value === undefined) continue;
+        const field = many ? `${path}.${key}[${i}]` : `${path}.${key}`;
+        if (info.binding) {
+          const finding = bindings.check(info.binding, info.elementPath, info.type, value, field);
+          if (finding) out.findings.push(finding);
+        }
+        if (info.isPrimitive || typeof value !== 'object' || Array.isArray(value)) continue;
+        const child = value as Record<string, unknown>;
+        if (info.type === 'Reference') checkReference(info, child, field, out);
+        if (info.type === 'Resource') {
+          walkResourceAt(child, field, out);
+        } else {
+          walkObject(child, info.type, field, out);
+        }
+      }
+    }
+  }
+
+  function walkResourceAt(resource: Record<string, unknown>, path: string, out: ElementWalkResult): void {
+    const type = resource.resourceType;
+    if (typeof type !== 'string' || !definitions.isResourceType(type)) {
+      out.findings.push({
+        field: path,
+        code: 'NOT_FHIR_RESOURCE',
+        class: 'unreadable',
+        message:
+          typeof type === 'string'
+            ? `${path} has resourceType "${type}", which FHIR R4 does not define.`
+            : `${path} must be a resource but has no resourceType.`,
+      });
+      return;
+    }
+    walkObject(resource, type, path, out);
+  }
+
+  return {
+    /** Walks a root resource (its `resourceType` already checked). */
+    walk(resource: Record<string, unknown>): ElementWalkResult {
+      const out: ElementWalkResult = { findings: [], references: [] };
+      walkObject(resource, resource.resourceType as string, resource.resourceType as string, out);
+      return out;
+    },
+  };
+}
+
+/** The walker type. */
+export type ElementWalker = ReturnType<typeof createElementWalker>;

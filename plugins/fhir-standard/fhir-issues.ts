@@ -1,0 +1,60 @@
+/**
+ * Issue codes of the FHIR adapter and the one rule that turns a finding into an error or a warning per mode.
+ * Checks report *what* they found (a code and a class); only {@link toIssue} decides the severity, so the strict /
+ * compatibility table in the README is this file.
+ */
+import type { ValidationIssue } from '../../kernel/standards-registry.ts';
+
+/** Codes the FHIR adapter reports (shared names where the meaning matches other standards). */
+export const FHIR_ISSUE_CODES = {
+  PARSE_ERROR: 'The content is neither well-formed JSON nor well-formed XML, or is refused (DOCTYPE, entities, too deep or too large).',
+  NOT_FHIR_RESOURCE: 'The content parses but is not a FHIR resource: no resourceType, or one R4 does not define.',
+  REQUIRED_FIELD_MISSING: 'An element with minimum cardinality 1 (in R4 or in the profile) is absent.',
+  RECOMMENDED_FIELD_EMPTY: 'A must-support element of the profile is absent.',
+  TOO_MANY_REPETITIONS: 'An element repeats more often than its maximum cardinality allows.',
+  INVALID_DATA_TYPE: 'A value has the wrong JSON type or format for its FHIR type (array vs single, string vs number, id, uri, empty or null values...).',
+  INVALID_DATE: 'A date, dateTime, instant or time value is malformed.',
+  VALUE_NOT_IN_VALUE_SET: 'A code is outside the value set of its binding (required: error; extensible: warning).',
+  UNKNOWN_ELEMENT: 'A property that the element definitions of the type do not define.',
+  CONSTRAINT_FAILED: 'An invariant (FHIRPath constraint such as pat-1, bdl-7) or a profile fixed/pattern value is not met.',
+  INVALID_REFERENCE: 'A reference points at a resource type the element does not allow, or does not resolve inside its Bundle.',
+  BUNDLE_RULE_VIOLATED: 'A Bundle.type rule is broken (request/response/search per entry, duplicate fullUrl).',
+  PROFILE_NOT_LOADED: 'meta.profile names a profile no loaded pack provides, so it was not checked.',
+  CONSTRAINT_NOT_EVALUATED: 'An invariant could not be evaluated by the FHIRPath engine (reported, not failed).',
+} as const;
+
+/** One of {@link FHIR_ISSUE_CODES}. */
+export type FhirIssueCode = keyof typeof FHIR_ISSUE_CODES;
+
+/**
+ * How serious a finding is, independent of mode:
+ * - `unreadable`: a receiver cannot interpret the content (not FHIR, wrong types, codes outside required sets) -> error in both modes;
+ * - `nonconformant`: the spec or profile says "SHALL" but the content is still interpretable -> error in strict, warning in compatibility;
+ * - `advisory`: a "SHOULD" (must-support, extensible binding, unloaded profile) -> warning in both modes.
+ */
+export type FindingClass = 'unreadable' | 'nonconformant' | 'advisory';
+
+/** A finding before the mode decides its severity. */
+export interface FhirFinding {
+  field: string;
+  code: FhirIssueCode;
+  message: string;
+  class: FindingClass;
+}
+
+/** Validation mode. */
+export type FhirValidationMode = 'strict' | 'compatibility';
+
+/** Applies the mode table. */
+export function toIssue(finding: FhirFinding, mode: FhirValidationMode): ValidationIssue {
+  const severity =
+    finding.class === 'unreadable' || (finding.class === 'nonconformant' && mode === 'strict') ? 'error' : 'warning';
+  return { field: finding.field, code: finding.code, message: finding.message, severity };
+}
+
+/** Shortens an element description to its first sentence, for messages. */
+export function shortDescription(description: string | undefined, limit = 90): string {
+  if (!description) return '';
+  const firstSentence = description.split(/(?<=\.)\s/)[0].replace(/\s+/g, ' ').trim();
+  return firstSentence.length > limit ? `${firstSentence.slice(0, limit - 1).trimEnd()}…` : firstSentence;
+}

@@ -1,0 +1,115 @@
+/**
+ * Structural validation by @medplum/core's `validateResource` over the R4 StructureDefinitions (cardinality, JSON
+ * types, primitive formats, unknown properties, FHIRPath invariants, profile slices/fixed values), with its
+ * OperationOutcome issues mapped to our codes, FHIRPath-like paths and sentences naming the element.
+ */
+import { OperationOutcomeError, validateResource } from '@medplum/core';
+import type { FhirDefinitions } from './fhir-definitions.ts';
+import type { FhirFinding, FhirIssueCode, FindingClass } from './fhir-issues.ts';
+import { shortDescription } from './fhir-issues.ts';
+import { resolveChoiceSegments, resolveElement } from './fhir-paths.ts';
+
+interface MedplumIssue {
+  severity?: string;
+  code?: string;
+  details?: { text?: string };
+  expression?: string[];
+  diagnostics?: string;
+}
+
+/**
+ * Invariants whose checks the adapter makes itself, per entry and with a clearer sentence (fhir-bundle-rules.ts);
+ * @medplum/core's Bundle-level report of the same rule would be a duplicate.
+ */
+const INVARIANTS_CHECKED_BY_BUNDLE_RULES = new Set(['bdl-3', 'bdl-4', 'bdl-7']);
+
+const DATE_TYPES = /^Invalid (date|dateTime|instant|time) format$/;
+
+function classify(issue: MedplumIssue): { code: FhirIssueCode; class: FindingClass } | undefined {
+  const text = issue.details?.text ?? '';
+  if (issue.code === 'invariant') return { code: 'CONSTRAINT_FAILED', class: 'nonconformant' };
+  if (issue.code === 'processing') return { code: 'CONSTRAINT_NOT_EVALUATED', class: 'advisory' };
+  if (text.startsWith('Invalid reference:')) return undefined; // the element walk checks targets, URL-aware
+  if (text === 'Missing required property') return { code: 'REQUIRED_FIELD_MISSING', class: 'nonconformant' };
+  if (text.startsWith('Invalid additional property')) return { code: 'UNKNOWN_ELEMENT', class: 'nonconformant' };
+  if (text.startsWith('Invalid number of values')) {
+    const match = /expected (\d+)\.\.(\d+|\*), but found (\d+)/.exec(text);
+    const tooFew = match ? Number(match[3]) < Number(match[1]) : false;
+    return tooFew
+      ? { code: 'REQUIRED_FIELD_MISSING', class: 'nonconformant' }
+      : { code: 'TOO_MANY_REPETITIONS', class: 'nonconformant' };
+  }
+  if (text.startsWith('Incorrect number of values provided for slice') || text === 'Value did not match expected pattern') {
+    return { code: 'CONSTRAINT_FAILED', class: 'nonconformant' };
+  }
+  if (DATE_TYPES.test(text)) return { code: 'INVALID_DATE', class: 'unreadable' };
+  return { code: 'INVALID_DATA_TYPE', class: 'unreadable' };
+}
+
+function sentence(code: FhirIssueCode, field: string, elementName: string, description: string, text: string): string {
+  const named = elementName && elementName !== field ? `${field} (${elementName}${description ? `: ${description}` : ''})` : field;
+  switch (code) {
+    case 'REQUIRED_FIELD_MISSING':
+      return `${named} is required but missing.`;
+    case 'UNKNOWN_ELEMENT':
+      return `${field} is not an element of ${elementName.split('.').slice(0, -1).join('.') || 'this type'} in FHIR R4.`;
+    case 'TOO_MANY_REPETITIONS':
+      return `${named} repeats too often: ${text.replace(/^Invalid number of values: /, '')}.`;
+    case 'CONSTRAINT_FAILED':
+      return `${named} fails ${text.replace(/^Constraint (\S+) not met: /, 'invariant $1: ')}`;
+    case 'CONSTRAINT_NOT_EVALUATED':
+      return `${named}: an invariant could not be evaluated (${text}).`;
+    default:
+      return `${named} is invalid: ${text}.`;
+  }
+}
+
+/** Structural validation of one parsed resource. */
+export function createStructureCheck(definitions: FhirDefinitions) {
+  function mapIssue(root: unknown, issue: MedplumIssue): FhirFinding | undefined {
+    const text = issue.details?.text ?? 'invalid';
+    if (issue.code === 'invariant') {
+      const key = /^Constraint (\S+) not met/.exec(text)?.[1];
+      if (key && INVARIANTS_CHECKED_BY_BUNDLE_RULES.has(key)) return undefined;
+    }
+    const kind = classify(issue);
+    if (!kind) return undefined;
+    const field = resolveChoiceSegments(root, issue.expression?.[0] ?? String((root as { resourceType?: unknown }).resourceType));
+    const resolved = resolveElement(definitions, root, field);
+    const description = kind.code === 'UNKNOWN_ELEMENT' ? '' : shortDescription(resolved.info?.element.description);
+    return { field, code: kind.code, class: kind.class, message: sentence(kind.code, field, resolved.elementPath, description, text) };
+  }
+
+  return {
+    /** Validates against the base definitions, or against a profile StructureDefinition (with a snapshot). */
+    check(resource: Record<string, unknown>, profile?: unknown): FhirFinding[] {
+      let issues: MedplumIssue[];
+      try {
+        issues = validateResource(resource as never, profile ? { profile: profile as never } : undefined) as MedplumIssue[];
+      } catch (error) {
+        if (error instanceof OperationOutcomeError) {
+          issues = (error.outcome.issue ?? []) as MedplumIssue[];
+        } else {
+          // The validator gave up (a type it cannot resolve, a stack too deep): report it, never rethrow.
+          return [
+            {
+              field: String(resource.resourceType),
+              code: 'INVALID_DATA_TYPE',
+              class: 'unreadable',
+              message: `${String(resource.resourceType)} could not be validated structurally: ${(error as Error).message}.`,
+            },
+          ];
+        }
+      }
+      const findings: FhirFinding[] = [];
+      for (const issue of issues) {
+        const finding = mapIssue(resource, issue);
+        if (finding) findings.push(finding);
+      }
+      return findings;
+    },
+  };
+}
+
+/** The structure check type. */
+export type StructureCheck = ReturnType<typeof createStructureCheck>;

@@ -1,0 +1,40 @@
+/**
+ * The health report: `healthy` only when the database answers; `degraded` when the database answers but the cache
+ * does not; `unhealthy` when the database does not answer.
+ */
+import type { Clock } from '../../kernel/clock.ts';
+
+/** The bare health report (no envelope, per the contract). */
+export interface HealthReport {
+  status: 'healthy' | 'degraded' | 'unhealthy';
+  timestamp: string;
+  version: string;
+  uptimeSeconds: number;
+  checks: { database: 'healthy' | 'unhealthy'; cache: 'healthy' | 'unhealthy' };
+}
+
+/** What the check needs. */
+export interface HealthProbes {
+  pingDatabase(): Promise<boolean>;
+  probeCache(): boolean;
+  clock: Clock;
+  startedAtMs: number;
+  version: string;
+}
+
+/** Runs the probes and builds the report. */
+export async function checkHealth(probes: HealthProbes): Promise<HealthReport> {
+  const [database, cache] = await Promise.all([
+    probes.pingDatabase().catch(() => false),
+    Promise.resolve().then(() => probes.probeCache()).catch(() => false),
+  ]);
+  const status = !database ? 'unhealthy' : cache ? 'healthy' : 'degraded';
+  const now = probes.clock.nowMs();
+  return {
+    status,
+    timestamp: new Date(now).toISOString(),
+    version: probes.version,
+    uptimeSeconds: Math.max(0, Math.floor((now - probes.startedAtMs) / 1000)),
+    checks: { database: database ? 'healthy' : 'unhealthy', cache: cache ? 'healthy' : 'unhealthy' },
+  };
+}

@@ -1,0 +1,48 @@
+/** The health plugin: `GET /api/health` on the monitor base, public, without the envelope. */
+import { z } from 'zod';
+import type { PluginModule } from '../../kernel/plugin-api.ts';
+import type { Storage } from '../../kernel/storage.ts';
+import { TOKENS } from '../../kernel/tokens.ts';
+import { WORKBENCH_VERSION } from '../../kernel/workbench.ts';
+import { checkHealth } from './health-check.ts';
+
+const checkStatus = z.enum(['healthy', 'unhealthy']);
+const healthReportSchema = z.object({
+  status: z.enum(['healthy', 'degraded', 'unhealthy']),
+  timestamp: z.string(),
+  version: z.string(),
+  uptimeSeconds: z.number().int(),
+  checks: z.object({ database: checkStatus, cache: checkStatus }),
+});
+
+/** Registers the health route. */
+export const plugin: PluginModule = {
+  register(context) {
+    const storage = context.container.resolve<Storage>(TOKENS.Storage);
+    const startedAtMs = context.clock.nowMs();
+    context.routes?.route({
+      method: 'GET',
+      url: '/api/health',
+      summary: 'Health of the service, its database and its cache',
+      description: 'Bare object (no envelope). HTTP 200 when healthy or degraded, 503 when unhealthy.',
+      tags: ['health'],
+      envelope: false,
+      response: healthReportSchema,
+      async handler() {
+        const report = await checkHealth({
+          pingDatabase: () => storage.ping(),
+          probeCache: () => context.cache.probe(),
+          clock: context.clock,
+          startedAtMs,
+          version: WORKBENCH_VERSION,
+        });
+        return {
+          raw: true,
+          status: report.status === 'unhealthy' ? 503 : 200,
+          contentType: 'application/json; charset=utf-8',
+          body: JSON.stringify(report),
+        };
+      },
+    });
+  },
+};

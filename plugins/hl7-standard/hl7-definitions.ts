@@ -1,0 +1,343 @@
+/**
+ * HL7 v2 definitions per version: segments and their fields, data types and their components, message structures
+ * (with groups, choices and cardinality) and the values of HL7 tables.
+ *
+ * Sources: the npm package `hl7-dictionary` (v2.3 to v2.7.1, and its one set of tables) and, for v2.8, the copy of
+ * HAPI's v2.8 definitions in `definitions/` (same shape; see `definitions/README.md` for provenance and limits).
+ * Versions load lazily on first use and stay cached for the life of the process (the data never changes).
+ *
+ * Conventions of the raw data, mapped here to explicit fields:
+ * - `opt`: 1 optional, 2 required, 3 conditional, 4 backward-compatible (kept only for old senders);
+ * - `rep`: maximum repetitions, 0 meaning unbounded;
+ * - structure `max`: 1 or 0 (unbounded); `compounds` is a choice of one of its members;
+ * - messages are keyed by event (`ADT_A04`) in hl7-dictionary and by structure (`ADT_A01`) for v2.8.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Versions with definitions, oldest first. */
+export const HL7_VERSIONS = ['2.3', '2.3.1', '2.4', '2.5', '2.5.1', '2.6', '2.7', '2.7.1', '2.8'] as const;
+
+/** A version with definitions. */
+export type Hl7Version = (typeof HL7_VERSIONS)[number];
+
+/** Optionality of a field or component: Required, Optional, Conditional, Backward-compatible, Withdrawn. */
+export type Hl7Optionality = 'R' | 'O' | 'C' | 'B' | 'W';
+
+/** One field of a segment. */
+export interface Hl7FieldDefinition {
+  /** 1-based position (SEG-n). */
+  position: number;
+  name: string;
+  dataType: string;
+  optionality: Hl7Optionality;
+  /** Maximum repetitions; `Infinity` when unbounded. */
+  maxRepetitions: number;
+  maxLength?: number;
+  /** HL7 table number as written in the standard (`0001`). */
+  table?: string;
+}
+
+/** One segment. */
+export interface Hl7SegmentDefinition {
+  name: string;
+  description: string;
+  fields: Hl7FieldDefinition[];
+}
+
+/** One component of a composite data type. */
+export interface Hl7ComponentDefinition {
+  position: number;
+  name: string;
+  dataType: string;
+  optionality: Hl7Optionality;
+  maxLength?: number;
+  table?: string;
+}
+
+/** A data type; primitives have no components. */
+export interface Hl7DataTypeDefinition {
+  name: string;
+  description: string;
+  components: Hl7ComponentDefinition[];
+}
+
+/** One element of a message structure: a segment, a group of elements, or a choice of one of its elements. */
+export interface Hl7StructureNode {
+  kind: 'segment' | 'group' | 'choice';
+  /** Segment name, group name (`INSURANCE`) or choice label (`OBR,RQD`). */
+  name: string;
+  description: string;
+  min: number;
+  /** `Infinity` when the element repeats without limit. */
+  max: number;
+  children: Hl7StructureNode[];
+}
+
+/** A message structure (abstract message syntax). */
+export interface Hl7MessageStructure {
+  /** Structure id (`ADT_A01`), or the event key it was found under in hl7-dictionary. */
+  id: string;
+  description: string;
+  nodes: Hl7StructureNode[];
+}
+
+/** The message type a header declares, resolved against a version. */
+export interface Hl7MessageTypeResolution {
+  /** `ADT^A01`. */
+  messageType: string;
+  structure?: Hl7MessageStructure;
+  /** Structure id the header declared in MSH-9.3, if any. */
+  declaredStructure?: string;
+  /** True when the message code is in HL7 table 0076 (or is an ACK). */
+  knownCode: boolean;
+  /** True when the trigger event is in HL7 table 0003. */
+  knownTrigger: boolean;
+}
+
+/** Definitions of one version. */
+export interface Hl7VersionDefinitions {
+  readonly version: Hl7Version;
+  segment(name: string): Hl7SegmentDefinition | undefined;
+  dataType(name: string): Hl7DataTypeDefinition | undefined;
+  /** Structure by key: an event key (`ADT_A04`) or a structure id (`ADT_A01`). */
+  structure(key: string): Hl7MessageStructure | undefined;
+  /** Resolves MSH-9 (code, trigger, structure) to a message structure of this version. */
+  resolveMessage(code: string, trigger: string, structure?: string): Hl7MessageTypeResolution;
+  /** Message keys (event or structure ids) of this version. */
+  messageKeys(): string[];
+  /** Segment names of this version. */
+  segmentNames(): string[];
+}
+
+interface RawField {
+  datatype: string;
+  desc: string;
+  opt: number;
+  rep: number;
+  len?: number;
+  table?: number;
+  withdrawn?: boolean;
+}
+interface RawSegmentNode {
+  name: string;
+  desc: string;
+  min: number;
+  max: number;
+  children?: RawSegmentNode[];
+  compounds?: RawSegmentNode[];
+}
+interface RawVersion {
+  fields: Record<string, { desc: string; subfields: RawField[] }>;
+  segments: Record<string, { desc: string; fields: RawField[] }>;
+  messages: Record<string, { desc: string; name: string; segments: { desc: string; segments: RawSegmentNode[] } }>;
+}
+interface RawTables {
+  [id: string]: { desc?: string; values: Record<string, string> };
+}
+
+const require = createRequire(import.meta.url);
+const definitionsDir = join(dirname(fileURLToPath(import.meta.url)), 'definitions');
+
+/** True for a version this plugin has definitions for. */
+export function isSupportedVersion(version: string): version is Hl7Version {
+  return (HL7_VERSIONS as readonly string[]).includes(version);
+}
+
+/** Numeric parts of a version string (`2.5.1` -> [2, 5, 1]); non-numeric parts count as 0. */
+function versionParts(version: string): number[] {
+  return version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+}
+
+/**
+ * The supported version closest to the one given: the same version when supported, else the newest supported
+ * version not newer than it (`2.5.2` -> `2.5.1`, `2.9` -> `2.8`), else the oldest (`2.1` -> `2.3`).
+ */
+export function nearestVersion(version: string): Hl7Version {
+  if (isSupportedVersion(version)) return version;
+  const wanted = versionParts(version.trim());
+  let best: Hl7Version = HL7_VERSIONS[0];
+  for (const candidate of HL7_VERSIONS) {
+    const parts = versionParts(candidate);
+    let cmp = 0;
+    for (let i = 0; i < Math.max(parts.length, wanted.length) && cmp === 0; i++) cmp = (parts[i] ?? 0) - (wanted[i] ?? 0);
+    if (cmp <= 0) best = candidate;
+  }
+  return best;
+}
+
+function loadRaw(version: Hl7Version): RawVersion {
+  if (version === '2.8') return JSON.parse(readFileSync(join(definitionsDir, '2.8.json'), 'utf8')) as RawVersion;
+  return require(`hl7-dictionary/lib/${version}/index.js`) as RawVersion;
+}
+
+let tablesCache: RawTables | undefined;
+function rawTables(): RawTables {
+  tablesCache ??= require('hl7-dictionary/lib/tables.js') as RawTables;
+  return tablesCache;
+}
+
+let events28: Record<string, string> | undefined;
+function eventMap28(): Record<string, string> {
+  events28 ??= JSON.parse(readFileSync(join(definitionsDir, '2.8-events.json'), 'utf8')) as Record<string, string>;
+  return events28;
+}
+
+/** Table number as the standard writes it (4 digits). */
+function tableId(table: number | undefined): string | undefined {
+  return table === undefined ? undefined : String(table).padStart(4, '0');
+}
+
+function optionality(raw: RawField): Hl7Optionality {
+  if (raw.withdrawn || raw.datatype === 'NULLDT') return 'W';
+  switch (raw.opt) {
+    case 2:
+      return 'R';
+    case 3:
+      return 'C';
+    case 4:
+      return 'B';
+    default:
+      return 'O';
+  }
+}
+
+function convertNodes(nodes: RawSegmentNode[]): Hl7StructureNode[] {
+  return nodes.map((node) => {
+    const kind = node.compounds ? 'choice' : node.children ? 'group' : 'segment';
+    return {
+      kind,
+      name: node.name,
+      description: node.desc,
+      min: node.min,
+      max: node.max === 0 ? Number.POSITIVE_INFINITY : node.max,
+      children: convertNodes(node.compounds ?? node.children ?? []),
+    };
+  });
+}
+
+/** Builds the definitions object of one version; conversions happen once per element, on first use. */
+function createVersionDefinitions(version: Hl7Version, raw: RawVersion): Hl7VersionDefinitions {
+  const segments = new Map<string, Hl7SegmentDefinition | undefined>();
+  const dataTypes = new Map<string, Hl7DataTypeDefinition | undefined>();
+  const structures = new Map<string, Hl7MessageStructure | undefined>();
+  const tables = rawTables();
+  const inTable = (table: string, value: string) => {
+    const entry = tables[String(Number(table))];
+    return entry ? value in entry.values : true;
+  };
+  const definitions: Hl7VersionDefinitions = {
+    version,
+    segment(name) {
+      if (!segments.has(name)) {
+        const seg = Object.hasOwn(raw.segments, name) ? raw.segments[name] : undefined;
+        segments.set(
+          name,
+          seg && {
+            name,
+            description: seg.desc,
+            fields: seg.fields.map((f, i) => ({
+              position: i + 1,
+              name: f.desc,
+              dataType: f.datatype,
+              optionality: optionality(f),
+              maxRepetitions: f.rep === 0 ? Number.POSITIVE_INFINITY : f.rep,
+              maxLength: f.len,
+              table: tableId(f.table),
+            })),
+          },
+        );
+      }
+      return segments.get(name);
+    },
+    dataType(name) {
+      if (!dataTypes.has(name)) {
+        const type = Object.hasOwn(raw.fields, name) ? raw.fields[name] : undefined;
+        dataTypes.set(
+          name,
+          type && {
+            name,
+            description: type.desc,
+            components: type.subfields.map((f, i) => ({
+              position: i + 1,
+              name: f.desc,
+              dataType: f.datatype,
+              optionality: optionality(f),
+              maxLength: f.len,
+              table: tableId(f.table),
+            })),
+          },
+        );
+      }
+      return dataTypes.get(name);
+    },
+    structure(key) {
+      if (!structures.has(key)) {
+        const message = Object.hasOwn(raw.messages, key) ? raw.messages[key] : undefined;
+        structures.set(key, message && { id: message.name || key, description: message.desc, nodes: convertNodes(message.segments.segments) });
+      }
+      return structures.get(key);
+    },
+    resolveMessage(code, trigger, declaredStructure) {
+      const event = trigger ? `${code}_${trigger}` : code;
+      const candidates =
+        version === '2.8'
+          ? [declaredStructure, eventMap28()[event], event, code]
+          : [event, declaredStructure, code];
+      let structure: Hl7MessageStructure | undefined;
+      for (const key of candidates) {
+        if (key && (structure = definitions.structure(key))) break;
+      }
+      return {
+        messageType: trigger ? `${code}^${trigger}` : code,
+        structure,
+        declaredStructure: declaredStructure || undefined,
+        knownCode: code === 'ACK' || inTable('0076', code),
+        knownTrigger: trigger === '' || inTable('0003', trigger),
+      };
+    },
+    messageKeys: () => Object.keys(raw.messages),
+    segmentNames: () => Object.keys(raw.segments),
+  };
+  return definitions;
+}
+
+const loaded = new Map<Hl7Version, Hl7VersionDefinitions>();
+
+/** The definitions of a supported version (loaded on first use, then cached). */
+export function getHl7Definitions(version: Hl7Version): Hl7VersionDefinitions {
+  let definitions = loaded.get(version);
+  if (!definitions) {
+    definitions = createVersionDefinitions(version, loadRaw(version));
+    loaded.set(version, definitions);
+  }
+  return definitions;
+}
+
+/** One value of an HL7 table. */
+export interface Hl7TableValue {
+  code: string;
+  description: string;
+}
+
+/**
+ * Values of an HL7 table (`0001` or `1`), or undefined when hl7-dictionary has none. hl7-dictionary ships one set
+ * of tables for all versions and does not mark which are HL7-defined and which user-defined: callers decide by the
+ * data type that refers to the table (ID refers to HL7-defined tables, IS and CWE to user-defined or external ones).
+ */
+export function getHl7TableValues(table: string): { description: string; values: Hl7TableValue[] } | undefined {
+  const entry = rawTables()[String(Number(table))];
+  if (!entry) return undefined;
+  return {
+    description: entry.desc ?? '',
+    values: Object.entries(entry.values).map(([code, description]) => ({ code, description })),
+  };
+}
+
+/** True when `value` is one of the table's codes; undefined when the table is unknown. */
+export function isHl7TableValue(table: string, value: string): boolean | undefined {
+  const entry = rawTables()[String(Number(table))];
+  return entry ? Object.hasOwn(entry.values, value) : undefined;
+}

@@ -1,0 +1,175 @@
+/**
+ * One generated message's story: the patient, the clinicians, the visit, the times and the clinical content, drawn
+ * once from the synthetic-data source so that every segment tells the same story (the admitting doctor of PV1 signs
+ * the order, OBX values sit around their reference range, the discharge follows the admission...).
+ */
+import type { SyntheticClinician, SyntheticPerson, SyntheticRandom } from '../synthetic-data/api.ts';
+import {
+  ALLERGIES,
+  CHARGES,
+  DIAGNOSES,
+  DOCUMENTS,
+  LAB_PANELS,
+  type LabPanel,
+  type NumericObservationCode,
+  VACCINES,
+  type VaccineCode,
+  VITAL_SIGNS,
+} from './hl7-clinical-codes.ts';
+
+/** The organisations exchanging the message (synthetic names; the ampersand exercises escaping in XON values). */
+export interface Hl7Parties {
+  sendingApplication: string;
+  sendingFacility: string;
+  receivingApplication: string;
+  receivingFacility: string;
+  /** The hospital's display name. */
+  facilityName: string;
+  /** A clinic that refers patients, used as an organisation name. */
+  referringOrganisation: string;
+}
+
+/** One numeric observation with its value and interpretation. */
+export interface GeneratedObservation {
+  code: NumericObservationCode;
+  value: string;
+  /** `N`, `H` or `L` (HL7 table 0078). */
+  flag: 'N' | 'H' | 'L';
+}
+
+/** Everything one message draws on. */
+export interface Hl7Scenario {
+  patient: SyntheticPerson;
+  /** A second mobile number in the reserved range, so PID-13 carries two phones. */
+  mobilePhone: { areaCode: string; line: string };
+  nextOfKin: { person: SyntheticPerson; relationship: { code: string; display: string } };
+  attending: SyntheticClinician;
+  referring: SyntheticClinician;
+  parties: Hl7Parties;
+  controlId: string;
+  messageTime: Date;
+  eventTime: Date;
+  admitTime: Date;
+  dischargeTime: Date;
+  patientClass: 'I' | 'O' | 'E';
+  location: { pointOfCare: string; room: string; bed: string };
+  priorLocation: { pointOfCare: string; room: string; bed: string };
+  hospitalService: string;
+  /** MRN and account the patient had before a merge (ADT^A40). */
+  priorIdentifiers: { mrn: string; accountNumber: string };
+  vitals: GeneratedObservation[];
+  panel: LabPanel;
+  labResults: GeneratedObservation[];
+  placerOrderNumber: string;
+  fillerOrderNumber: string;
+  specimenTime: Date;
+  diagnosis: (typeof DIAGNOSES)[number];
+  allergies: Array<(typeof ALLERGIES)[number]>;
+  vaccine: VaccineCode;
+  lotNumber: string;
+  charges: Array<(typeof CHARGES)[number] & { quantity: number }>;
+  document: (typeof DOCUMENTS)[number];
+  documentNumber: string;
+  appointment: { placerId: string; fillerId: string; start: Date; durationMinutes: number };
+  insurance: { planId: string; companyId: string; companyName: string; groupNumber: string; policyNumber: string };
+}
+
+const HOSPITAL_UNITS = ['MED', 'SURG', 'ICU', 'TELE', 'ONC', 'ORTHO'] as const;
+const HOSPITAL_SERVICES = ['MED', 'SUR', 'CAR', 'PUL', 'URO'] as const;
+const INSURERS = [
+  { id: 'SYNBC', name: 'Synthetic Blue Cross & Blue Shield' },
+  { id: 'SYNAET', name: 'Sample Health Mutual' },
+  { id: 'SYNMCR', name: 'Demonstration Medicare Advantage' },
+] as const;
+const KIN_RELATIONSHIPS = [
+  { code: 'SPO', display: 'Spouse' },
+  { code: 'PAR', display: 'Parent' },
+  { code: 'SIB', display: 'Sibling' },
+  { code: 'CHD', display: 'Child' },
+] as const;
+
+function observe(random: SyntheticRandom, code: NumericObservationCode): GeneratedObservation {
+  const span = code.high - code.low;
+  // Mostly normal results, some just outside the range, as a real census looks.
+  const raw = code.low - span * 0.15 + (random.int(0, 1000) / 1000) * span * 1.3;
+  const value = raw.toFixed(code.decimals);
+  const numeric = Number(value);
+  return { code, value, flag: numeric > code.high ? 'H' : numeric < code.low ? 'L' : 'N' };
+}
+
+function location(random: SyntheticRandom) {
+  return {
+    pointOfCare: random.pick(HOSPITAL_UNITS),
+    room: String(random.int(100, 499)),
+    bed: random.pick(['A', 'B'] as const),
+  };
+}
+
+/** Draws the scenario of one message; the draw order is fixed so a seed always gives the same story. */
+export function createHl7Scenario(random: SyntheticRandom): Hl7Scenario {
+  const patient = random.person();
+  const faker = random.faker;
+  const messageTime = random.recentDate(2);
+  const eventTime = new Date(messageTime.getTime() - random.int(0, 15) * 60_000);
+  const admitTime = new Date(eventTime.getTime() - random.int(1, 5) * 86_400_000 - random.int(0, 1439) * 60_000);
+  const dischargeTime = new Date(eventTime.getTime() - random.int(0, 30) * 60_000);
+  const kinPerson = random.person({ minAge: 18, maxAge: 85 });
+  const relationship = patient.ageYears < 18 ? KIN_RELATIONSHIPS[1] : random.pick(KIN_RELATIONSHIPS);
+  const panel = random.pick(LAB_PANELS);
+  const insurer = random.pick(INSURERS);
+  const chargeCount = random.int(2, 3);
+  return {
+    patient,
+    mobilePhone: { areaCode: patient.phoneParts.areaCode, line: `01${String(random.int(0, 99)).padStart(2, '0')}` },
+    nextOfKin: { person: { ...kinPerson, familyName: relationship.code === 'SPO' || relationship.code === 'PAR' ? patient.familyName : kinPerson.familyName, address: patient.address }, relationship },
+    attending: random.clinician(),
+    referring: random.clinician(),
+    parties: {
+      sendingApplication: 'SYNTH_EHR',
+      sendingFacility: 'SYNTH_GH',
+      receivingApplication: 'WORKBENCH',
+      receivingFacility: 'INTEGRATION_LAB',
+      facilityName: 'Synthetic General Hospital',
+      referringOrganisation: `${faker.person.lastName()} & ${faker.person.lastName()} Family Practice`,
+    },
+    controlId: `${messageTime.toISOString().replace(/\D/g, '').slice(0, 14)}${faker.string.numeric(6)}`,
+    messageTime,
+    eventTime,
+    admitTime,
+    dischargeTime,
+    patientClass: random.pick(['I', 'I', 'O', 'E'] as const),
+    location: location(random),
+    priorLocation: location(random),
+    hospitalService: random.pick(HOSPITAL_SERVICES),
+    priorIdentifiers: {
+      mrn: faker.string.numeric({ length: 8, allowLeadingZeros: false }),
+      accountNumber: faker.string.numeric({ length: 10, allowLeadingZeros: false }),
+    },
+    vitals: VITAL_SIGNS.slice(0, random.int(2, 4)).map((code) => observe(random, code)),
+    panel,
+    labResults: panel.members.map((code) => observe(random, code)),
+    placerOrderNumber: `PL${faker.string.numeric(8)}`,
+    fillerOrderNumber: `FL${faker.string.numeric(8)}`,
+    specimenTime: new Date(eventTime.getTime() - random.int(60, 240) * 60_000),
+    diagnosis: random.pick(DIAGNOSES),
+    allergies: faker.helpers.arrayElements(ALLERGIES, random.int(1, 2)),
+    vaccine: random.pick(VACCINES),
+    lotNumber: `${faker.string.alpha({ length: 2, casing: 'upper' })}${faker.string.numeric(5)}`,
+    charges: faker.helpers.arrayElements(CHARGES, chargeCount).map((c) => ({ ...c, quantity: 1 })),
+    document: random.pick(DOCUMENTS),
+    documentNumber: `DOC${faker.string.numeric(9)}`,
+    appointment: {
+      placerId: `AP${faker.string.numeric(7)}`,
+      fillerId: `SC${faker.string.numeric(7)}`,
+      start: new Date(messageTime.getTime() + random.int(1, 30) * 86_400_000 + random.int(0, 16) * 1_800_000),
+      durationMinutes: random.pick([15, 20, 30, 45, 60] as const),
+    },
+    insurance: {
+      planId: `${insurer.id}-PPO`,
+      companyId: insurer.id,
+      companyName: insurer.name,
+      groupNumber: `GRP${faker.string.numeric(6)}`,
+      policyNumber: `POL${faker.string.numeric(9)}`,
+    },
+  };
+}

@@ -1,0 +1,431 @@
+/**
+ * HL7 v2 parser: text or bytes in, message trees out, problems as data (it never throws).
+ *
+ * Reads delimiters from MSH-1/MSH-2 (v2.5 chapter 2.5.4; five characters with the v2.7 truncation character),
+ * accepts CR, LF or CRLF segment terminators, strips a UTF-8 BOM, MLLP framing (0x0B ... 0x1C 0x0D) and leading
+ * whitespace, splits any number of messages (with or without FHS/BHS/BTS/FTS batch envelopes) and decodes escape
+ * sequences. The scanner walks character codes once per segment with a class table, which keeps it as fast as
+ * native `split` while also splitting subcomponents and decoding escapes.
+ */
+import { decodeHl7Bytes } from './hl7-charset.ts';
+import { decodeHl7Escapes } from './hl7-escape.ts';
+import type { Hl7Delimiters, Hl7Field, Hl7Message, Hl7Segment } from './hl7-model.ts';
+
+/** Code a parse problem carries: a broken MSH header, or anything else the parser could not read. */
+export type Hl7ParseProblemCode = 'PARSE_ERROR' | 'MSH_INVALID';
+
+/** Something the parser could not read as HL7. */
+export interface Hl7ParseProblem {
+  /** 1-based line of the input. */
+  line: number;
+  message: string;
+  code: Hl7ParseProblemCode;
+  /** Path of the field concerned, when there is one (`MSH.2`). */
+  field?: string;
+  /** Index of the message the problem belongs to; absent for content outside any message. */
+  messageIndex?: number;
+  /** True for tolerated deviations that working interfaces produce (a missing MSH-2 character, LF endings...). */
+  tolerable?: boolean;
+}
+
+/** One message of the input, with where it came from. */
+export interface Hl7ParsedMessage extends Hl7Message {
+  /** 0-based position among the messages of the input. */
+  index: number;
+  /** The message's original text (segment terminators as in the input). */
+  raw: string;
+  /** 1-based line of its MSH segment. */
+  startLine: number;
+  /** Problems found while reading this message. */
+  problems: Hl7ParseProblem[];
+  /** Index of the batch (in {@link Hl7BatchEnvelope.batches}) the message belongs to, when inside BHS/BTS. */
+  batchIndex?: number;
+}
+
+/** One BHS ... BTS batch. */
+export interface Hl7Batch {
+  header?: Hl7Segment;
+  trailer?: Hl7Segment;
+  /** Indexes of the messages in this batch. */
+  messageIndexes: number[];
+}
+
+/** File and batch envelope segments (FHS/FTS, BHS/BTS), kept as parsed segments. */
+export interface Hl7BatchEnvelope {
+  fileHeader?: Hl7Segment;
+  fileTrailer?: Hl7Segment;
+  batches: Hl7Batch[];
+}
+
+/** Everything a parse produced. */
+export interface Hl7ParseResult {
+  messages: Hl7ParsedMessage[];
+  envelope: Hl7BatchEnvelope;
+  /** Every problem, those of messages included (they carry `messageIndex`). */
+  problems: Hl7ParseProblem[];
+  /** Character set used to read byte input (`UTF-8` for string input). */
+  charset: string;
+  /** Segment terminator seen first in the input (`\r`, `\n` or `\r\n`). */
+  lineEnding?: '\r' | '\n' | '\r\n';
+}
+
+/** The delimiters of the standard, used when MSH-2 is unusable. */
+export const DEFAULT_HL7_DELIMITERS: Hl7Delimiters = {
+  field: '|',
+  component: '^',
+  repetition: '~',
+  escape: '\\',
+  subcomponent: '&',
+};
+
+// Character classes of the scanner's lookup table.
+const PLAIN = 0;
+const FIELD = 1;
+const REPETITION = 2;
+const COMPONENT = 3;
+const SUBCOMPONENT = 4;
+const ESCAPE = 5;
+
+/** Per-delimiter-set scanner state: a class table for ASCII and the codes of non-ASCII delimiters. */
+interface DelimiterScanner {
+  delimiters: Hl7Delimiters;
+  table: Uint8Array;
+  /** Non-ASCII delimiter characters (rare), checked only when a code is >= 128. */
+  wide: Map<number, number>;
+}
+
+const scannerCache = new Map<string, DelimiterScanner>();
+
+function scannerFor(d: Hl7Delimiters): DelimiterScanner {
+  const key = `${d.field}\u0000${d.component}\u0000${d.repetition}\u0000${d.escape}\u0000${d.subcomponent}\u0000${d.truncation ?? ''}`;
+  let scanner = scannerCache.get(key);
+  if (scanner) return scanner;
+  const table = new Uint8Array(128);
+  const wide = new Map<number, number>();
+  // Assigned lowest priority first so that, should two delimiters coincide, the field separator wins.
+  const assign = (ch: string, cls: number) => {
+    if (ch === '') return;
+    const code = ch.charCodeAt(0);
+    if (code < 128) table[code] = cls;
+    else wide.set(code, cls);
+  };
+  assign(d.escape, ESCAPE);
+  assign(d.subcomponent, SUBCOMPONENT);
+  assign(d.component, COMPONENT);
+  assign(d.repetition, REPETITION);
+  assign(d.field, FIELD);
+  scanner = { delimiters: d, table, wide };
+  if (scannerCache.size < 64) scannerCache.set(key, scanner);
+  return scanner;
+}
+
+/**
+ * Splits the fields of one segment, from `pos` (first character after a field separator) to `end`, appending them
+ * to `fields`. Values are escape-decoded only when the escape character occurs in them.
+ */
+function scanFields(text: string, pos: number, end: number, scanner: DelimiterScanner, fields: Hl7Field[]): void {
+  const { table, wide, delimiters } = scanner;
+  let field: Hl7Field = [];
+  let rep: string[][] = [];
+  let comp: string[] = [];
+  let start = pos;
+  let escaped = false;
+  for (let i = pos; i < end; i++) {
+    const code = text.charCodeAt(i);
+    const cls = code < 128 ? table[code] : wide.size === 0 ? PLAIN : (wide.get(code) ?? PLAIN);
+    if (cls === PLAIN) continue;
+    if (cls === ESCAPE) {
+      escaped = true;
+      continue;
+    }
+    const raw = text.slice(start, i);
+    comp.push(escaped ? decodeHl7Escapes(raw, delimiters) : raw);
+    escaped = false;
+    start = i + 1;
+    if (cls === SUBCOMPONENT) continue;
+    rep.push(comp);
+    comp = [];
+    if (cls === COMPONENT) continue;
+    field.push(rep);
+    rep = [];
+    if (cls === REPETITION) continue;
+    fields.push(field);
+    field = [];
+  }
+  const raw = text.slice(start, end);
+  comp.push(escaped ? decodeHl7Escapes(raw, delimiters) : raw);
+  rep.push(comp);
+  field.push(rep);
+  fields.push(field);
+}
+
+/** Segment names are three characters: an upper-case letter then upper-case letters or digits. */
+function isSegmentName(text: string, pos: number): boolean {
+  const a = text.charCodeAt(pos);
+  const b = text.charCodeAt(pos + 1);
+  const c = text.charCodeAt(pos + 2);
+  return a >= 65 && a <= 90 && ((b >= 65 && b <= 90) || (b >= 48 && b <= 57)) && ((c >= 65 && c <= 90) || (c >= 48 && c <= 57));
+}
+
+/** Characters that may serve as encoding characters: printable, not alphanumeric, not space. */
+function isDelimiterChar(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  if (code <= 32 || code === 127) return false;
+  if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) return false;
+  return true;
+}
+
+/** Result of reading a header segment's (MSH/FHS/BHS) delimiters. */
+interface HeaderDelimiters {
+  delimiters: Hl7Delimiters;
+  /** Raw MSH-2 text as written. */
+  encoding: string;
+  /** Position right after MSH-2 (at the separator that ends it, or the line end). */
+  after: number;
+  problem?: { message: string; field: string; tolerable: boolean };
+}
+
+/** Reads MSH-1 and MSH-2 of a header segment starting at `pos`. */
+function readHeaderDelimiters(text: string, pos: number, end: number, name: string): HeaderDelimiters {
+  const field = text.charAt(pos + 3);
+  if (pos + 3 >= end || !isDelimiterChar(field)) {
+    return {
+      delimiters: DEFAULT_HL7_DELIMITERS,
+      encoding: '',
+      after: end,
+      problem: {
+        message: `${name}-1 (Field Separator) is missing or not a delimiter character; the segment cannot be read.`,
+        field: `${name}.1`,
+        tolerable: false,
+      },
+    };
+  }
+  let after = text.indexOf(field, pos + 4);
+  if (after < 0 || after > end) after = end;
+  const encoding = text.slice(pos + 4, after);
+  const chars = [...encoding];
+  const valid = chars.length >= 1 && chars.length <= 5 && chars.every(isDelimiterChar) && new Set([field, ...chars]).size === chars.length + 1;
+  if (!valid) {
+    const shown = encoding.length > 20 ? `${encoding.slice(0, 20)}...` : encoding;
+    return {
+      delimiters: { ...DEFAULT_HL7_DELIMITERS, field },
+      encoding,
+      after,
+      problem: {
+        message:
+          encoding === ''
+            ? `${name}-2 (Encoding Characters) is empty; the standard delimiters ^~\\& were assumed.`
+            : `${name}-2 (Encoding Characters) "${shown}" is not a set of encoding characters; the standard delimiters ^~\\& were assumed.`,
+        field: `${name}.2`,
+        tolerable: false,
+      },
+    };
+  }
+  const delimiters: Hl7Delimiters = {
+    field,
+    component: chars[0] ?? '',
+    repetition: chars[1] ?? '',
+    escape: chars[2] ?? '',
+    subcomponent: chars[3] ?? '',
+  };
+  if (chars[4] !== undefined) delimiters.truncation = chars[4];
+  const problem =
+    chars.length < 4
+      ? {
+          message: `${name}-2 (Encoding Characters) "${encoding}" has ${chars.length} of the 4 required characters; the missing delimiters are not used.`,
+          field: `${name}.2`,
+          tolerable: true,
+        }
+      : undefined;
+  return { delimiters, encoding, after, problem };
+}
+
+/** Parses one header segment (MSH, FHS, BHS): MSH-1 and MSH-2 are kept as written, the rest is scanned. */
+function parseHeaderSegment(text: string, pos: number, end: number, name: string, line: number, header: HeaderDelimiters): Hl7Segment {
+  const fields: Hl7Field[] = [[[[name]]], [[[header.delimiters.field]]], [[[header.encoding]]]];
+  if (header.after < end) scanFields(text, header.after + 1, end, scannerFor(header.delimiters), fields);
+  return { name, fields, line };
+}
+
+/** Parses an ordinary segment line. */
+function parseSegment(text: string, pos: number, end: number, name: string, line: number, scanner: DelimiterScanner): Hl7Segment {
+  const fields: Hl7Field[] = [[[[name]]]];
+  if (pos + 3 < end) scanFields(text, pos + 4, end, scanner, fields);
+  return { name, fields, line };
+}
+
+/** A short, printable excerpt of a line for problem messages. */
+function excerpt(text: string, start: number, end: number): string {
+  const slice = text.slice(start, Math.min(end, start + 40));
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must be hidden
+  return slice.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?') + (end - start > 40 ? '...' : '');
+}
+
+/**
+ * Parses HL7 v2 content: one message, many messages, or FHS/BHS batches. Byte input is decoded per MSH-18.
+ * Never throws: anything unreadable is reported in `problems`.
+ */
+export function parseHl7(input: string | Uint8Array): Hl7ParseResult {
+  const result: Hl7ParseResult = { messages: [], envelope: { batches: [] }, problems: [], charset: 'UTF-8' };
+  try {
+    let text: string;
+    if (typeof input === 'string') text = input;
+    else {
+      const decoded = decodeHl7Bytes(input);
+      text = decoded.text;
+      result.charset = decoded.charset;
+      if (decoded.problem) result.problems.push({ line: 1, code: 'PARSE_ERROR', message: `The content could not be decoded: ${decoded.problem}.` });
+    }
+    scanMessages(text, result);
+  } catch (error) {
+    result.problems.push({
+      line: 0,
+      code: 'PARSE_ERROR',
+      message: `The content could not be parsed: ${error instanceof Error ? error.message : String(error)}.`,
+    });
+  }
+  return result;
+}
+
+/** The line loop: finds segment boundaries, opens messages at MSH and tracks the batch envelope. */
+function scanMessages(text: string, result: Hl7ParseResult): void {
+  const length = text.length;
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 0;
+  // Next CR / LF positions are cached so that input using only one of them is still scanned in linear time.
+  let nextCr = text.indexOf('\r', pos);
+  let nextLf = text.indexOf('\n', pos);
+  let message: Hl7ParsedMessage | undefined;
+  let messageStart = 0;
+  let messageEnd = 0;
+  let scanner: DelimiterScanner | undefined;
+  let batch: Hl7Batch | undefined;
+
+  const closeMessage = () => {
+    if (!message) return;
+    message.raw = text.slice(messageStart, messageEnd);
+    message = undefined;
+  };
+  const problem = (p: Omit<Hl7ParseProblem, 'line'>, at: number) => {
+    const full: Hl7ParseProblem = { line: at, ...p };
+    result.problems.push(full);
+    if (full.messageIndex !== undefined) result.messages[full.messageIndex]?.problems.push(full);
+  };
+
+  while (pos < length) {
+    line++;
+    if (nextCr >= 0 && nextCr < pos) nextCr = text.indexOf('\r', pos);
+    if (nextLf >= 0 && nextLf < pos) nextLf = text.indexOf('\n', pos);
+    let end: number;
+    let next: number;
+    if (nextCr < 0 && nextLf < 0) {
+      end = length;
+      next = length;
+    } else if (nextLf < 0 || (nextCr >= 0 && nextCr < nextLf)) {
+      end = nextCr;
+      next = text.charCodeAt(nextCr + 1) === 10 ? nextCr + 2 : nextCr + 1;
+      result.lineEnding ??= next === nextCr + 2 ? '\r\n' : '\r';
+    } else {
+      end = nextLf;
+      next = nextLf + 1;
+      result.lineEnding ??= '\n';
+    }
+    // MLLP framing, vertical tabs and leading blanks are transport noise, not content.
+    let start = pos;
+    while (start < end) {
+      const c = text.charCodeAt(start);
+      if (c === 0x0b || c === 0x20 || c === 0x09 || c === 0x1c || c === 0x0c) start++;
+      else break;
+    }
+    while (end > start && text.charCodeAt(end - 1) === 0x1c) end--;
+    pos = next;
+    if (start >= end) continue;
+
+    if (end - start < 3 || !isSegmentName(text, start)) {
+      problem(
+        {
+          code: 'PARSE_ERROR',
+          message: `Line ${line} is not an HL7 segment ("${excerpt(text, start, end)}").`,
+          messageIndex: message?.index,
+        },
+        line,
+      );
+      continue;
+    }
+    const name = text.slice(start, start + 3);
+    if (name === 'MSH' || name === 'FHS' || name === 'BHS') {
+      const header = readHeaderDelimiters(text, start, end, name);
+      if (name === 'MSH') {
+        closeMessage();
+        const index = result.messages.length;
+        message = { index, raw: '', startLine: line, problems: [], delimiters: header.delimiters, segments: [] };
+        if (batch) {
+          message.batchIndex = result.envelope.batches.length - 1;
+          batch.messageIndexes.push(index);
+        }
+        result.messages.push(message);
+        messageStart = start;
+        messageEnd = end;
+        scanner = scannerFor(header.delimiters);
+        if (header.problem) {
+          problem(
+            { code: 'MSH_INVALID', message: header.problem.message, field: header.problem.field, messageIndex: index, tolerable: header.problem.tolerable },
+            line,
+          );
+        }
+        message.segments.push(parseHeaderSegment(text, start, end, name, line, header));
+        continue;
+      }
+      closeMessage();
+      const segment = parseHeaderSegment(text, start, end, name, line, header);
+      if (header.problem) problem({ code: 'PARSE_ERROR', message: header.problem.message, field: header.problem.field }, line);
+      if (name === 'FHS') result.envelope.fileHeader = segment;
+      else {
+        batch = { header: segment, messageIndexes: [] };
+        result.envelope.batches.push(batch);
+      }
+      continue;
+    }
+    if (name === 'BTS' || name === 'FTS') {
+      closeMessage();
+      const delimiters = scanner?.delimiters ?? result.messages.at(-1)?.delimiters ?? DEFAULT_HL7_DELIMITERS;
+      const segment = parseSegment(text, start, end, name, line, scannerFor(delimiters));
+      if (name === 'BTS') {
+        if (batch) batch.trailer = segment;
+        else {
+          result.envelope.batches.push({ trailer: segment, messageIndexes: [] });
+          problem({ code: 'PARSE_ERROR', message: `BTS (Batch Trailer) on line ${line} has no BHS (Batch Header) before it.` }, line);
+        }
+        batch = undefined;
+      } else result.envelope.fileTrailer = segment;
+      continue;
+    }
+    if (!message || !scanner) {
+      problem({ code: 'PARSE_ERROR', message: `Segment ${name} on line ${line} is outside of any message (no MSH before it).` }, line);
+      continue;
+    }
+    if (end > start + 3 && text.charAt(start + 3) !== scanner.delimiters.field) {
+      problem(
+        {
+          code: 'PARSE_ERROR',
+          message: `Line ${line} ("${excerpt(text, start, end)}") does not continue its segment name with the field separator "${scanner.delimiters.field}".`,
+          messageIndex: message.index,
+        },
+        line,
+      );
+      continue;
+    }
+    message.segments.push(parseSegment(text, start, end, name, line, scanner));
+    messageEnd = end;
+  }
+  closeMessage();
+  if (result.messages.length === 0 && result.problems.length === 0) {
+    result.problems.push({
+      line: text.length === 0 ? 0 : 1,
+      code: 'PARSE_ERROR',
+      message: text.trim() === '' ? 'The content is empty.' : 'The content holds no MSH segment, so it is not an HL7 v2 message.',
+    });
+  } else if (result.messages.length === 0) {
+    result.problems.push({ line: 1, code: 'PARSE_ERROR', message: 'The content holds no MSH segment, so it is not an HL7 v2 message.' });
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Validates HL7 v2 content: every message of the input against its version (MSH-12, or the version asked for),
+ * its message structure and field definitions, and optionally a profile. Collects every issue with a path and a
+ * severity (strict or compatibility mode) and never throws for bad content.
+ */
+import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
+import { getHl7Definitions, type Hl7Version, isSupportedVersion, nearestVersion } from './hl7-definitions.ts';
+import { checkSegmentFields } from './hl7-field-check.ts';
+import { describeField, Hl7IssueCollector, type Hl7ValidationMode } from './hl7-issue-messages.ts';
+import type { Hl7Segment } from './hl7-model.ts';
+import { type Hl7ParsedMessage, type Hl7ParseResult, parseHl7 } from './hl7-parser.ts';
+import { isFieldEmpty } from './hl7-path.ts';
+import { checkProfile } from './hl7-profile-check.ts';
+import type { Hl7Profile } from './hl7-profiles.ts';
+import { checkMessageStructure, compileStructure } from './hl7-structure-check.ts';
+
+/** Options of an HL7 v2 validation. */
+export interface Hl7ValidateOptions {
+  mode: Hl7ValidationMode;
+  /** Validate against this version instead of MSH-12 (must be supported; the adapter checks). */
+  version?: Hl7Version;
+  /** Resolved profile to apply on top of the standard. */
+  profile?: Hl7Profile;
+}
+
+/** Facts about one validated message. */
+interface MessageFacts {
+  messageType?: string;
+  controlId?: string;
+  version?: string;
+  validatedAgainst?: string;
+  structure?: string;
+}
+
+function first(segment: Hl7Segment | undefined, field: number, component = 1): string {
+  return segment?.fields[field]?.[0]?.[component - 1]?.[0] ?? '';
+}
+
+/** Paths of segment occurrences: `OBX[2]` for segments that may repeat or occur more than once, `PID` otherwise. */
+function createPathOf(segments: Hl7Segment[], repeatable: Set<string>): (segment: Hl7Segment) => string {
+  const counts = new Map<string, number>();
+  const occurrence = new Map<Hl7Segment, number>();
+  for (const segment of segments) {
+    const n = (counts.get(segment.name) ?? 0) + 1;
+    counts.set(segment.name, n);
+    occurrence.set(segment, n);
+  }
+  return (segment) => {
+    if (segment.name === 'MSH') return 'MSH';
+    const n = occurrence.get(segment) ?? 1;
+    return repeatable.has(segment.name) || (counts.get(segment.name) ?? 1) > 1 ? `${segment.name}[${n}]` : segment.name;
+  };
+}
+
+/** Validates one parsed message. */
+export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7ValidateOptions): MessageValidationResult & { facts: MessageFacts } {
+  const issues = new Hl7IssueCollector(options.mode);
+  const facts: MessageFacts = {};
+  for (const problem of message.problems) {
+    const field = problem.field ?? `line ${problem.line}`;
+    issues.add(problem.code, field, problem.message, problem.tolerable);
+  }
+  const msh = message.segments[0];
+  if (!msh || msh.name !== 'MSH') {
+    issues.add('PARSE_ERROR', 'MSH', 'The message has no MSH segment.');
+    return { index: message.index, isValid: false, errors: issues.errors, warnings: issues.warnings, facts };
+  }
+  if (message.problems.some((p) => p.field === 'MSH.1')) {
+    return { index: message.index, isValid: false, errors: issues.errors, warnings: issues.warnings, facts };
+  }
+  const code = first(msh, 9, 1);
+  const trigger = first(msh, 9, 2);
+  const declaredStructure = first(msh, 9, 3);
+  const declaredVersion = first(msh, 12, 1);
+  facts.controlId = first(msh, 10) || undefined;
+  facts.version = declaredVersion || undefined;
+
+  // Version: the one asked for, else MSH-12; an unknown one is validated against the nearest known version.
+  let version: Hl7Version;
+  if (options.version) version = options.version;
+  else if (declaredVersion && isSupportedVersion(declaredVersion)) version = declaredVersion;
+  else {
+    version = nearestVersion(declaredVersion || '2.3');
+    if (declaredVersion) {
+      issues.add(
+        'UNSUPPORTED_VERSION',
+        'MSH.12',
+        `MSH.12 (Version ID) "${declaredVersion}" is not a supported HL7 version; the message was validated against v${version}.`,
+      );
+    }
+  }
+  facts.validatedAgainst = version;
+  const definitions = getHl7Definitions(version);
+  const messageType = trigger ? `${code}^${trigger}` : code;
+  facts.messageType = messageType || undefined;
+  const label = `${messageType || 'the message'} v${version}`;
+
+  let structure: ReturnType<typeof definitions.resolveMessage>['structure'];
+  if (code === '') {
+    if (isFieldEmpty(msh.fields[9])) {
+      // Reported by the field check of MSH-9 (required); nothing more to resolve.
+    } else issues.add('MSH_INVALID', 'MSH.9', `${describeField('MSH.9.1', 'Message Code')} is empty, so the message type cannot be determined.`);
+  } else {
+    const resolution = definitions.resolveMessage(code, trigger, declaredStructure);
+    structure = resolution.structure;
+    facts.structure = structure?.id;
+    if (!structure) {
+      const why = !resolution.knownCode
+        ? `message code "${code}" is not in HL7 table 0076`
+        : trigger && !resolution.knownTrigger
+          ? `trigger event "${trigger}" is not in HL7 table 0003`
+          : `v${version} defines no message structure for it`;
+      issues.add('UNKNOWN_MESSAGE_TYPE', 'MSH.9', `MSH.9 (Message Type) ${messageType} is not a known message type of HL7 v${version}: ${why}.`);
+    }
+  }
+
+  const profile = options.profile;
+  const repeatable = structure ? compileStructure(structure).repeatable : new Set<string>();
+  const pathOf = createPathOf(message.segments, repeatable);
+  if (structure) {
+    checkMessageStructure({
+      segments: message.segments,
+      structure,
+      label,
+      pathOf,
+      allowedExtra: (name) => profile?.zSegments.has(name) === true,
+      issues,
+    });
+  }
+  const ctx = { definitions, issues, label };
+  for (const segment of message.segments) {
+    const def = definitions.segment(segment.name) ?? profile?.zSegments.get(segment.name);
+    if (def) checkSegmentFields(ctx, segment, def, pathOf(segment));
+  }
+  if (profile) checkProfile({ profile, message, issues, label, pathOf, definitions });
+  return { index: message.index, messageType: facts.messageType, controlId: facts.controlId, isValid: issues.errors.length === 0, errors: issues.errors, warnings: issues.warnings, facts };
+}
+
+/** Prefixes issue paths with the message number when the input held several messages. */
+function prefixed(issues: ValidationIssue[], index: number): ValidationIssue[] {
+  return issues.map((issue) => ({ ...issue, field: `message[${index + 1}].${issue.field}`, message: `Message ${index + 1}: ${issue.message}` }));
+}
+
+/**
+ * Validates content (one or more messages, batches included). With several messages, `messages` holds each
+ * message's result and the top level aggregates them with `message[n].` path prefixes.
+ */
+export function validateHl7(content: string | Uint8Array | Hl7ParseResult, options: Hl7ValidateOptions): ValidationResult {
+  const parsed = typeof content === 'string' || content instanceof Uint8Array ? parseHl7(content) : content;
+  const outside = new Hl7IssueCollector(options.mode);
+  for (const problem of parsed.problems) {
+    if (problem.messageIndex !== undefined) continue;
+    // Text between messages (comments, separators) does not change any message; compatibility mode tolerates it.
+    const tolerable = parsed.messages.length > 0;
+    issues(outside, problem.field ?? `line ${problem.line}`, problem.message, problem.code, tolerable);
+  }
+  const results = parsed.messages.map((message) => validateHl7Message(message, options));
+  const single = results.length === 1;
+  const errors = [...outside.errors];
+  const warnings = [...outside.warnings];
+  for (const result of results) {
+    errors.push(...(single ? result.errors : prefixed(result.errors, result.index)));
+    warnings.push(...(single ? result.warnings : prefixed(result.warnings, result.index)));
+  }
+  const facts = results[0]?.facts;
+  const validation: ValidationResult = {
+    isValid: errors.length === 0,
+    errors,
+    warnings,
+    summary: {
+      messageCount: results.length,
+      mode: options.mode,
+      charset: parsed.charset,
+      ...(facts ?? {}),
+      ...(options.profile ? { profile: options.profile.name } : {}),
+    },
+  };
+  if (!single && results.length > 0) {
+    validation.messages = results.map(({ facts: _facts, ...rest }) => rest);
+  }
+  return validation;
+}
+
+function issues(collector: Hl7IssueCollector, field: string, message: string, code: 'PARSE_ERROR' | 'MSH_INVALID', tolerable: boolean): void {
+  collector.add(code, field, message, tolerable);
+}

@@ -1,0 +1,162 @@
+/**
+ * CLI commands of the bridge: `workbench validate FILE...` (exit code 1 when any message is invalid, for CI
+ * pipelines), `workbench diff LEFT RIGHT`, `workbench generate`.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { CliCommand } from '../../kernel/plugin-api.ts';
+import type { StandardsRegistry, ValidationIssue } from '../../kernel/standards-registry.ts';
+import { WorkbenchError } from '../../kernel/errors.ts';
+import { adapterById, selectAdapter } from './standard-selection.ts';
+import { generationVersion } from './bridge-routes.ts';
+
+function formatIssue(issue: ValidationIssue): string {
+  return `  ${issue.severity === 'error' ? 'ERROR  ' : 'warning'} ${issue.field.padEnd(14)} ${issue.code}: ${issue.message}`;
+}
+
+/** Runs a command body, turning request errors into a message and exit code 2. */
+async function guarded(io: { err(text: string): void }, body: () => Promise<number> | number): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof WorkbenchError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err((error as Error).message);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/** Builds the bridge's commands over the standards registry. */
+export function createBridgeCommands(standards: StandardsRegistry): CliCommand[] {
+  return [
+    {
+      name: 'validate',
+      usage: 'validate FILE... [--mode M] [--profile P] [--version V] [--standard S] [--json]',
+      summary: 'validate message files; exit code 1 when any message is invalid',
+      run: (args, io) =>
+        guarded(io, () => {
+          const { values, positionals } = parseArgs({
+            args,
+            allowPositionals: true,
+            options: {
+              mode: { type: 'string', default: 'strict' },
+              profile: { type: 'string' },
+              version: { type: 'string' },
+              standard: { type: 'string' },
+              json: { type: 'boolean', default: false },
+            },
+          });
+          if (positionals.length === 0) {
+            io.err('validate needs at least one FILE.');
+            return 2;
+          }
+          if (values.mode !== 'strict' && values.mode !== 'compatibility') {
+            io.err(`--mode must be strict or compatibility, not "${values.mode}".`);
+            return 2;
+          }
+          const mode = values.mode;
+          let anyInvalid = false;
+          const reports: unknown[] = [];
+          for (const file of positionals) {
+            let content: string;
+            try {
+              content = readFileSync(file, 'utf8');
+            } catch (error) {
+              io.err(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+              anyInvalid = true;
+              continue;
+            }
+            const adapter = selectAdapter(standards, values.standard, content, file);
+            const result = adapter.validate(content, {
+              mode,
+              ...(values.profile ? { profile: values.profile } : {}),
+              ...(values.version ? { version: values.version } : {}),
+            });
+            anyInvalid ||= !result.isValid;
+            if (values.json) {
+              reports.push({ file, standard: adapter.id, ...result });
+              continue;
+            }
+            const verdict = result.isValid ? 'valid' : 'INVALID';
+            io.out(
+              `${file}: ${verdict} (${adapter.displayName}, ${mode}; ${result.errors.length} error(s), ${result.warnings.length} warning(s))`,
+            );
+            for (const issue of [...result.errors, ...result.warnings]) io.out(formatIssue(issue));
+          }
+          if (values.json) io.out(JSON.stringify(reports, null, 2));
+          return anyInvalid ? 1 : 0;
+        }),
+    },
+    {
+      name: 'diff',
+      usage: 'diff LEFT RIGHT [--ignore PATH]... [--standard S] [--json]',
+      summary: 'compare two message files field by field; exit code 1 when they differ',
+      run: (args, io) =>
+        guarded(io, () => {
+          const { values, positionals } = parseArgs({
+            args,
+            allowPositionals: true,
+            options: {
+              ignore: { type: 'string', multiple: true, default: [] },
+              standard: { type: 'string' },
+              json: { type: 'boolean', default: false },
+            },
+          });
+          if (positionals.length !== 2) {
+            io.err('diff needs exactly two files: LEFT RIGHT.');
+            return 2;
+          }
+          const [left, right] = positionals.map((file) => readFileSync(file, 'utf8'));
+          const adapter = selectAdapter(standards, values.standard, left, positionals[0]);
+          const result = adapter.diff(left, right, { ignoredFields: values.ignore });
+          if (values.json) io.out(JSON.stringify(result, null, 2));
+          else {
+            io.out(`${result.totalDifferences} difference(s)`);
+            for (const d of result.differences) {
+              io.out(`  ${d.changeType.padEnd(8)} ${d.field.padEnd(16)} ${JSON.stringify(d.leftValue)} -> ${JSON.stringify(d.rightValue)}`);
+            }
+          }
+          return result.totalDifferences > 0 ? 1 : 0;
+        }),
+    },
+    {
+      name: 'generate',
+      usage: 'generate [--type T] [--version V] [--count N] [--seed S] [--standard S]',
+      summary: 'print synthetic messages (HL7 separated by a blank line; JSON/XML one per block)',
+      run: (args, io) =>
+        guarded(io, () => {
+          const { values } = parseArgs({
+            args,
+            options: {
+              type: { type: 'string' },
+              version: { type: 'string' },
+              count: { type: 'string', default: '1' },
+              seed: { type: 'string' },
+              standard: { type: 'string', default: 'hl7' },
+            },
+          });
+          const count = Number(values.count);
+          if (!Number.isInteger(count) || count < 1 || count > 100) {
+            io.err(`--count must be an integer from 1 to 100, not "${values.count}".`);
+            return 2;
+          }
+          const seed = values.seed === undefined ? undefined : Number(values.seed);
+          if (seed !== undefined && !Number.isInteger(seed)) {
+            io.err(`--seed must be an integer, not "${values.seed}".`);
+            return 2;
+          }
+          const adapter = adapterById(standards, values.standard);
+          const messages = adapter.generate({
+            messageType: values.type ?? adapter.messageTypes[0],
+            version: generationVersion(adapter, values.version, adapter.defaultVersion),
+            count,
+            ...(seed === undefined ? {} : { seed }),
+          });
+          // Segment separators become newlines on a terminal; blank lines separate messages.
+          io.out(messages.map((message) => message.replace(/\r/g, '\n').trimEnd()).join('\n\n'));
+          return 0;
+        }),
+    },
+  ];
+}

@@ -1,0 +1,132 @@
+/** Request and response schemas of the bridge routes (they also feed the bridge's OpenAPI document). */
+import { z } from 'zod';
+
+/** HL7 versions `hl7Version` accepts (2.3 to 2.8). */
+export const HL7_GENERATE_VERSIONS = ['2.3', '2.3.1', '2.4', '2.5', '2.5.1', '2.6', '2.7', '2.7.1', '2.8'] as const;
+
+const standardField = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('hl7, fhir or ncpdp (any registered standard); detected from the content when omitted');
+
+/** Body of POST /api/validate. */
+export const validateBodySchema = z
+  .object({
+    messageContent: z.string().min(1, 'messageContent is required and must not be empty'),
+    standard: standardField,
+    mode: z.enum(['strict', 'compatibility']).default('strict'),
+    profile: z.string().min(1).optional().describe('name of a loaded profile (GET /api/profiles)'),
+    version: z.string().min(1).optional().describe('validate against this version instead of the declared one'),
+  })
+  .strict();
+
+const issueSchema = z.object({
+  field: z.string(),
+  code: z.string(),
+  message: z.string(),
+  severity: z.enum(['error', 'warning']),
+});
+
+/** `data` of POST /api/validate. */
+export const validationResultSchema = z.object({
+  isValid: z.boolean(),
+  errors: z.array(issueSchema),
+  warnings: z.array(issueSchema),
+  standard: z.string(),
+  messages: z
+    .array(
+      z.object({
+        index: z.number().int(),
+        messageType: z.string().optional(),
+        controlId: z.string().optional(),
+        isValid: z.boolean(),
+        errors: z.array(issueSchema),
+        warnings: z.array(issueSchema),
+      }),
+    )
+    .optional(),
+  summary: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Body of POST /api/diff. */
+export const diffBodySchema = z
+  .object({
+    leftMessage: z.string().min(1, 'leftMessage is required and must not be empty'),
+    rightMessage: z.string().min(1, 'rightMessage is required and must not be empty'),
+    standard: standardField,
+    ignoredFields: z.array(z.string().min(1)).max(500).default([]),
+  })
+  .strict();
+
+/** `data` of POST /api/diff. */
+export const diffResultSchema = z.object({
+  differences: z.array(
+    z.object({
+      field: z.string(),
+      leftValue: z.string(),
+      rightValue: z.string(),
+      changeType: z.enum(['modified', 'added', 'removed']),
+    }),
+  ),
+  totalDifferences: z.number().int(),
+  ignoredFields: z.array(z.string()),
+  standard: z.string(),
+});
+
+/** Body of POST /api/generate. */
+export const generateBodySchema = z
+  .object({
+    messageType: z.string().min(1).optional().describe('default ADT^A01 for hl7, Patient for fhir, NewRx for ncpdp'),
+    standard: z.string().min(1).default('hl7'),
+    count: z.number().int().min(1).max(100).default(1),
+    hl7Version: z.enum(HL7_GENERATE_VERSIONS).default('2.3'),
+    version: z.string().min(1).optional().describe('version for non-HL7 standards (e.g. 2017071 or 10.6 for NCPDP)'),
+    seed: z.number().int().nullable().default(null),
+  })
+  .strict();
+
+/** `data` of POST /api/generate: one raw message per element. */
+export const generateResultSchema = z.array(z.string());
+
+/** `data` of GET /api/profiles. */
+export const profileListSchema = z.array(
+  z.object({
+    name: z.string(),
+    pack: z.string(),
+    standard: z.string(),
+    description: z.string().optional(),
+    version: z.string().optional(),
+    messageTypes: z.array(z.string()).optional(),
+  }),
+);
+
+/** `data` of GET /api/standards. */
+export const standardListSchema = z.array(
+  z.object({
+    id: z.string(),
+    displayName: z.string(),
+    versions: z.array(z.string()),
+    defaultVersion: z.string(),
+    messageTypes: z.array(z.string()),
+  }),
+);
+
+/** Query of GET /api/describe. */
+export const describeQuerySchema = z.object({
+  standard: z.string().min(1).default('hl7'),
+  path: z.string().min(1),
+  version: z.string().min(1).optional(),
+});
+
+/** `data` of GET /api/describe. */
+export const fieldDescriptionSchema = z.object({
+  path: z.string(),
+  name: z.string(),
+  dataType: z.string().optional(),
+  optionality: z.string().optional(),
+  repeatable: z.boolean().optional(),
+  maxLength: z.number().optional(),
+  table: z.string().optional(),
+  description: z.string().optional(),
+});

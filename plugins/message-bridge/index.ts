@@ -1,0 +1,17 @@
+/**
+ * The message bridge plugin: the bridge base's message routes and the matching CLI commands, over whichever
+ * standard adapters are registered (the standard plugins register theirs in the same registry).
+ */
+import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { registerBridgeRoutes } from './bridge-routes.ts';
+import { createBridgeCommands } from './bridge-commands.ts';
+import { bridgeErrors } from './errors.ts';
+
+/** Registers routes, commands and the error catalogue. */
+export const plugin: PluginModule = {
+  register(context) {
+    context.registerErrors(bridgeErrors.catalogue);
+    if (context.routes) registerBridgeRoutes(context.routes, context.standards);
+    for (const command of createBridgeCommands(context.standards)) context.registerCommand(command);
+  },
+};
