@@ -1,0 +1,133 @@
+// Storage over SQLite and over the real PostgreSQL server (WORKBENCH_TEST_POSTGRES_URL), with namespaced migrations.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { createStorage, type Storage } from '../../kernel/storage.ts';
+
+const postgresUrl = process.env.WORKBENCH_TEST_POSTGRES_URL;
+if (!postgresUrl) {
+  console.warn('[notice] WORKBENCH_TEST_POSTGRES_URL is not set: PostgreSQL storage tests are skipped.');
+}
+
+/** A PostgreSQL URL whose search_path is a fresh schema, so runs never see each other's tables. */
+async function freshPostgresSchema(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `wb_test_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: scoped.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+const dialects: Array<[string, () => Promise<Storage>]> = [
+  ['sqlite', () => createStorage({ url: null, dataDir: mkdtempSync(join(tmpdir(), 'wb-sqlite-')), sqliteFile: 'x.sqlite' })],
+];
+if (postgresUrl) {
+  dialects.push([
+    'postgres',
+    async () => {
+      const schema = await freshPostgresSchema(postgresUrl);
+      cleanups.push(schema.drop);
+      return createStorage({ url: schema.url, dataDir: '', sqliteFile: '' });
+    },
+  ]);
+}
+
+describe.each(dialects)('storage on %s', (name, create) => {
+  it('runs namespaced migrations once each, keeping plugins apart', async () => {
+    const storage = await create();
+    try {
+      expect(storage.dialect).toBe(name);
+      let runs = 0;
+      const migrations = {
+        '001_items': {
+          // biome-ignore lint/suspicious/noExplicitAny: test schema
+          async up(db: any) {
+            runs++;
+            await db.schema
+              .createTable('alpha_items')
+              .addColumn('id', 'integer', (c: any) => c.primaryKey())
+              .addColumn('label', 'varchar(50)')
+              .execute();
+          },
+        },
+      };
+      await storage.migrate('alpha', migrations);
+      await storage.migrate('alpha', migrations);
+      expect(runs).toBe(1);
+      // Another plugin may use the same migration name without clashing.
+      await storage.migrate('beta', {
+        '001_items': {
+          // biome-ignore lint/suspicious/noExplicitAny: test schema
+          async up(db: any) {
+            await db.schema.createTable('beta_items').addColumn('id', 'integer').execute();
+          },
+        },
+      });
+      await storage.db.insertInto('alpha_items').values({ id: 1, label: 'one' }).execute();
+      const rows = await storage.db.selectFrom('alpha_items').selectAll().execute();
+      expect(rows).toEqual([{ id: 1, label: 'one' }]);
+      expect(await storage.ping()).toBe(true);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('reports a failed migration naming it and the namespace', async () => {
+    const storage = await create();
+    try {
+      await expect(
+        storage.migrate('gamma', {
+          '001_broken': {
+            async up(db) {
+              await sql`create table definitely not valid sql`.execute(db);
+            },
+          },
+        }),
+      ).rejects.toThrow(/Migration 001_broken of gamma failed/);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('answers ping false once closed; close is safe twice', async () => {
+    const storage = await create();
+    await storage.close();
+    expect(await storage.ping()).toBe(false);
+    await storage.close();
+  });
+});
+
+it('uses WAL journaling for SQLite', async () => {
+  const storage = await createStorage({ url: null, dataDir: mkdtempSync(join(tmpdir(), 'wb-wal-')), sqliteFile: 'w.sqlite' });
+  try {
+    const result = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(storage.db);
+    expect(result.rows[0].journal_mode).toBe('wal');
+  } finally {
+    await storage.close();
+  }
+});
+
+it('fails clearly when PostgreSQL cannot be reached', async () => {
+  await expect(
+    createStorage({ url: 'postgres://postgres@127.0.0.1:1/none', dataDir: '', sqliteFile: '' }),
+  ).rejects.toThrow(/Cannot reach the PostgreSQL server/);
+});
