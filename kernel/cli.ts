@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createWorkbench, type Workbench } from './workbench.ts';
 import { createKeyCommands } from './cli-keys.ts';
+import { createErrorsCommand } from './cli-errors.ts';
 import type { CliCommand, CliIo } from './plugin-api.ts';
 import { ConfigError } from './config-loader.ts';
 import { PluginSetError } from './plugin-manifest.ts';
@@ -85,7 +86,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (first === 'start') return await runStart(configPath, io);
     workbench = await createWorkbench({ configPath, logDestination: pino.destination(2) });
     const commands = new Map(workbench.commands);
-    for (const command of createKeyCommands(workbench)) commands.set(command.name, command);
+    for (const command of [...createKeyCommands(workbench), createErrorsCommand(workbench)]) {
+      commands.set(command.name, command);
+    }
     if (!first || first === 'help' || first === '--help' || first === '-h') {
       io.out(helpText(commands.values()));
       return first ? 0 : 2;

@@ -66,15 +66,12 @@ export const kernelErrors = defineErrorCatalogue({
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin "{origin}" may not change state on this service.' },
   NOT_FOUND: { status: 404, message: '{what} was not found.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route {method} {url}.' },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'Method {method} is not allowed on {url}.' },
-  CONFLICT: { status: 409, message: '{reason}' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit of {limit} bytes.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     message: 'Content-Type "{contentType}" is not supported here; send application/json.',
   },
   INTERNAL_ERROR: { status: 500, message: 'An internal error occurred; the service log has the details.' },
-  SERVICE_UNAVAILABLE: { status: 503, message: '{reason}' },
 });
 
 /** Every catalogue known to the process, by owner (`kernel` or a plugin id). */

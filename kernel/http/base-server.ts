@@ -2,7 +2,7 @@
  * One fastify instance per base address, bound to loopback only, with the request guard, error handling and the
  * OpenAPI/docs routes installed before any plugin adds its own.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { BaseName } from '../plugin-manifest.ts';
 import { installRequestGuard } from './request-guard.ts';
@@ -45,7 +45,8 @@ const TITLES: Record<BaseName, string> = {
 export function createBaseServer(settings: BaseServerSettings): BaseServer {
   const app = Fastify({
     loggerInstance: settings.logger.child({ base: settings.name }) as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Per-request lines are off: an analyst's terminal shows start-up, warnings and errors only.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: settings.bodyLimit,
     // Keep-alive sockets must not hold shutdown beyond its 5 s budget.
     forceCloseConnections: true,

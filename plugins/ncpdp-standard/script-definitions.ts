@@ -268,6 +268,14 @@ export const SCRIPT_MAX_LENGTHS: Record<ScriptVersion, Record<string, number>> =
 /** Human descriptions of SCRIPT elements, by element name (the last step of a path). */
 export const SCRIPT_ELEMENTS: Record<string, { name: string; dataType?: string; description: string }> = {
   Message: { name: 'Message', description: 'Root of every SCRIPT message: Header then Body.' },
+  version: { name: 'Version', dataType: 'attribute', description: 'SCRIPT version: 010 with release 006 (10.6), or 2017071 / 2023011 in shorthand form.' },
+  release: { name: 'Release', dataType: 'attribute', description: 'SCRIPT 10.x release (006 for 10.6).' },
+  DatatypesVersion: { name: 'Datatypes version', dataType: 'attribute', description: 'Version of the datatypes schema (2017071+: e.g. 20170715).' },
+  TransportVersion: { name: 'Transport version', dataType: 'attribute', description: 'Version of the transport schema (2017071+).' },
+  TransactionDomain: { name: 'Transaction domain', dataType: 'attribute', description: 'Always SCRIPT for SCRIPT messages (2017071+).' },
+  TransactionVersion: { name: 'Transaction version', dataType: 'attribute', description: 'Version of the transaction schema; 20170715 is 2017071.' },
+  StructuresVersion: { name: 'Structures version', dataType: 'attribute', description: 'Version of the structures schema (2017071+).' },
+  ECLVersion: { name: 'External code list version', dataType: 'attribute', description: 'Version of the NCPDP External Code List in use (2017071+).' },
   Header: { name: 'Header', description: 'Routing and identification of the message: To, From, MessageID, SentTime...' },
   Body: { name: 'Body', description: 'Holds exactly one transaction (NewRx, Status, ...).' },
   To: { name: 'Recipient identifier', dataType: 'an..35', description: 'Identifier of the receiving party (pharmacy or prescriber mailbox).' },

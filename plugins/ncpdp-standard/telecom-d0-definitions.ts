@@ -27,6 +27,8 @@ export interface TelecomHeaderDefinition {
   name: string;
   length: number;
   format: TelecomFormat;
+  /** Space-filled when the processor does not use it (PCN, software vendor/certification ID). */
+  blankAllowed?: boolean;
 }
 
 /** Request transaction header (56 characters). */
@@ -34,12 +36,12 @@ export const REQUEST_HEADER: readonly TelecomHeaderDefinition[] = [
   { id: 'A1', number: '101', name: 'BIN Number', length: 6, format: 'N' },
   { id: 'A2', number: '102', name: 'Version/Release Number', length: 2, format: 'A' },
   { id: 'A3', number: '103', name: 'Transaction Code', length: 2, format: 'A' },
-  { id: 'A4', number: '104', name: 'Processor Control Number', length: 10, format: 'A' },
+  { id: 'A4', number: '104', name: 'Processor Control Number', length: 10, format: 'A', blankAllowed: true },
   { id: 'A9', number: '109', name: 'Transaction Count', length: 1, format: 'N' },
   { id: 'B2', number: '202', name: 'Service Provider ID Qualifier', length: 2, format: 'A' },
   { id: 'B1', number: '201', name: 'Service Provider ID', length: 15, format: 'A' },
   { id: 'D1', number: '401', name: 'Date of Service', length: 8, format: 'D' },
-  { id: 'AK', number: '110', name: 'Software Vendor/Certification ID', length: 10, format: 'A' },
+  { id: 'AK', number: '110', name: 'Software Vendor/Certification ID', length: 10, format: 'A', blankAllowed: true },
 ];
 
 /** Response transaction header (31 characters). */

@@ -28,7 +28,17 @@ export const TELECOM_MAX_CHARS = 1_000_000;
 /** Outcome of reading a transmission. */
 export type TelecomParseOutcome = { ok: true; message: TelecomMessage } | { ok: false; issue: ValidationIssue };
 
-const SEPARATORS = /[\x1c\x1d\x1e]/;
+/** Index of the first field, group or segment separator, or -1. */
+export function firstSeparatorIndex(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x1c || c === 0x1d || c === 0x1e) return i;
+  }
+  return -1;
+}
+
+/** Matches a segment identification field (`AM07` followed by a field separator). */
+export const SEGMENT_ID_FIELD = new RegExp(`AM\\d\\d${FIELD_SEPARATOR}`);
 
 /** True when the text opens like a response header: version, transaction code, count digit, then A or R. */
 export function looksLikeResponseHeader(text: string): boolean {
@@ -77,14 +87,14 @@ export function parseTelecomD0(input: string): TelecomParseOutcome {
   const direction = looksLikeResponseHeader(text) ? 'response' : 'request';
   const layout = direction === 'response' ? RESPONSE_HEADER : REQUEST_HEADER;
   const fixedLength = layout.reduce((sum, def) => sum + def.length, 0);
-  const firstSeparator = text.search(SEPARATORS);
+  const firstSeparator = firstSeparatorIndex(text);
   if (firstSeparator === -1 && text.length <= fixedLength) {
     return { ok: false, issue: parseErrorIssue('Header', 'The transmission has no segments: no field, segment or group separator (0x1C, 0x1E, 0x1D) follows the header.') };
   }
   // The header ends at its fixed width, or earlier when a separator cuts it short.
   let headerEnd = firstSeparator === -1 ? fixedLength : Math.min(fixedLength, firstSeparator);
   // A shortened header directly followed by "AM" (no separator) still ends at the AM.
-  const amInHeader = text.slice(0, headerEnd).search(/AM\d\d[\x1c]/);
+  const amInHeader = text.slice(0, headerEnd).search(SEGMENT_ID_FIELD);
   if (amInHeader > 0) headerEnd = amInHeader;
   const header = readHeader(text, layout, headerEnd);
   const segments: TelecomSegment[] = [];

@@ -6,7 +6,8 @@
  * Paths: `Header.A1` for header fields, `AM07.D2` for segment fields, `AM07[2].D2` for the second claim of a
  * transmission, `AM21.FB[2]` for a field's second repetition.
  */
-import type { TelecomField, TelecomMessage, TelecomSegment } from './ncpdp-model.ts';
+import type { TelecomMessage, TelecomSegment } from './ncpdp-model.ts';
+import { fieldPaths, segmentPaths } from './ncpdp-paths.ts';
 import type { IssueCollector } from './ncpdp-issues.ts';
 import { deaProblem, npiProblem } from './check-digits.ts';
 import { decodeOverpunch } from './overpunch.ts';
@@ -44,27 +45,6 @@ export function fieldLabel(id: string): string {
 export function segmentLabel(id: string): string {
   const def = TELECOM_SEGMENTS.get(id);
   return def ? `AM${id} (${def.name})` : `AM${id}`;
-}
-
-/** Path of each segment, numbered from its second occurrence (`AM07`, `AM07[2]`). */
-export function segmentPaths(segments: readonly TelecomSegment[]): string[] {
-  const seen = new Map<string, number>();
-  return segments.map((segment) => {
-    const name = `AM${segment.id || '??'}`;
-    const n = (seen.get(name) ?? 0) + 1;
-    seen.set(name, n);
-    return n === 1 ? name : `${name}[${n}]`;
-  });
-}
-
-/** Path of each field of a segment, numbered from its second repetition (`FB`, `FB[2]`). */
-export function fieldPaths(segmentPath: string, fields: readonly TelecomField[]): string[] {
-  const seen = new Map<string, number>();
-  return fields.map((field) => {
-    const n = (seen.get(field.id) ?? 0) + 1;
-    seen.set(field.id, n);
-    return `${segmentPath}.${n === 1 ? field.id : `${field.id}[${n}]`}`;
-  });
 }
 
 const FORMAT_WORDS: Record<TelecomFormat, string> = {
@@ -120,6 +100,7 @@ function validateHeader(message: TelecomMessage, issues: IssueCollector): void {
     const field = message.header.find((f) => f.id === def.id);
     const path = `Header.${def.id}`;
     const label = `${def.number}-${def.id} (${def.name})`;
+    if (field?.present && def.blankAllowed) continue;
     if (!field?.present || field.value.trim() === '') {
       issues.error(path, 'REQUIRED_FIELD_MISSING', `${label} is required in the ${message.direction} header but ${field?.present ? 'is blank' : 'is missing: the header ends before it'}.`);
       continue;
@@ -216,10 +197,13 @@ function validateSegment(segment: TelecomSegment, path: string, message: Telecom
   }
 }
 
+/** Most transaction groups checked: 109-A9 allows four; more are reported once, not checked one by one. */
+const MAX_TRANSACTIONS = 4;
+
 /** Transactions of the transmission: the groups, or the whole body when no group separator was sent. */
 function transactionGroups(message: TelecomMessage): number[] {
   if (message.groupCount === 0) return [0];
-  return Array.from({ length: message.groupCount }, (_, i) => i + 1);
+  return Array.from({ length: Math.min(message.groupCount, MAX_TRANSACTIONS) }, (_, i) => i + 1);
 }
 
 function validatePlacement(message: TelecomMessage, paths: string[], issues: IssueCollector): void {
@@ -233,6 +217,9 @@ function validatePlacement(message: TelecomMessage, paths: string[], issues: Iss
       issues.error(paths[index], 'SEGMENT_OUT_OF_ORDER', `${segmentLabel(segment.id)} belongs inside a transaction group (after a group separator 0x1D) but appears before the first one.`);
     }
   });
+  if (message.groupCount > MAX_TRANSACTIONS) {
+    issues.error('Header', 'TOO_MANY_REPETITIONS', `The transmission holds ${message.groupCount} transaction groups; D.0 allows at most ${MAX_TRANSACTIONS}. Only the first ${MAX_TRANSACTIONS} were checked for required segments.`);
+  }
   const count = headerValue(message, 'A9');
   if (/^[1-4]$/.test(count) && Number(count) !== message.groupCount) {
     issues.error('Header.A9', 'CONSTRAINT_FAILED', `109-A9 (Transaction Count) says ${count} but the transmission holds ${message.groupCount} transaction group(s).`);
@@ -243,19 +230,19 @@ function validateRequiredSegments(message: TelecomMessage, issues: IssueCollecto
   const code = headerValue(message, 'A3');
   const required = message.direction === 'response' ? REQUIRED_RESPONSE_SEGMENTS : (REQUIRED_REQUEST_SEGMENTS[code] ?? []);
   const what = message.direction === 'response' ? 'each response transaction' : `a ${code} ${TRANSACTION_CODES[code]?.toLowerCase() ?? ''}`.trimEnd();
+  // Without group separators every segment counts as the one transaction's.
+  const present = new Set(message.segments.map((s) => `${message.groupCount === 0 ? 0 : s.group}:${s.id}`));
+  const anywhere = new Set(message.segments.map((s) => s.id));
   for (const id of required) {
     const def = TELECOM_SEGMENTS.get(id);
     if (!def) continue;
     if (def.level === 'transmission' || message.groupCount === 0) {
-      const groups = def.level === 'transmission' ? [0] : transactionGroups(message);
-      for (const group of groups) {
-        const present = message.segments.some((s) => s.id === id && (message.groupCount === 0 || s.group === group));
-        if (!present) issues.error(`AM${id}`, 'SEGMENT_MISSING', `${segmentLabel(id)} is required in ${what} but is missing.`);
-      }
+      const found = def.level === 'transmission' && message.groupCount > 0 ? present.has(`0:${id}`) || anywhere.has(id) : anywhere.has(id);
+      if (!found) issues.error(`AM${id}`, 'SEGMENT_MISSING', `${segmentLabel(id)} is required in ${what} but is missing.`);
       continue;
     }
     for (const group of transactionGroups(message)) {
-      if (!message.segments.some((s) => s.id === id && s.group === group)) {
+      if (!present.has(`${group}:${id}`)) {
         const suffix = group === 1 ? '' : `[${group}]`;
         issues.error(`AM${id}${suffix}`, 'SEGMENT_MISSING', `${segmentLabel(id)} is required in ${what} but transaction ${group} has none.`);
       }
@@ -270,5 +257,7 @@ export function validateTelecomD0(message: TelecomMessage, issues: IssueCollecto
   const paths = segmentPaths(message.segments);
   validatePlacement(message, paths, issues);
   validateRequiredSegments(message, issues);
-  message.segments.forEach((segment, index) => validateSegment(segment, paths[index], message, issues));
+  message.segments.forEach((segment, index) => {
+    validateSegment(segment, paths[index], message, issues);
+  });
 }

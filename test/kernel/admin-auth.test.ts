@@ -73,11 +73,14 @@ describe('API keys', () => {
   it('stores only a digest, never the key', async () => {
     const keys = wb.workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
     const created = await keys.create('MonitorAdmin');
-    const rows = await wb.workbench.storage.db.selectFrom('kernel_api_keys').selectAll().execute();
+    const rows: Array<{ id: string; digest: string }> = await wb.workbench.storage.db
+      .selectFrom('kernel_api_keys')
+      .selectAll()
+      .execute();
     const serialized = JSON.stringify(rows);
     expect(serialized).not.toContain(created.key);
     expect(serialized).not.toContain(created.key.split('_')[2]);
-    expect(rows.find((r: { id: string }) => r.id === created.id).digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows.find((r) => r.id === created.id)?.digest).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 

@@ -1,0 +1,76 @@
+/**
+ * Helpers of the HTTP benchmarks: servers run in child processes (so the load generator never shares their event
+ * loop), and autocannon measures requests/s and p99 latency.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+
+/** A server child process and the line it printed when ready. */
+export interface BenchServer {
+  ready: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `bench/servers/<name>.ts` and waits for its READY line. */
+export function startServer(name: string): Promise<BenchServer> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(benchDir, 'servers', `${name}.ts`)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split('\n').find((l) => l.startsWith('READY '));
+      if (!line) return;
+      clearTimeout(timer);
+      resolve({
+        ready: line.slice('READY '.length),
+        stop: () =>
+          new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+}
+
+/** Figures of one load run. */
+export interface LoadFigures {
+  requestsPerSecond: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+/** Runs autocannon against one URL. */
+export async function measureLoad(options: {
+  url: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  durationSeconds?: number;
+  connections?: number;
+}): Promise<LoadFigures> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    ...(options.body ? { body: options.body, headers: { 'content-type': 'application/json' } } : {}),
+    connections: options.connections ?? 10,
+    duration: options.durationSeconds ?? 5,
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Formats a number with thousands separators. */
+export function fmt(value: number, digits = 0): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}

@@ -1,0 +1,24 @@
+/**
+ * `npm run bench`: every benchmark of the project, each printing our figure beside a peer or a ceiling measured in
+ * the same run. The last line is one JSON object with all figures.
+ */
+import 'reflect-metadata';
+
+type Bench = [name: string, load: () => Promise<() => Promise<Record<string, number>>>];
+
+const benches: Bench[] = [
+  ['kernel', async () => (await import('./kernel-bench.ts')).runKernelBench],
+  ['hl7', async () => (await import('./hl7-standard-bench.ts')).runHl7Bench],
+  ['hl7Generate', async () => (await import('./hl7-generate-bench.ts')).runHl7GenerateBench],
+  ['fhir', async () => (await import('./fhir-standard-bench.ts')).runFhirBench],
+  ['ncpdp', async () => (await import('./ncpdp-standard-bench.ts')).runNcpdpBench],
+];
+
+const only = process.argv.slice(2);
+const figures: Record<string, Record<string, number>> = {};
+for (const [name, load] of benches) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  console.log(`\n== ${name} ==`);
+  figures[name] = await (await load())();
+}
+console.log(JSON.stringify(figures));

@@ -1,0 +1,38 @@
+/**
+ * Generates synthetic NCPDP messages: SCRIPT NewRx, RxRenewalRequest, CancelRx and Status (2017071 by default,
+ * 10.6 and 2023011 on request) and Telecommunication D.0 B1 claims. Every value comes from the synthetic-data
+ * service; with a seed the output is byte-identical on any machine and day.
+ */
+import type { SyntheticDataService } from '../synthetic-data/api.ts';
+import { createScenario } from './ncpdp-scenario.ts';
+import { buildScriptMessage, GENERATED_SCRIPT_TYPES, type GeneratedScriptType } from './script-generator.ts';
+import type { ScriptVersion } from './script-definitions.ts';
+import { buildB1Request } from './telecom-d0-generator.ts';
+
+/** Message types `generate` accepts; NewRx (the first) is the default. */
+export const NCPDP_MESSAGE_TYPES = [...GENERATED_SCRIPT_TYPES, 'B1'] as const;
+
+/** A resolved generation request (the adapter has checked type and version). */
+export interface NcpdpGenerateRequest {
+  messageType: (typeof NCPDP_MESSAGE_TYPES)[number];
+  /** A SCRIPT version, or `D0` for B1. */
+  version: ScriptVersion | 'D0';
+  count: number;
+  seed?: number;
+}
+
+/** Generates `count` messages. */
+export function generateNcpdp(service: SyntheticDataService, request: NcpdpGenerateRequest): string[] {
+  const random = service.createRandom(request.seed);
+  const out: string[] = [];
+  for (let i = 0; i < request.count; i++) {
+    const scenario = createScenario(random);
+    if (request.messageType === 'B1') {
+      const bin = String(random.int(900000, 999999));
+      out.push(buildB1Request(scenario, bin, scenario.sentTime.slice(0, 10)));
+    } else {
+      out.push(buildScriptMessage(scenario, request.messageType as GeneratedScriptType, request.version as ScriptVersion));
+    }
+  }
+  return out;
+}

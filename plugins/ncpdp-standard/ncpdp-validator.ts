@@ -1,0 +1,52 @@
+/**
+ * Validates NCPDP content: parse (a failure is one PARSE_ERROR finding), then the SCRIPT or Telecommunication
+ * rules, then the chosen profile. Never throws for bad content.
+ */
+import type { ValidationResult } from '../../kernel/standards-registry.ts';
+import { IssueCollector, type NcpdpMode } from './ncpdp-issues.ts';
+import { parseNcpdp } from './ncpdp-parser.ts';
+import { applyNcpdpProfile, type NcpdpProfile } from './ncpdp-profiles.ts';
+import { validateScript } from './script-rules.ts';
+import type { ScriptVersion } from './script-definitions.ts';
+import { headerValue, validateTelecomD0 } from './telecom-d0-rules.ts';
+
+/** Options of {@link validateNcpdp} (the adapter has already resolved version and profile). */
+export interface NcpdpValidateOptions {
+  mode: NcpdpMode;
+  /** SCRIPT version to validate against instead of the declared one. */
+  scriptVersion?: ScriptVersion;
+  profile?: NcpdpProfile;
+}
+
+/** Validates one NCPDP message. */
+export function validateNcpdp(content: string, options: NcpdpValidateOptions): ValidationResult {
+  const issues = new IssueCollector(options.mode);
+  const parsed = parseNcpdp(content);
+  if (!parsed.ok) {
+    return { isValid: false, errors: [parsed.issue], warnings: [], summary: { mode: options.mode } };
+  }
+  const message = parsed.message;
+  let summary: Record<string, unknown>;
+  let messageType: string | undefined;
+  if (message.format === 'script') {
+    const findings = validateScript(message, options.scriptVersion, issues);
+    messageType = findings.messageType;
+    summary = { format: 'SCRIPT', ...findings };
+  } else {
+    validateTelecomD0(message, issues);
+    messageType = headerValue(message, 'A3') || undefined;
+    summary = {
+      format: 'Telecommunication',
+      version: headerValue(message, 'A2'),
+      direction: message.direction,
+      messageType,
+      transactions: Math.max(1, message.groupCount),
+    };
+  }
+  if (options.profile) {
+    applyNcpdpProfile(options.profile, message, messageType, issues);
+    summary.profile = options.profile.name;
+  }
+  summary.mode = options.mode;
+  return { isValid: issues.errors.length === 0, errors: issues.errors, warnings: issues.warnings, summary };
+}
