@@ -3,7 +3,7 @@
  * (@asteasolutions/zod-to-openapi). The document is built once, on first request, after every plugin registered.
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { RouteDefinition } from '../plugin-api.ts';
 import { envelopeSchema, errorEnvelopeSchema } from './envelope.ts';
 

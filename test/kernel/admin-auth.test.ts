@@ -73,10 +73,10 @@ describe('API keys', () => {
   it('stores only a digest, never the key', async () => {
     const keys = wb.workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
     const created = await keys.create('MonitorAdmin');
-    const rows: Array<{ id: string; digest: string }> = await wb.workbench.storage.db
+    const rows = (await wb.workbench.storage.db
       .selectFrom('kernel_api_keys')
       .selectAll()
-      .execute();
+      .execute()) as Array<{ id: string; digest: string }>;
     const serialized = JSON.stringify(rows);
     expect(serialized).not.toContain(created.key);
     expect(serialized).not.toContain(created.key.split('_')[2]);

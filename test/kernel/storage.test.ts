@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { createStorage, type Storage } from '../../kernel/storage.ts';
 
 const postgresUrl = process.env.WORKBENCH_TEST_POSTGRES_URL;
@@ -59,12 +59,11 @@ describe.each(dialects)('storage on %s', (name, create) => {
       let runs = 0;
       const migrations = {
         '001_items': {
-          // biome-ignore lint/suspicious/noExplicitAny: test schema
-          async up(db: any) {
+          async up(db: Kysely<unknown>) {
             runs++;
             await db.schema
               .createTable('alpha_items')
-              .addColumn('id', 'integer', (c: any) => c.primaryKey())
+              .addColumn('id', 'integer', (c) => c.primaryKey())
               .addColumn('label', 'varchar(50)')
               .execute();
           },
@@ -76,8 +75,7 @@ describe.each(dialects)('storage on %s', (name, create) => {
       // Another plugin may use the same migration name without clashing.
       await storage.migrate('beta', {
         '001_items': {
-          // biome-ignore lint/suspicious/noExplicitAny: test schema
-          async up(db: any) {
+          async up(db: Kysely<unknown>) {
             await db.schema.createTable('beta_items').addColumn('id', 'integer').execute();
           },
         },
