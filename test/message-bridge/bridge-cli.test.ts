@@ -1,0 +1,66 @@
+// `workbench validate|diff|generate` through the real CLI entry (a child process), exit codes included.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../../kernel/config-loader.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'wb-bridge-cli-'));
+
+function workbench(...args: string[]) {
+  const result = spawnSync(process.execPath, [join(projectRoot, 'bin', 'workbench.js'), ...args], {
+    env: { ...process.env, WORKBENCH_DATA_DIR: join(dir, 'data'), WORKBENCH_LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+function file(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('workbench generate, validate, diff', () => {
+  it('generates reproducibly, validates the output (exit 0) and flags an invalid file (exit 1)', () => {
+    const generated = workbench('generate', '--type', 'ADT^A04', '--version', '2.5.1', '--count', '2', '--seed', '7');
+    expect(generated.code).toBe(0);
+    expect(generated.out).toMatch(/^MSH\|/);
+    expect(workbench('generate', '--type', 'ADT^A04', '--version', '2.5.1', '--count', '2', '--seed', '7').out).toBe(
+      generated.out,
+    );
+    const [first] = generated.out.trim().split('\n\n');
+    const good = file('good.hl7', first.replace(/\n/g, '\r'));
+    const bad = file('bad.hl7', 'MSH|^~\\&|A|B|C|D|20250101||ADT^A01^ADT_A01||P|2.5.1\rPID|1||123^^^X^MR||\r');
+    const ok = workbench('validate', good);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/good\.hl7: valid/);
+    const both = workbench('validate', good, bad, '--mode', 'strict');
+    expect(both.code).toBe(1);
+    expect(both.out).toMatch(/bad\.hl7: INVALID/);
+    expect(both.out).toMatch(/MSH\.10/);
+    const json = JSON.parse(workbench('validate', bad, '--json').out);
+    expect(json[0]).toMatchObject({ file: bad, standard: 'hl7', isValid: false });
+  });
+
+  it('diffs two files, honouring --ignore (exit 1 when they differ, 0 when not)', () => {
+    const left = file('left.hl7', 'MSH|^~\\&|A|B|C|D|20250101120000||ADT^A08|1|P|2.5\rPID|||123^^^MRN||DOE^JANE');
+    const right = file('right.hl7', 'MSH|^~\\&|A|B|C|D|20250101120000||ADT^A08|2|P|2.5\rPID|||123^^^MRN||DOE^JOAN');
+    const diff = workbench('diff', left, right);
+    expect(diff.code).toBe(1);
+    expect(diff.out).toMatch(/2 difference\(s\)/);
+    expect(diff.out).toMatch(/PID\.5\.2/);
+    expect(workbench('diff', left, right, '--ignore', 'MSH.10', '--ignore', 'PID.5').code).toBe(0);
+  });
+
+  it('reports bad usage with exit code 2', () => {
+    expect(workbench('validate').code).toBe(2);
+    expect(workbench('generate', '--count', '500').code).toBe(2);
+    const unknownType = workbench('generate', '--type', 'ZZZ^Z01');
+    expect(unknownType.code).toBe(2);
+    expect(unknownType.err).toMatch(/ZZZ\^Z01/);
+    expect(workbench('validate', join(dir, 'missing.hl7')).code).toBe(1);
+  });
+});
