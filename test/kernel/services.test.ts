@@ -1,0 +1,118 @@
+// Unit tests of the kernel services plugins rely on: events, scheduler, cache, clock, profile packs.
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { EventBus } from '../../kernel/events.ts';
+import { Scheduler } from '../../kernel/scheduler.ts';
+import { Cache } from '../../kernel/cache.ts';
+import { ManualClock } from '../../kernel/clock.ts';
+import { discoverProfilePacks } from '../../kernel/profile-packs.ts';
+import { StandardsRegistry, type StandardAdapter } from '../../kernel/standards-registry.ts';
+
+const silent = pino({ level: 'silent' });
+
+describe('EventBus', () => {
+  it('delivers to every listener, isolates a failing one, unsubscribes and drains async listeners', async () => {
+    const bus = new EventBus(silent);
+    const seen: string[] = [];
+    bus.on('demo.event', () => {
+      throw new Error('listener bug');
+    });
+    const off = bus.on('demo.event', (payload) => {
+      seen.push(String((payload as { n: number }).n));
+    });
+    bus.on('demo.event', async (payload) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen.push(`async ${(payload as { n: number }).n}`);
+    });
+    bus.emit('demo.event', { n: 1 });
+    expect(seen).toEqual(['1']);
+    await bus.drain();
+    expect(seen).toEqual(['1', 'async 1']);
+    off();
+    bus.emit('demo.event', { n: 2 });
+    await bus.drain();
+    expect(seen).toEqual(['1', 'async 1', 'async 2']);
+    expect(bus.listenerCount('demo.event')).toBe(2);
+  });
+});
+
+describe('Scheduler', () => {
+  it('refuses an invalid cron expression, lists jobs and stops them all', async () => {
+    const scheduler = new Scheduler(silent);
+    expect(() => scheduler.schedule('bad', 'every minute', () => {})).toThrow(/Invalid cron expression for job bad/);
+    scheduler.schedule('report', '0 6 * * *', () => {});
+    expect(scheduler.list()).toEqual(['report']);
+    await scheduler.stopAll();
+    expect(scheduler.list()).toEqual([]);
+    expect(() => scheduler.schedule('late', '* * * * *', () => {})).toThrow(/stopped/);
+  });
+
+  it('runs a job on its tick', async () => {
+    const scheduler = new Scheduler(silent);
+    let runs = 0;
+    scheduler.schedule('every-second', '* * * * * *', () => {
+      runs++;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    await scheduler.stopAll();
+    expect(runs).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('Cache and clock', () => {
+  it('expires entries by the injected clock and evicts the oldest when full', () => {
+    const clock = new ManualClock('2026-01-01T00:00:00Z');
+    const cache = new Cache(clock, 2);
+    cache.set('a', 1, 1_000);
+    clock.advance(999);
+    expect(cache.get('a')).toBe(1);
+    clock.advance(1);
+    expect(cache.get('a')).toBeUndefined();
+    cache.set('x', 1);
+    cache.set('y', 2);
+    cache.set('z', 3);
+    expect(cache.get('x')).toBeUndefined();
+    expect(cache.get('z')).toBe(3);
+    expect(cache.probe()).toBe(true);
+  });
+});
+
+describe('profile packs', () => {
+  it('discovers valid packs and reports broken ones without stopping the others', () => {
+    const root = mkdtempSync(join(tmpdir(), 'wb-packs-'));
+    mkdirSync(join(root, 'good-pack'));
+    writeFileSync(
+      join(root, 'good-pack', 'profile-pack.json'),
+      JSON.stringify({ id: 'good-pack', version: '1.0.0', description: 'ok', standard: 'hl7' }),
+    );
+    writeFileSync(join(root, 'good-pack', 'adt.yaml'), 'name: x');
+    writeFileSync(join(root, 'good-pack', 'notes.txt'), 'ignored');
+    mkdirSync(join(root, 'broken-pack'));
+    writeFileSync(join(root, 'broken-pack', 'profile-pack.json'), '{ nope');
+    mkdirSync(join(root, 'no-manifest'));
+    const { packs, problems } = discoverProfilePacks([root]);
+    expect(packs.map((p) => p.manifest.id)).toEqual(['good-pack']);
+    expect(packs[0].files.map((f) => f.split(/[/\\]/).pop())).toEqual(['adt.yaml']);
+    expect(problems.map((p) => p.directory.split(/[/\\]/).pop()).sort()).toEqual(['broken-pack', 'no-manifest']);
+    expect(problems.find((p) => p.directory.endsWith('broken-pack'))?.problem).toMatch(/not valid JSON/);
+  });
+});
+
+describe('StandardsRegistry', () => {
+  const adapter = (id: string, score: number) => ({ id, detect: () => score }) as unknown as StandardAdapter;
+
+  it('picks the most confident adapter above the threshold and refuses duplicate ids', () => {
+    const registry = new StandardsRegistry();
+    registry.register(adapter('low', 0.3));
+    registry.register(adapter('high', 0.9));
+    registry.register(adapter('mid', 0.6));
+    expect(registry.detect('x')?.id).toBe('high');
+    expect(() => registry.register(adapter('high', 1))).toThrow(/already registered/);
+    const quiet = new StandardsRegistry();
+    quiet.register(adapter('low', 0.3));
+    expect(quiet.detect('x')).toBeUndefined();
+  });
+});
