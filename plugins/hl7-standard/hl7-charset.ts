@@ -48,14 +48,14 @@ export function readDeclaredCharset(bytes: Uint8Array): string | undefined {
   let valueStart = -1;
   for (let i = start + 4; i < limit; i++) {
     const b = bytes[i];
-    if (b === 0x0d || b === 0x0a) break;
+    if (b === 0x0d || b === 0x0a) return field === 18 ? latin1(bytes.subarray(valueStart, i)) : undefined;
     if (b === separator) {
       field++;
       if (field === 18) valueStart = i + 1;
       else if (field === 19) return latin1(bytes.subarray(valueStart, i));
     }
   }
-  return undefined;
+  return field === 18 && valueStart >= 0 ? latin1(bytes.subarray(valueStart, limit)) : undefined;
 }
 
 /** Decodes message bytes per MSH-18 (first repetition), UTF-8 when absent or unknown. */

@@ -97,14 +97,17 @@ export const DIAGNOSES: readonly ClinicalCode[] = [
   { code: 'R07.9', display: 'Chest pain, unspecified' },
 ];
 
-/** Allergens with a typical reaction; reactions use "&" so generated messages exercise escaping. */
+/**
+ * Allergens with a typical reaction; reactions use "&" so generated messages exercise escaping, and stay within the
+ * 15 characters AL1-5 allows in v2.3 to v2.5.
+ */
 export const ALLERGIES: readonly (ClinicalCode & { reaction: string; type: 'DA' | 'FA' | 'EA' })[] = [
   { code: '7980', display: 'Penicillin G', reaction: 'Hives & itching', type: 'DA' },
-  { code: '2670', display: 'Codeine', reaction: 'Nausea & vomiting', type: 'DA' },
+  { code: '2670', display: 'Codeine', reaction: 'Nausea & emesis', type: 'DA' },
   { code: '10831', display: 'Sulfamethoxazole / Trimethoprim', reaction: 'Rash & fever', type: 'DA' },
-  { code: '1191', display: 'Aspirin', reaction: 'Wheezing & shortness of breath', type: 'DA' },
-  { code: '256349002', display: 'Peanut', reaction: 'Swelling of lips & tongue', type: 'FA' },
-  { code: '111088007', display: 'Latex', reaction: 'Contact dermatitis & itching', type: 'EA' },
+  { code: '1191', display: 'Aspirin', reaction: 'Wheeze & cough', type: 'DA' },
+  { code: '256349002', display: 'Peanut', reaction: 'Lip & face rash', type: 'FA' },
+  { code: '111088007', display: 'Latex', reaction: 'Rash & itching', type: 'EA' },
 ];
 
 /** Code system of each allergen family (RxNorm for drugs, SNOMED CT for the rest). */

@@ -168,7 +168,18 @@ export function nearestVersion(version: string): Hl7Version {
   return best;
 }
 
+const rawCache = new Map<Hl7Version, RawVersion>();
+
 function loadRaw(version: Hl7Version): RawVersion {
+  let raw = rawCache.get(version);
+  if (!raw) {
+    raw = readRaw(version);
+    rawCache.set(version, raw);
+  }
+  return raw;
+}
+
+function readRaw(version: Hl7Version): RawVersion {
   if (version === '2.8') return JSON.parse(readFileSync(join(definitionsDir, '2.8.json'), 'utf8')) as RawVersion;
   return require(`hl7-dictionary/lib/${version}/index.js`) as RawVersion;
 }
@@ -188,6 +199,38 @@ function eventMap28(): Record<string, string> {
 /** Table number as the standard writes it (4 digits). */
 function tableId(table: number | undefined): string | undefined {
   return table === undefined ? undefined : String(table).padStart(4, '0');
+}
+
+/**
+ * Corrections of the source data where it contradicts the standard. HAPI's v2.8 classes carry only a required
+ * flag and mark OBX-2 and OBX-4 required, while v2.8 makes both conditional (OBX-2 is needed only when OBX-5 is
+ * valued; OBX-4 only to tell observations apart).
+ */
+const OPTIONALITY_CORRECTIONS: Partial<Record<Hl7Version, Record<string, Hl7Optionality>>> = {
+  '2.8': { 'OBX.2': 'C', 'OBX.4': 'C' },
+};
+
+/** Versions whose hl7-dictionary data knows only "required" and "optional" (no conditional fields). */
+const TWO_STATE_VERSIONS: ReadonlySet<Hl7Version> = new Set<Hl7Version>(['2.3', '2.3.1', '2.4']);
+
+/**
+ * Optionality of a field, with the source data's known distortions undone. hl7-dictionary's data for 2.3 to 2.4
+ * has no conditional state and marks conditional fields required (OBX-2 "required if OBX-5 is valued" shows as
+ * required). A field required there is read as conditional when the same field (same name) is conditional in
+ * 2.7.1, or, for 2.3, optional in 2.3.1 (ORC-7, OBR-27, NK1-7: a minor revision does not relax a requirement).
+ */
+function fieldOptionality(version: Hl7Version, segment: string, index: number, raw: RawField): Hl7Optionality {
+  const corrected = OPTIONALITY_CORRECTIONS[version]?.[`${segment}.${index + 1}`];
+  if (corrected) return corrected;
+  const base = optionality(raw);
+  if (base !== 'R' || !TWO_STATE_VERSIONS.has(version)) return base;
+  const later = loadRaw('2.7.1').segments[segment]?.fields[index];
+  if (later && later.desc === raw.desc && later.opt === 3) return 'C';
+  if (version === '2.3') {
+    const next = loadRaw('2.3.1').segments[segment]?.fields[index];
+    if (next && next.desc === raw.desc && next.opt === 1) return 'C';
+  }
+  return base;
 }
 
 function optionality(raw: RawField): Hl7Optionality {
@@ -218,6 +261,35 @@ function convertNodes(nodes: RawSegmentNode[]): Hl7StructureNode[] {
   });
 }
 
+/** Groups of a structure by name, at any depth. */
+function groupsByName(nodes: Hl7StructureNode[], into = new Map<string, Hl7StructureNode>()): Map<string, Hl7StructureNode> {
+  for (const node of nodes) {
+    if (node.kind === 'group' && !into.has(node.name)) into.set(node.name, node);
+    groupsByName(node.children, into);
+  }
+  return into;
+}
+
+/**
+ * hl7-dictionary's v2.6 structures give some optional repeating groups (e.g. OML_O21 INSURANCE, PRIOR_RESULT) a
+ * cardinality of exactly one. Such groups take the cardinality of the same group in v2.5.1, or become optional
+ * and repeating when v2.5.1 lacks them, so real messages are not reported missing groups the standard never required.
+ */
+function correctGroupCardinality(nodes: Hl7StructureNode[], reference: Hl7StructureNode[] | undefined): void {
+  const known = groupsByName(reference ?? []);
+  const visit = (list: Hl7StructureNode[]) => {
+    for (const node of list) {
+      if (node.kind === 'group' && node.min === 1 && node.max === 1) {
+        const same = known.get(node.name);
+        node.min = same ? same.min : 0;
+        node.max = same ? same.max : Number.POSITIVE_INFINITY;
+      }
+      visit(node.children);
+    }
+  };
+  visit(nodes);
+}
+
 /** Builds the definitions object of one version; conversions happen once per element, on first use. */
 function createVersionDefinitions(version: Hl7Version, raw: RawVersion): Hl7VersionDefinitions {
   const segments = new Map<string, Hl7SegmentDefinition | undefined>();
@@ -242,7 +314,7 @@ function createVersionDefinitions(version: Hl7Version, raw: RawVersion): Hl7Vers
               position: i + 1,
               name: f.desc,
               dataType: f.datatype,
-              optionality: optionality(f),
+              optionality: fieldOptionality(version, name, i, f),
               maxRepetitions: f.rep === 0 ? Number.POSITIVE_INFINITY : f.rep,
               maxLength: f.len,
               table: tableId(f.table),
@@ -276,7 +348,9 @@ function createVersionDefinitions(version: Hl7Version, raw: RawVersion): Hl7Vers
     structure(key) {
       if (!structures.has(key)) {
         const message = Object.hasOwn(raw.messages, key) ? raw.messages[key] : undefined;
-        structures.set(key, message && { id: message.name || key, description: message.desc, nodes: convertNodes(message.segments.segments) });
+        const nodes = message && convertNodes(message.segments.segments);
+        if (nodes && version === '2.6') correctGroupCardinality(nodes, getHl7Definitions('2.5.1').structure(key)?.nodes);
+        structures.set(key, message && nodes && { id: message.name || key, description: message.desc, nodes });
       }
       return structures.get(key);
     },
@@ -288,7 +362,8 @@ function createVersionDefinitions(version: Hl7Version, raw: RawVersion): Hl7Vers
           : [event, declaredStructure, code];
       let structure: Hl7MessageStructure | undefined;
       for (const key of candidates) {
-        if (key && (structure = definitions.structure(key))) break;
+        structure = key ? definitions.structure(key) : undefined;
+        if (structure) break;
       }
       return {
         messageType: trigger ? `${code}^${trigger}` : code,
@@ -334,6 +409,29 @@ export function getHl7TableValues(table: string): { description: string; values:
     description: entry.desc ?? '',
     values: Object.entries(entry.values).map(([code, description]) => ({ code, description })),
   };
+}
+
+let hl7DefinedTables: Set<string> | undefined;
+
+/**
+ * True when the table is HL7-defined. hl7-dictionary does not say, so the data types that refer to the table in
+ * the newest dictionary version (2.7.1) decide: a table only ever referred to by ID fields is HL7-defined; one that
+ * any IS, CWE or CE field refers to is user-defined or external, and its values are a site's own business.
+ */
+export function isHl7DefinedTable(table: string): boolean {
+  if (!hl7DefinedTables) {
+    const raw = loadRaw('2.7.1');
+    const id = new Set<string>();
+    const other = new Set<string>();
+    const note = (f: RawField) => {
+      const t = tableId(f.table);
+      if (t) (f.datatype === 'ID' ? id : other).add(t);
+    };
+    for (const seg of Object.values(raw.segments)) seg.fields.forEach(note);
+    for (const type of Object.values(raw.fields)) type.subfields.forEach(note);
+    hl7DefinedTables = new Set([...id].filter((t) => !other.has(t)));
+  }
+  return hl7DefinedTables.has(table);
 }
 
 /** True when `value` is one of the table's codes; undefined when the table is unknown. */

@@ -5,6 +5,7 @@
 import { escapeHl7Value } from './hl7-escape.ts';
 import type { Hl7Delimiters, Hl7Field, Hl7Message, Hl7Segment } from './hl7-model.ts';
 
+/** Re-exported so that writers of single values escape them with the encoder's own rules. */
 export { escapeHl7Value } from './hl7-escape.ts';
 
 const HEADER_SEGMENTS = new Set(['MSH', 'FHS', 'BHS']);

@@ -32,24 +32,24 @@ function decodeHex(hex: string): string | undefined {
  * as is; unterminated or unknown sequences stay verbatim.
  */
 export function decodeHl7Escapes(raw: string, delimiters: Hl7Delimiters): string {
-  const escape = delimiters.escape;
-  if (escape === '' || raw.indexOf(escape) < 0) return raw;
+  const esc = delimiters.escape;
+  if (esc === '' || raw.indexOf(esc) < 0) return raw;
   let out = '';
   let last = 0;
-  let i = raw.indexOf(escape);
+  let i = raw.indexOf(esc);
   while (i >= 0) {
-    const end = raw.indexOf(escape, i + 1);
+    const end = raw.indexOf(esc, i + 1);
     if (end < 0 || end - i - 1 > MAX_SEQUENCE_LENGTH) break;
     const content = raw.slice(i + 1, end);
     const decoded = decodeSequence(content, delimiters);
     if (decoded === undefined) {
       // Kept verbatim: continue after the closing escape character.
-      i = raw.indexOf(escape, end + 1);
+      i = raw.indexOf(esc, end + 1);
       continue;
     }
     out += raw.slice(last, i) + decoded;
     last = end + 1;
-    i = raw.indexOf(escape, last);
+    i = raw.indexOf(esc, last);
   }
   return last === 0 ? raw : out + raw.slice(last);
 }
@@ -78,8 +78,8 @@ function decodeSequence(content: string, d: Hl7Delimiters): string | undefined {
 }
 
 /** True when the text at `index` (an escape character) opens a formatting sequence that is kept verbatim. */
-function keptSequenceAt(value: string, index: number, escape: string): number {
-  const end = value.indexOf(escape, index + 1);
+function keptSequenceAt(value: string, index: number, esc: string): number {
+  const end = value.indexOf(esc, index + 1);
   if (end < 0 || end - index - 1 > MAX_SEQUENCE_LENGTH) return -1;
   return KEPT_SEQUENCE.test(value.slice(index + 1, end)) ? end : -1;
 }
@@ -90,7 +90,7 @@ function keptSequenceAt(value: string, index: number, escape: string): number {
  * verbatim are written back unchanged.
  */
 export function escapeHl7Value(value: string, delimiters: Hl7Delimiters): string {
-  const { field, component, repetition, escape, subcomponent, truncation } = delimiters;
+  const { field, component, repetition, escape: esc, subcomponent, truncation } = delimiters;
   let needs = false;
   for (let i = 0; i < value.length; i++) {
     const c = value[i];
@@ -98,7 +98,7 @@ export function escapeHl7Value(value: string, delimiters: Hl7Delimiters): string
       c === field ||
       c === component ||
       c === repetition ||
-      c === escape ||
+      c === esc ||
       c === subcomponent ||
       c === '\n' ||
       c === '\r' ||
@@ -108,23 +108,23 @@ export function escapeHl7Value(value: string, delimiters: Hl7Delimiters): string
       break;
     }
   }
-  if (!needs || escape === '') return value;
+  if (!needs || esc === '') return value;
   let out = '';
   for (let i = 0; i < value.length; i++) {
     const c = value[i];
-    if (c === escape) {
-      const end = keptSequenceAt(value, i, escape);
+    if (c === esc) {
+      const end = keptSequenceAt(value, i, esc);
       if (end > 0) {
         out += value.slice(i, end + 1);
         i = end;
-      } else out += `${escape}E${escape}`;
-    } else if (c === field) out += `${escape}F${escape}`;
-    else if (c === component) out += `${escape}S${escape}`;
-    else if (c === subcomponent) out += `${escape}T${escape}`;
-    else if (c === repetition) out += `${escape}R${escape}`;
-    else if (truncation !== undefined && c === truncation) out += `${escape}P${escape}`;
-    else if (c === '\n') out += `${escape}.br${escape}`;
-    else if (c === '\r') out += `${escape}X0D${escape}`;
+      } else out += `${esc}E${esc}`;
+    } else if (c === field) out += `${esc}F${esc}`;
+    else if (c === component) out += `${esc}S${esc}`;
+    else if (c === subcomponent) out += `${esc}T${esc}`;
+    else if (c === repetition) out += `${esc}R${esc}`;
+    else if (truncation !== undefined && c === truncation) out += `${esc}P${esc}`;
+    else if (c === '\n') out += `${esc}.br${esc}`;
+    else if (c === '\r') out += `${esc}X0D${esc}`;
     else out += c;
   }
   return out;

@@ -8,17 +8,20 @@
  * behind newer versions.
  */
 import type { Hl7DataTypeDefinition, Hl7FieldDefinition, Hl7SegmentDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
-import { isHl7TableValue } from './hl7-definitions.ts';
+import { isHl7DefinedTable, isHl7TableValue } from './hl7-definitions.ts';
 import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
 import type { Hl7Component, Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import { isFieldEmpty } from './hl7-path.ts';
-import { checkPrimitiveValue } from './hl7-value-check.ts';
+import { CHECKED_PRIMITIVES, checkPrimitiveValue } from './hl7-value-check.ts';
 
 /**
  * ID tables not checked here: 0076/0003/0354 (message type, event, structure: the header check owns them) and
  * 0104 (version: the version check owns it; hl7-dictionary's table stops at 2.6).
  */
 const TABLES_CHECKED_ELSEWHERE: ReadonlySet<string> = new Set(['0076', '0003', '0354', '0104']);
+
+/** Table 0125 (value type) lists data types; any data type of the version is a valid value. */
+const VALUE_TYPE_TABLE = '0125';
 
 /** Types whose text may legitimately hold what looks like delimiters after parsing (formatted and varying data). */
 const FREE_TYPES: ReadonlySet<string> = new Set(['VARIES', 'FT', 'TX', 'ST', 'NULLDT']);
@@ -60,7 +63,8 @@ function checkPrimitive(ctx: FieldCheckContext, dataType: string, value: string,
     return;
   }
   if (dataType === 'ID' && table && value !== '' && value !== '""' && !TABLES_CHECKED_ELSEWHERE.has(table)) {
-    if (isHl7TableValue(table, value) === false) {
+    if (table === VALUE_TYPE_TABLE && ctx.definitions.dataType(value)) return;
+    if (isHl7DefinedTable(table) && isHl7TableValue(table, value) === false) {
       ctx.issues.add('VALUE_NOT_IN_TABLE', path, `${describeField(path, name)} value "${value}" is not in HL7 table ${table} for ${ctx.label}.`);
     }
   }
@@ -84,6 +88,8 @@ function checkTypedRepetition(ctx: FieldCheckContext, dataType: string, rep: Hl7
           'INVALID_DATA_TYPE',
           path,
           `${describeField(path, name)} is of primitive type ${dataType} but holds separated parts; a delimiter inside the value must be escaped.`,
+          // Senders often use a later version's composite form (IS became CWE in v2.6); compatibility accepts it.
+          true,
         );
       }
       return;
@@ -91,12 +97,12 @@ function checkTypedRepetition(ctx: FieldCheckContext, dataType: string, rep: Hl7
     checkPrimitive(ctx, dataType, rep[0]?.[0] ?? '', path, name, table);
     return;
   }
+  // Paths and names are only built where something is checked: most components are strings nobody checks.
   for (const component of type.components) {
     const comp = rep[component.position - 1];
-    const compPath = `${path}.${component.position}`;
-    const compName = `${name} - ${component.name}`;
     if (isComponentEmpty(comp)) {
       if (component.optionality === 'R') {
+        const compPath = `${path}.${component.position}`;
         ctx.issues.add(
           'REQUIRED_FIELD_MISSING',
           compPath,
@@ -110,11 +116,29 @@ function checkTypedRepetition(ctx: FieldCheckContext, dataType: string, rep: Hl7
     const compType = componentType(type, component.position, component.dataType);
     const sub = ctx.definitions.dataType(compType);
     if (sub && sub.components.length > 0) {
-      checkSubcomponents(ctx, sub, comp as Hl7Component, compPath, compName);
-    } else if ((comp as Hl7Component).length === 1) {
-      checkPrimitive(ctx, compType, (comp as Hl7Component)[0] as string, compPath, compName, component.table);
+      if (hasCheckedPart(ctx, sub)) checkSubcomponents(ctx, sub, comp as Hl7Component, `${path}.${component.position}`, `${name} - ${component.name}`);
+    } else if ((comp as Hl7Component).length === 1 && CHECKED_PRIMITIVES.has(compType)) {
+      // Tables of components are not checked: hl7-dictionary's single table set does not follow the versions
+      // closely enough there (coding-system names, identifier types), and most are user-defined in practice.
+      checkPrimitive(ctx, compType, (comp as Hl7Component)[0] as string, `${path}.${component.position}`, `${name} - ${component.name}`, undefined);
     }
   }
+}
+
+const checkedParts = new WeakMap<Hl7DataTypeDefinition, boolean>();
+
+/** True when some primitive part of a composite has a checked format (cached per type). */
+function hasCheckedPart(ctx: FieldCheckContext, type: Hl7DataTypeDefinition): boolean {
+  let known = checkedParts.get(type);
+  if (known === undefined) {
+    known = type.components.some((part) => {
+      const partType = componentType(type, part.position, part.dataType);
+      const partDef = ctx.definitions.dataType(partType);
+      return !(partDef && partDef.components.length > 0) && CHECKED_PRIMITIVES.has(partType);
+    });
+    checkedParts.set(type, known);
+  }
+  return known;
 }
 
 /** Checks the subcomponents of a component whose type is itself composite (e.g. XCN.9 HD). */
@@ -123,19 +147,23 @@ function checkSubcomponents(ctx: FieldCheckContext, type: Hl7DataTypeDefinition,
     const value = comp[part.position - 1];
     if (value === undefined || value === '') continue;
     const partType = componentType(type, part.position, part.dataType);
+    if (!CHECKED_PRIMITIVES.has(partType)) continue;
     const partDef = ctx.definitions.dataType(partType);
     if (partDef && partDef.components.length > 0) continue;
-    checkPrimitive(ctx, partType, value, `${path}.${part.position}`, `${name} - ${part.name}`, part.table);
+    checkPrimitive(ctx, partType, value, `${path}.${part.position}`, `${name} - ${part.name}`, undefined);
   }
 }
 
 /** Checks one field of a segment against its definition. `valueType` overrides a VARIES type (OBX-5 by OBX-2). */
-function checkField(ctx: FieldCheckContext, def: Hl7FieldDefinition, field: Hl7Field | undefined, path: string, valueType?: string): void {
-  const empty = isFieldEmpty(field);
-  if (empty) {
-    if (def.optionality === 'R') ctx.issues.add('REQUIRED_FIELD_MISSING', path, `${describeField(path, def.name)} is required in ${ctx.label} but is empty.`);
+function checkField(ctx: FieldCheckContext, def: Hl7FieldDefinition, field: Hl7Field | undefined, segmentPath: string, valueType?: string): void {
+  if (isFieldEmpty(field)) {
+    if (def.optionality === 'R') {
+      const path = `${segmentPath}.${def.position}`;
+      ctx.issues.add('REQUIRED_FIELD_MISSING', path, `${describeField(path, def.name)} is required in ${ctx.label} but is empty.`);
+    }
     return;
   }
+  const path = `${segmentPath}.${def.position}`;
   const reps = field as Hl7Field;
   if (def.optionality === 'W') {
     ctx.issues.add('WITHDRAWN_FIELD_PRESENT', path, `${describeField(path, def.name)} is withdrawn in ${ctx.label} but has a value.`);
@@ -180,6 +208,6 @@ export function checkSegmentFields(ctx: FieldCheckContext, segment: Hl7Segment, 
   }
   for (const fieldDef of def.fields) {
     if (isHeader && fieldDef.position <= 2) continue;
-    checkField(ctx, fieldDef, segment.fields[fieldDef.position], `${segmentPath}.${fieldDef.position}`, valueType);
+    checkField(ctx, fieldDef, segment.fields[fieldDef.position], segmentPath, valueType);
   }
 }

@@ -77,9 +77,9 @@ export interface Hl7Scenario {
 const HOSPITAL_UNITS = ['MED', 'SURG', 'ICU', 'TELE', 'ONC', 'ORTHO'] as const;
 const HOSPITAL_SERVICES = ['MED', 'SUR', 'CAR', 'PUL', 'URO'] as const;
 const INSURERS = [
-  { id: 'SYNBC', name: 'Synthetic Blue Cross & Blue Shield' },
-  { id: 'SYNAET', name: 'Sample Health Mutual' },
-  { id: 'SYNMCR', name: 'Demonstration Medicare Advantage' },
+  { id: 'SYNBC', plan: 'PPO100', name: 'Synthetic Blue Cross & Blue Shield' },
+  { id: 'SYNHM', plan: 'HMO200', name: 'Sample Health Mutual' },
+  { id: 'SYNMA', plan: 'MA300', name: 'Demonstration Medicare Advantage' },
 ] as const;
 const KIN_RELATIONSHIPS = [
   { code: 'SPO', display: 'Spouse' },
@@ -87,6 +87,38 @@ const KIN_RELATIONSHIPS = [
   { code: 'SIB', display: 'Sibling' },
   { code: 'CHD', display: 'Child' },
 ] as const;
+
+/** Relationships plausible for the patient's age: a child's contact is a parent, an older adult's rarely is. */
+function kinRelationshipsFor(age: number): ReadonlyArray<(typeof KIN_RELATIONSHIPS)[number]> {
+  if (age < 18) return KIN_RELATIONSHIPS.filter((r) => r.code === 'PAR');
+  if (age < 40) return KIN_RELATIONSHIPS.filter((r) => r.code !== 'CHD');
+  if (age < 65) return KIN_RELATIONSHIPS;
+  return KIN_RELATIONSHIPS.filter((r) => r.code !== 'PAR');
+}
+
+/** Age range of the next of kin, so a parent is older and a child younger than the patient. */
+function kinAgeRange(relationship: string, age: number): { minAge: number; maxAge: number } {
+  switch (relationship) {
+    case 'PAR':
+      return { minAge: age + 18, maxAge: Math.min(age + 45, 100) };
+    case 'CHD':
+      return { minAge: 18, maxAge: Math.max(18, age - 18) };
+    default:
+      return { minAge: Math.max(18, age - 8), maxAge: Math.max(18, age + 8) };
+  }
+}
+
+/** The next of kin as family living with the patient: same family name, address and area code. */
+function livingWith(kin: SyntheticPerson, patient: SyntheticPerson): SyntheticPerson {
+  const { areaCode } = patient.phoneParts;
+  return {
+    ...kin,
+    familyName: patient.familyName,
+    address: patient.address,
+    phone: `(${areaCode}) 555-${kin.phoneParts.line}`,
+    phoneParts: { ...kin.phoneParts, areaCode },
+  };
+}
 
 function observe(random: SyntheticRandom, code: NumericObservationCode): GeneratedObservation {
   const span = code.high - code.low;
@@ -113,15 +145,15 @@ export function createHl7Scenario(random: SyntheticRandom): Hl7Scenario {
   const eventTime = new Date(messageTime.getTime() - random.int(0, 15) * 60_000);
   const admitTime = new Date(eventTime.getTime() - random.int(1, 5) * 86_400_000 - random.int(0, 1439) * 60_000);
   const dischargeTime = new Date(eventTime.getTime() - random.int(0, 30) * 60_000);
-  const kinPerson = random.person({ minAge: 18, maxAge: 85 });
-  const relationship = patient.ageYears < 18 ? KIN_RELATIONSHIPS[1] : random.pick(KIN_RELATIONSHIPS);
+  const relationship = random.pick(kinRelationshipsFor(patient.ageYears));
+  const kinPerson = random.person(kinAgeRange(relationship.code, patient.ageYears));
   const panel = random.pick(LAB_PANELS);
   const insurer = random.pick(INSURERS);
   const chargeCount = random.int(2, 3);
   return {
     patient,
     mobilePhone: { areaCode: patient.phoneParts.areaCode, line: `01${String(random.int(0, 99)).padStart(2, '0')}` },
-    nextOfKin: { person: { ...kinPerson, familyName: relationship.code === 'SPO' || relationship.code === 'PAR' ? patient.familyName : kinPerson.familyName, address: patient.address }, relationship },
+    nextOfKin: { person: livingWith(kinPerson, patient), relationship },
     attending: random.clinician(),
     referring: random.clinician(),
     parties: {
@@ -165,7 +197,7 @@ export function createHl7Scenario(random: SyntheticRandom): Hl7Scenario {
       durationMinutes: random.pick([15, 20, 30, 45, 60] as const),
     },
     insurance: {
-      planId: `${insurer.id}-PPO`,
+      planId: insurer.plan,
       companyId: insurer.id,
       companyName: insurer.name,
       groupNumber: `GRP${faker.string.numeric(6)}`,

@@ -5,8 +5,7 @@
  * are left empty, repetitions are capped and over-long repetitions are shortened — so one builder serves v2.3 to v2.8.
  */
 import { getHl7TableValues, type Hl7FieldDefinition, type Hl7VersionDefinitions } from './hl7-definitions.ts';
-import { escapeHl7Value } from './hl7-encoder.ts';
-import type { Hl7Delimiters, Hl7Field } from './hl7-model.ts';
+import type { Hl7Field } from './hl7-model.ts';
 
 /** A component: one value, or its subcomponents. */
 export type GenComponent = string | readonly string[];
@@ -50,7 +49,7 @@ function fitComponents(components: readonly GenComponent[], typeName: string, de
   const kept = type ? components.slice(0, type.components.length) : components;
   return kept.map((component, i) => {
     const def = type?.components[i];
-    if (def?.optionality === 'W') return [''];
+    if (def?.optionality === 'W' || def?.optionality === 'B') return [''];
     const parts = typeof component === 'string' ? [component] : [...component];
     const subType = def ? defs.dataType(def.dataType) : undefined;
     if (subType === undefined || subType.components.length === 0) return [parts[0] ?? ''];
@@ -64,30 +63,30 @@ function trimRepetition(rep: string[][]): string[][] {
   return rep;
 }
 
-function encodedLength(rep: string[][], delimiters: Hl7Delimiters): number {
+function valueLength(rep: string[][]): number {
   let length = rep.length - 1;
   for (const comp of rep) {
     length += comp.length - 1;
-    for (const sub of comp) length += escapeHl7Value(sub, delimiters).length;
+    for (const sub of comp) length += sub.length;
   }
   return length;
 }
 
 /**
  * Fits a repetition into the field's maximum length (older versions have short ones, e.g. 20 for PID-3 in v2.3):
- * trailing components go first, as a sender would drop optional detail; a lone value is cut.
+ * trailing components go first, as a sender would drop optional detail. A lone value that still does not fit is
+ * dropped from an optional field (a cut code would be a wrong code) and cut in a required one.
  */
-function fitLength(rep: string[][], maxLength: number | undefined, delimiters: Hl7Delimiters): string[][] | undefined {
+function fitLength(rep: string[][], maxLength: number | undefined, required: boolean): string[][] | undefined {
   if (maxLength === undefined) return rep;
-  while (encodedLength(rep, delimiters) > maxLength) {
+  while (valueLength(rep) > maxLength) {
     const last = rep[rep.length - 1];
     if (rep.length > 1) rep.pop();
     else if (last.length > 1) last.pop();
+    else if (!required) return undefined;
     else {
       last[0] = last[0].slice(0, maxLength);
-      // A cut escape sequence would be invalid: drop characters until the escaped form fits.
-      while (escapeHl7Value(last[0], delimiters).length > maxLength) last[0] = last[0].slice(0, -1);
-      return last[0] === '' ? undefined : rep;
+      return rep;
     }
     trimRepetition(rep);
   }
@@ -99,14 +98,13 @@ export function renderGeneratedField(
   value: GenValue,
   definition: Hl7FieldDefinition,
   defs: Hl7VersionDefinitions,
-  delimiters: Hl7Delimiters,
 ): Hl7Field | undefined {
   const repetitions = isRepeated(value) ? value.repetitions : [value];
   const field: Hl7Field = [];
   for (const repetition of repetitions) {
     if (field.length >= definition.maxRepetitions) break;
     const components = typeof repetition === 'string' ? [repetition] : repetition;
-    const fitted = fitLength(trimRepetition(fitComponents(components, definition.dataType, defs)), definition.maxLength, delimiters);
+    const fitted = fitLength(trimRepetition(fitComponents(components, definition.dataType, defs)), definition.maxLength, definition.optionality === 'R');
     if (fitted && !(fitted.length === 1 && fitted[0].length === 1 && fitted[0][0] === '')) field.push(fitted);
   }
   return field.length > 0 ? field : undefined;

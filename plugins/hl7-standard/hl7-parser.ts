@@ -24,7 +24,10 @@ export interface Hl7ParseProblem {
   field?: string;
   /** Index of the message the problem belongs to; absent for content outside any message. */
   messageIndex?: number;
-  /** True for tolerated deviations that working interfaces produce (a missing MSH-2 character, LF endings...). */
+  /**
+   * True for deviations working interfaces tolerate (a missing MSH-2 character); false for damage that is never
+   * tolerated (undecodable bytes); absent otherwise.
+   */
   tolerable?: boolean;
 }
 
@@ -203,7 +206,7 @@ function readHeaderDelimiters(text: string, pos: number, end: number, name: stri
   let after = text.indexOf(field, pos + 4);
   if (after < 0 || after > end) after = end;
   const encoding = text.slice(pos + 4, after);
-  const chars = [...encoding];
+  const chars = encoding.length <= 10 ? [...encoding] : [];
   const valid = chars.length >= 1 && chars.length <= 5 && chars.every(isDelimiterChar) && new Set([field, ...chars]).size === chars.length + 1;
   if (!valid) {
     const shown = encoding.length > 20 ? `${encoding.slice(0, 20)}...` : encoding;
@@ -241,7 +244,7 @@ function readHeaderDelimiters(text: string, pos: number, end: number, name: stri
 }
 
 /** Parses one header segment (MSH, FHS, BHS): MSH-1 and MSH-2 are kept as written, the rest is scanned. */
-function parseHeaderSegment(text: string, pos: number, end: number, name: string, line: number, header: HeaderDelimiters): Hl7Segment {
+function parseHeaderSegment(text: string, end: number, name: string, line: number, header: HeaderDelimiters): Hl7Segment {
   const fields: Hl7Field[] = [[[[name]]], [[[header.delimiters.field]]], [[[header.encoding]]]];
   if (header.after < end) scanFields(text, header.after + 1, end, scannerFor(header.delimiters), fields);
   return { name, fields, line };
@@ -274,7 +277,9 @@ export function parseHl7(input: string | Uint8Array): Hl7ParseResult {
       const decoded = decodeHl7Bytes(input);
       text = decoded.text;
       result.charset = decoded.charset;
-      if (decoded.problem) result.problems.push({ line: 1, code: 'PARSE_ERROR', message: `The content could not be decoded: ${decoded.problem}.` });
+      if (decoded.problem) {
+        result.problems.push({ line: 1, code: 'PARSE_ERROR', message: `The content could not be decoded: ${decoded.problem}.`, tolerable: false });
+      }
     }
     scanMessages(text, result);
   } catch (error) {
@@ -312,6 +317,8 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
     if (full.messageIndex !== undefined) result.messages[full.messageIndex]?.problems.push(full);
   };
 
+  const pending: Hl7ParseProblem[] = [];
+
   while (pos < length) {
     line++;
     if (nextCr >= 0 && nextCr < pos) nextCr = text.indexOf('\r', pos);
@@ -342,17 +349,15 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
     if (start >= end) continue;
 
     if (end - start < 3 || !isSegmentName(text, start)) {
-      problem(
-        {
-          code: 'PARSE_ERROR',
-          message: `Line ${line} is not an HL7 segment ("${excerpt(text, start, end)}").`,
-          messageIndex: message?.index,
-        },
-        line,
-      );
+      pending.push({ code: 'PARSE_ERROR', line, message: `Line ${line} is not an HL7 segment ("${excerpt(text, start, end)}").` });
       continue;
     }
     const name = text.slice(start, start + 3);
+    // Lines that are not segments belong to the open message only when another of its segments follows them;
+    // before a new header or the end of the input they are text between messages (comments, separators).
+    const continuesMessage = message !== undefined && name !== 'MSH' && name !== 'FHS' && name !== 'BHS' && name !== 'BTS' && name !== 'FTS';
+    for (const p of pending) problem({ ...p, messageIndex: continuesMessage ? message?.index : undefined }, p.line);
+    pending.length = 0;
     if (name === 'MSH' || name === 'FHS' || name === 'BHS') {
       const header = readHeaderDelimiters(text, start, end, name);
       if (name === 'MSH') {
@@ -373,11 +378,11 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
             line,
           );
         }
-        message.segments.push(parseHeaderSegment(text, start, end, name, line, header));
+        message.segments.push(parseHeaderSegment(text, end, name, line, header));
         continue;
       }
       closeMessage();
-      const segment = parseHeaderSegment(text, start, end, name, line, header);
+      const segment = parseHeaderSegment(text, end, name, line, header);
       if (header.problem) problem({ code: 'PARSE_ERROR', message: header.problem.message, field: header.problem.field }, line);
       if (name === 'FHS') result.envelope.fileHeader = segment;
       else {
@@ -419,6 +424,7 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
     messageEnd = end;
   }
   closeMessage();
+  for (const p of pending) problem(p, p.line);
   if (result.messages.length === 0 && result.problems.length === 0) {
     result.problems.push({
       line: text.length === 0 ? 0 : 1,

@@ -7,7 +7,7 @@
  * Loading never fails as a whole: a broken file is reported with its path and the problem, the rest still loads.
  */
 import { readFileSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { ProfilePack } from '../../kernel/profile-packs.ts';
@@ -94,7 +94,7 @@ export interface Hl7Profile {
   chain: string[];
 }
 
-/** A profile file that could not be used. */
+/** A profile file that could not be used; `problem` completes the sentence "the file ...". */
 export interface Hl7ProfileProblem {
   file: string;
   problem: string;
@@ -155,7 +155,7 @@ export function loadHl7Profiles(packs: readonly ProfilePack[]): Hl7ProfileSet {
       }
       const other = documents.get(parsed.data.name);
       if (other) {
-        problems.push({ file, problem: `profile name "${parsed.data.name}" is already used by ${other.file}` });
+        problems.push({ file, problem: `uses the profile name "${parsed.data.name}", which ${other.file} already uses` });
         continue;
       }
       documents.set(parsed.data.name, { doc: parsed.data, pack: pack.manifest.id, file });
@@ -216,9 +216,4 @@ export function loadHl7Profiles(packs: readonly ProfilePack[]): Hl7ProfileSet {
           messageTypes: p.messageTypes,
         })),
   };
-}
-
-/** File name without folders, for log lines. */
-export function profileFileLabel(file: string): string {
-  return basename(file);
 }

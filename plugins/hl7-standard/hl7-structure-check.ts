@@ -76,16 +76,33 @@ export interface StructureCheckInput {
   issues: Hl7IssueCollector;
 }
 
+const NO_RESTART: ReadonlySet<string> = new Set();
+
 interface MatchState {
   segments: Hl7Segment[];
   pos: number;
   reportMissing: boolean;
+  /** Set while trying a group out: problems are counted, not reported. */
+  dryRun: boolean;
+  trialProblems: number;
   input: StructureCheckInput;
   compiledStructure: CompiledStructure;
 }
 
-function matchSequence(nodes: Hl7StructureNode[], state: MatchState, groupPath: string): void {
-  for (const node of nodes) matchRepeated(node, state, groupPath);
+/**
+ * Matches a sequence of nodes. `restart` holds the names that may begin another occurrence of an enclosing
+ * repeating group: such a name after a non-repeating segment starts a new group occurrence, not a repetition.
+ */
+function matchSequence(nodes: Hl7StructureNode[], state: MatchState, groupPath: string, restart: ReadonlySet<string>): void {
+  for (let i = 0; i < nodes.length; i++) matchRepeated(nodes[i] as Hl7StructureNode, nodes, i, state, groupPath, restart);
+}
+
+/** True when a later node of the sequence can take a segment of that name. */
+function laterNodeTakes(nodes: Hl7StructureNode[], index: number, name: string, state: MatchState): boolean {
+  for (let i = index + 1; i < nodes.length; i++) {
+    if (state.compiledStructure.first.get(nodes[i] as Hl7StructureNode)?.has(name)) return true;
+  }
+  return false;
 }
 
 function canStart(node: Hl7StructureNode, state: MatchState): boolean {
@@ -93,25 +110,40 @@ function canStart(node: Hl7StructureNode, state: MatchState): boolean {
   return segment !== undefined && (state.compiledStructure.first.get(node)?.has(segment.name) ?? false);
 }
 
-function matchRepeated(node: Hl7StructureNode, state: MatchState, groupPath: string): void {
+function matchRepeated(
+  node: Hl7StructureNode,
+  siblings: Hl7StructureNode[],
+  index: number,
+  state: MatchState,
+  groupPath: string,
+  restart: ReadonlySet<string>,
+): void {
   let count = 0;
-  while (count < node.max && canStart(node, state)) {
-    matchOnce(node, state, groupPath);
+  while (count < node.max && canStart(node, state) && worthEntering(node, siblings, index, state, groupPath, restart)) {
+    const before = state.pos;
+    matchOnce(node, state, groupPath, restart);
+    // A group that took nothing (its first part was left to an alternative) did not occur.
+    if (state.pos === before) break;
     count++;
   }
-  if (node.kind === 'segment' && node.max !== Number.POSITIVE_INFINITY) {
+  if (node.kind === 'segment' && count > 0 && node.max !== Number.POSITIVE_INFINITY && !restart.has(node.name) && !laterNodeTakes(siblings, index, node.name, state)) {
     // A non-repeating segment written twice in a row is a repetition problem, not an ordering one.
     while (state.segments[state.pos]?.name === node.name) {
       const segment = state.segments[state.pos] as Hl7Segment;
+      state.pos++;
+      if (state.dryRun) {
+        state.trialProblems++;
+        continue;
+      }
       state.input.issues.add(
         'TOO_MANY_REPETITIONS',
         state.input.pathOf(segment),
         `Segment ${node.name} (${node.description}) may occur at most ${node.max} time(s) here in ${state.input.label}, but occurs again on line ${segment.line}.`,
       );
-      state.pos++;
     }
   }
-  if (count < node.min && state.reportMissing) {
+  if (count < node.min && state.dryRun) state.trialProblems++;
+  else if (count < node.min && state.reportMissing) {
     const where = groupPath ? ` in group ${groupPath}` : '';
     if (node.kind === 'segment') {
       state.input.issues.add('SEGMENT_MISSING', node.name, `Segment ${node.name} (${node.description}) is required${where} in ${state.input.label} but is missing.`);
@@ -126,17 +158,45 @@ function matchRepeated(node: Hl7StructureNode, state: MatchState, groupPath: str
   }
 }
 
-function matchOnce(node: Hl7StructureNode, state: MatchState, groupPath: string): void {
+/**
+ * Whether to enter a group at the current segment. The abstract message syntax is ambiguous where an optional
+ * group and an enclosing repetition (or a later element) can both begin with the same segment, e.g. ORC in
+ * OML_O21: a new ORDER, or the PRIOR_RESULT of the current one. The group is tried out first; when it would leave
+ * required parts missing and something else can take the segment, the segment is left to that alternative.
+ */
+function worthEntering(
+  node: Hl7StructureNode,
+  siblings: Hl7StructureNode[],
+  index: number,
+  state: MatchState,
+  groupPath: string,
+  restart: ReadonlySet<string>,
+): boolean {
+  if (node.kind === 'segment' || state.dryRun) return true;
+  const name = (state.segments[state.pos] as Hl7Segment).name;
+  if (!restart.has(name) && !laterNodeTakes(siblings, index, name, state)) return true;
+  const pos = state.pos;
+  state.dryRun = true;
+  state.trialProblems = 0;
+  matchOnce(node, state, groupPath, restart);
+  const clean = state.trialProblems === 0;
+  state.dryRun = false;
+  state.pos = pos;
+  return clean;
+}
+
+function matchOnce(node: Hl7StructureNode, state: MatchState, groupPath: string, restart: ReadonlySet<string>): void {
   if (node.kind === 'segment') {
     state.pos++;
     return;
   }
+  const inner = node.max > 1 ? new Set([...restart, ...(state.compiledStructure.first.get(node) ?? [])]) : restart;
   if (node.kind === 'choice') {
     const option = node.children.find((child) => canStart(child, state));
-    if (option) matchOnce(option, state, groupPath);
+    if (option) matchOnce(option, state, groupPath, inner);
     return;
   }
-  matchSequence(node.children, state, groupPath ? `${groupPath}.${node.name}` : node.name);
+  matchSequence(node.children, state, groupPath ? `${groupPath}.${node.name}` : node.name, inner);
 }
 
 /** Checks one message's segments against its structure, reporting into `input.issues`. */
@@ -160,8 +220,8 @@ export function checkMessageStructure(input: StructureCheckInput): void {
       true,
     );
   }
-  const state: MatchState = { segments: known, pos: 0, reportMissing: true, input, compiledStructure };
-  matchSequence(input.structure.nodes, state, '');
+  const state: MatchState = { segments: known, pos: 0, reportMissing: true, dryRun: false, trialProblems: 0, input, compiledStructure };
+  matchSequence(input.structure.nodes, state, '', NO_RESTART);
   while (state.pos < known.length) {
     const segment = known[state.pos] as Hl7Segment;
     input.issues.add(
@@ -173,7 +233,7 @@ export function checkMessageStructure(input: StructureCheckInput): void {
     // Resume after the misplaced segment without re-reporting what the first pass found missing.
     const before = state.pos;
     state.reportMissing = false;
-    matchSequence(input.structure.nodes.slice(1), state, '');
+    matchSequence(input.structure.nodes.slice(1), state, '', NO_RESTART);
     if (state.pos === before) continue;
   }
 }

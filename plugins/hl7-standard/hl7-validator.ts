@@ -4,7 +4,7 @@
  * severity (strict or compatibility mode) and never throws for bad content.
  */
 import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
-import { getHl7Definitions, type Hl7Version, isSupportedVersion, nearestVersion } from './hl7-definitions.ts';
+import { getHl7Definitions, type Hl7Version, isHl7TableValue, isSupportedVersion, nearestVersion } from './hl7-definitions.ts';
 import { checkSegmentFields } from './hl7-field-check.ts';
 import { describeField, Hl7IssueCollector, type Hl7ValidationMode } from './hl7-issue-messages.ts';
 import type { Hl7Segment } from './hl7-model.ts';
@@ -61,7 +61,7 @@ export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7Valida
     issues.add(problem.code, field, problem.message, problem.tolerable);
   }
   const msh = message.segments[0];
-  if (!msh || msh.name !== 'MSH') {
+  if (msh?.name !== 'MSH') {
     issues.add('PARSE_ERROR', 'MSH', 'The message has no MSH segment.');
     return { index: message.index, isValid: false, errors: issues.errors, warnings: issues.warnings, facts };
   }
@@ -97,9 +97,10 @@ export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7Valida
 
   let structure: ReturnType<typeof definitions.resolveMessage>['structure'];
   if (code === '') {
-    if (isFieldEmpty(msh.fields[9])) {
-      // Reported by the field check of MSH-9 (required); nothing more to resolve.
-    } else issues.add('MSH_INVALID', 'MSH.9', `${describeField('MSH.9.1', 'Message Code')} is empty, so the message type cannot be determined.`);
+    // An empty MSH-9 is reported by the field check (it is required); a filled one without a code is broken here.
+    if (!isFieldEmpty(msh.fields[9])) {
+      issues.add('MSH_INVALID', 'MSH.9', `${describeField('MSH.9.1', 'Message Code')} is empty, so the message type cannot be determined.`);
+    }
   } else {
     const resolution = definitions.resolveMessage(code, trigger, declaredStructure);
     structure = resolution.structure;
@@ -111,6 +112,14 @@ export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7Valida
           ? `trigger event "${trigger}" is not in HL7 table 0003`
           : `v${version} defines no message structure for it`;
       issues.add('UNKNOWN_MESSAGE_TYPE', 'MSH.9', `MSH.9 (Message Type) ${messageType} is not a known message type of HL7 v${version}: ${why}.`);
+    } else if (declaredStructure && !definitions.structure(declaredStructure) && isHl7TableValue('0354', declaredStructure) === false) {
+      issues.add(
+        'UNKNOWN_MESSAGE_TYPE',
+        'MSH.9.3',
+        `MSH.9.3 (Message Structure) "${declaredStructure}" is not a message structure of HL7 table 0354; ${messageType} was validated as ${structure.id}.`,
+        // The event already identifies the structure; a wrong third component does not change how the message reads.
+        true,
+      );
     }
   }
 
@@ -146,21 +155,33 @@ function prefixed(issues: ValidationIssue[], index: number): ValidationIssue[] {
  * message's result and the top level aggregates them with `message[n].` path prefixes.
  */
 export function validateHl7(content: string | Uint8Array | Hl7ParseResult, options: Hl7ValidateOptions): ValidationResult {
+  try {
+    return validateContent(content, options);
+  } catch (error) {
+    // A defect of the validator must still come back as a finding, never as an exception to the caller.
+    const reason = error instanceof Error ? error.message : String(error);
+    const issue: ValidationIssue = { field: 'message', code: 'PARSE_ERROR', severity: 'error', message: `The content could not be validated: ${reason}.` };
+    return { isValid: false, errors: [issue], warnings: [], summary: { mode: options.mode } };
+  }
+}
+
+function validateContent(content: string | Uint8Array | Hl7ParseResult, options: Hl7ValidateOptions): ValidationResult {
   const parsed = typeof content === 'string' || content instanceof Uint8Array ? parseHl7(content) : content;
   const outside = new Hl7IssueCollector(options.mode);
   for (const problem of parsed.problems) {
     if (problem.messageIndex !== undefined) continue;
     // Text between messages (comments, separators) does not change any message; compatibility mode tolerates it.
-    const tolerable = parsed.messages.length > 0;
-    issues(outside, problem.field ?? `line ${problem.line}`, problem.message, problem.code, tolerable);
+    const tolerable = parsed.messages.length > 0 && problem.tolerable !== false;
+    outside.add(problem.code, problem.field ?? `line ${problem.line}`, problem.message, tolerable);
   }
   const results = parsed.messages.map((message) => validateHl7Message(message, options));
   const single = results.length === 1;
-  const errors = [...outside.errors];
-  const warnings = [...outside.warnings];
+  // Plain loops, not push(...list): a message with 100k findings must not overflow the call stack.
+  const errors: ValidationIssue[] = outside.errors.slice();
+  const warnings: ValidationIssue[] = outside.warnings.slice();
   for (const result of results) {
-    errors.push(...(single ? result.errors : prefixed(result.errors, result.index)));
-    warnings.push(...(single ? result.warnings : prefixed(result.warnings, result.index)));
+    for (const issue of single ? result.errors : prefixed(result.errors, result.index)) errors.push(issue);
+    for (const issue of single ? result.warnings : prefixed(result.warnings, result.index)) warnings.push(issue);
   }
   const facts = results[0]?.facts;
   const validation: ValidationResult = {
@@ -179,8 +200,4 @@ export function validateHl7(content: string | Uint8Array | Hl7ParseResult, optio
     validation.messages = results.map(({ facts: _facts, ...rest }) => rest);
   }
   return validation;
-}
-
-function issues(collector: Hl7IssueCollector, field: string, message: string, code: 'PARSE_ERROR' | 'MSH_INVALID', tolerable: boolean): void {
-  collector.add(code, field, message, tolerable);
 }

@@ -17,8 +17,11 @@ const DATE = /^(\d{4})(?:(\d{2})(?:(\d{2}))?)?$/;
 const TIME = /^(\d{2})(?:(\d{2})(?:(\d{2})(?:\.\d{1,4})?)?)?([+-]\d{4})?$/;
 const DATE_TIME = /^(\d{4})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:\.\d{1,4})?)?)?)?)?)?([+-]\d{4})?$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month !== 2) return DAYS_IN_MONTH[month - 1] as number;
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }
 
 function checkCalendar(year: string, month?: string, day?: string): ValueProblem | undefined {

@@ -1,0 +1,103 @@
+/**
+ * The HL7 v2 standard adapter: a thin assembly of the parser, validator, profiles, generator, diff and definitions.
+ * It throws only for bad requests (unknown version, message type or profile), never for bad message content.
+ */
+import type { FieldDescription, GenerateOptions, StandardAdapter, ValidateOptions } from '../../kernel/standards-registry.ts';
+import type { SyntheticDataService } from '../synthetic-data/api.ts';
+import { hl7Errors } from './errors.ts';
+import { getHl7Definitions, HL7_VERSIONS, type Hl7Version, isSupportedVersion } from './hl7-definitions.ts';
+import { detectHl7 } from './hl7-detect.ts';
+import { diffHl7Messages } from './hl7-diff.ts';
+import { generateHl7Messages, HL7_GENERATED_MESSAGE_TYPES } from './hl7-generator.ts';
+import { parseHl7 } from './hl7-parser.ts';
+import { parseHl7Path } from './hl7-path.ts';
+import type { Hl7ProfileSet } from './hl7-profiles.ts';
+import { validateHl7 } from './hl7-validator.ts';
+
+/** What the adapter needs. */
+export interface Hl7AdapterDeps {
+  synthetic: SyntheticDataService;
+  profiles: Hl7ProfileSet;
+}
+
+/** Version used when a request names none (SPEC: generate hl7Version defaults to 2.3). */
+export const HL7_DEFAULT_VERSION: Hl7Version = '2.3';
+
+function requireVersion(version: string): Hl7Version {
+  if (!isSupportedVersion(version)) throw hl7Errors.create('UNSUPPORTED_VERSION', { version, supported: HL7_VERSIONS.join(', ') });
+  return version;
+}
+
+/**
+ * Describes a path (`PID.5`, `PID.5.1`, `MSH`) from the definitions of a version: name, data type, optionality,
+ * repetition, length and table.
+ */
+export function describeHl7Path(path: string, version: Hl7Version): FieldDescription | undefined {
+  const parsed = parseHl7Path(path);
+  if (!parsed) return undefined;
+  const definitions = getHl7Definitions(version);
+  const segment = definitions.segment(parsed.segment);
+  if (!segment) return undefined;
+  if (parsed.field === undefined) return { path, name: segment.description, description: `Segment ${parsed.segment} (HL7 v${version})` };
+  const field = segment.fields[parsed.field - 1];
+  if (!field) return undefined;
+  const optionalityNames = { R: 'required', O: 'optional', C: 'conditional', B: 'backward compatible', W: 'withdrawn' } as const;
+  if (parsed.component === undefined) {
+    return {
+      path,
+      name: field.name,
+      dataType: field.dataType,
+      optionality: optionalityNames[field.optionality],
+      repeatable: field.maxRepetitions > 1,
+      maxLength: field.maxLength,
+      table: field.table,
+      description: `${parsed.segment}-${parsed.field} ${field.name} (${field.dataType}) in HL7 v${version}`,
+    };
+  }
+  const component = definitions.dataType(field.dataType)?.components[parsed.component - 1];
+  if (!component) return undefined;
+  return {
+    path,
+    name: `${field.name} - ${component.name}`,
+    dataType: component.dataType,
+    optionality: optionalityNames[component.optionality],
+    maxLength: component.maxLength,
+    table: component.table,
+    description: `Component ${parsed.component} of ${field.dataType} in ${parsed.segment}-${parsed.field} (HL7 v${version})`,
+  };
+}
+
+/** Creates the HL7 v2 adapter. */
+export function createHl7Adapter(deps: Hl7AdapterDeps): StandardAdapter {
+  return {
+    id: 'hl7',
+    displayName: 'HL7 v2',
+    versions: HL7_VERSIONS,
+    defaultVersion: HL7_DEFAULT_VERSION,
+    messageTypes: HL7_GENERATED_MESSAGE_TYPES,
+    detect: detectHl7,
+    parse: (content) => parseHl7(content),
+    validate(content: string, options: ValidateOptions) {
+      const version = options.version === undefined ? undefined : requireVersion(options.version);
+      let profile: ReturnType<Hl7ProfileSet['get']>;
+      if (options.profile) {
+        profile = deps.profiles.get(options.profile);
+        if (!profile) {
+          throw hl7Errors.create('PROFILE_NOT_FOUND', {
+            profile: options.profile,
+            loaded: deps.profiles.list().map((p) => p.name).join(', ') || 'none',
+          });
+        }
+      }
+      return validateHl7(content, { mode: options.mode, version, profile });
+    },
+    diff: (left, right, options) => diffHl7Messages(left, right, { ignoredFields: options.ignoredFields }),
+    generate(options: GenerateOptions) {
+      return generateHl7Messages({ ...options, version: options.version ?? HL7_DEFAULT_VERSION }, { synthetic: deps.synthetic });
+    },
+    describe(path, options) {
+      return describeHl7Path(path, requireVersion(options?.version ?? HL7_DEFAULT_VERSION));
+    },
+    profiles: () => deps.profiles.list(),
+  };
+}

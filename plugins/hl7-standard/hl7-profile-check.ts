@@ -1,0 +1,110 @@
+/**
+ * Applies a profile's rules to one message: segment usage and cardinality, field and component usage, fixed
+ * values, value sets, lengths and repetitions. Profile findings keep their severity in both modes: a profile is
+ * an agreement between two systems, so what it requires is required (RE stays a warning).
+ */
+import type { Hl7VersionDefinitions } from './hl7-definitions.ts';
+import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
+import type { Hl7Field, Hl7Segment } from './hl7-model.ts';
+import type { Hl7ParsedMessage } from './hl7-parser.ts';
+import { isFieldEmpty } from './hl7-path.ts';
+import type { Hl7FieldRule, Hl7Profile } from './hl7-profiles.ts';
+
+/** Inputs of a profile check. */
+export interface ProfileCheckInput {
+  profile: Hl7Profile;
+  message: Hl7ParsedMessage;
+  issues: Hl7IssueCollector;
+  label: string;
+  pathOf: (segment: Hl7Segment) => string;
+  definitions: Hl7VersionDefinitions;
+}
+
+function fieldName(input: ProfileCheckInput, segment: string, field: number, component?: number): string | undefined {
+  const def = input.definitions.segment(segment) ?? input.profile.zSegments.get(segment);
+  const fieldDef = def?.fields[field - 1];
+  if (!fieldDef || component === undefined) return fieldDef?.name;
+  const comp = input.definitions.dataType(fieldDef.dataType)?.components[component - 1];
+  return comp ? `${fieldDef.name} - ${comp.name}` : fieldDef.name;
+}
+
+function add(input: ProfileCheckInput, code: Parameters<Hl7IssueCollector['add']>[0], field: string, message: string, severity: 'error' | 'warning' = 'error'): void {
+  // The standard's own check may already have said the same of the same place (a segment both require).
+  const same = (issue: { code: string; field: string }) => issue.code === code && issue.field === field;
+  if (input.issues.errors.some(same) || input.issues.warnings.some(same)) return;
+  input.issues.push({ field, code, message, severity });
+}
+
+/** The values a rule looks at: each repetition's whole text (field rule) or one component's text. */
+function valuesOf(field: Hl7Field | undefined, component: number | undefined, d: Hl7ParsedMessage['delimiters']): string[] {
+  if (!field) return [];
+  return field.map((rep) => (component === undefined ? rep.map((c) => c.join(d.subcomponent)).join(d.component) : (rep[component - 1] ?? []).join(d.subcomponent)));
+}
+
+function checkFieldRule(input: ProfileCheckInput, segment: Hl7Segment, path: string, rule: Hl7FieldRule): void {
+  const [segName, fieldText, compText] = path.split('.') as [string, string, string | undefined];
+  const fieldNo = Number(fieldText);
+  const compNo = compText === undefined ? undefined : Number(compText);
+  const field = segment.fields[fieldNo];
+  const where = `${input.pathOf(segment)}.${fieldNo}${compNo === undefined ? '' : `.${compNo}`}`;
+  const name = fieldName(input, segName, fieldNo, compNo);
+  const values = valuesOf(field, compNo, input.message.delimiters).filter((v) => v !== '');
+  const empty = compNo === undefined ? isFieldEmpty(field) : values.length === 0;
+  const profile = `profile ${input.profile.name}`;
+  if (empty) {
+    if (rule.usage === 'R') add(input, 'REQUIRED_FIELD_MISSING', where, `${describeField(where, name)} is required by ${profile} (${input.label}) but is empty.`);
+    else if (rule.usage === 'RE') add(input, 'RECOMMENDED_FIELD_EMPTY', where, `${describeField(where, name)} should be sent when known (${profile}, usage RE) but is empty.`, 'warning');
+    return;
+  }
+  if (rule.usage === 'X') {
+    add(input, 'WITHDRAWN_FIELD_PRESENT', where, `${describeField(where, name)} is not supported by ${profile} (usage X) but has a value.`);
+    return;
+  }
+  const reps = field?.length ?? 0;
+  if (rule.maxRepetitions !== undefined && rule.maxRepetitions !== '*' && reps > rule.maxRepetitions) {
+    add(input, 'TOO_MANY_REPETITIONS', where, `${describeField(where, name)} may repeat at most ${rule.maxRepetitions} time(s) under ${profile} but has ${reps}.`);
+  }
+  for (const value of values) {
+    if (rule.maxLength !== undefined && value.length > rule.maxLength) {
+      add(input, 'FIELD_TOO_LONG', where, `${describeField(where, name)} is ${value.length} characters long; ${profile} allows at most ${rule.maxLength}.`);
+    }
+    if (rule.fixed !== undefined && value !== rule.fixed) {
+      add(input, 'CONSTRAINT_FAILED', where, `${describeField(where, name)} must be "${rule.fixed}" under ${profile} but is "${value}".`);
+    }
+    if (rule.valueSet && !rule.valueSet.includes(value)) {
+      add(input, 'VALUE_NOT_IN_VALUE_SET', where, `${describeField(where, name)} value "${value}" is not in the value set of ${profile} (${rule.valueSet.join(', ')}).`);
+    }
+  }
+}
+
+/** Checks a message against a profile, reporting into `input.issues`. */
+export function checkProfile(input: ProfileCheckInput): void {
+  const { profile, message } = input;
+  const type = `${message.segments[0]?.fields[9]?.[0]?.[0]?.[0] ?? ''}^${message.segments[0]?.fields[9]?.[0]?.[1]?.[0] ?? ''}`;
+  if (profile.messageTypes.length > 0 && !profile.messageTypes.some((t) => t === type || t === type.split('^')[0])) {
+    add(input, 'CONSTRAINT_FAILED', 'MSH.9', `MSH.9 (Message Type) ${type} is not one of the message types of profile ${profile.name} (${profile.messageTypes.join(', ')}).`);
+    return;
+  }
+  const bySegment = new Map<string, Hl7Segment[]>();
+  for (const segment of message.segments) {
+    const list = bySegment.get(segment.name);
+    if (list) list.push(segment);
+    else bySegment.set(segment.name, [segment]);
+  }
+  for (const [name, rule] of profile.segments) {
+    const present = bySegment.get(name) ?? [];
+    const min = rule.min ?? (rule.usage === 'R' ? 1 : 0);
+    const max = rule.max === '*' ? Number.POSITIVE_INFINITY : (rule.max ?? Number.POSITIVE_INFINITY);
+    if (rule.usage === 'X' && present.length > 0) {
+      add(input, 'SEGMENT_UNEXPECTED', input.pathOf(present[0] as Hl7Segment), `Segment ${name} is not supported by profile ${profile.name} (usage X) but occurs ${present.length} time(s).`);
+    } else if (present.length < min) {
+      add(input, 'SEGMENT_MISSING', name, `Segment ${name} is required by profile ${profile.name} (at least ${min}) but occurs ${present.length} time(s).`);
+    } else if (present.length > max) {
+      add(input, 'TOO_MANY_REPETITIONS', input.pathOf(present[max] as Hl7Segment), `Segment ${name} may occur at most ${max} time(s) under profile ${profile.name} but occurs ${present.length} times.`);
+    }
+  }
+  for (const [path, rule] of profile.fields) {
+    const segments = bySegment.get(path.slice(0, 3)) ?? [];
+    for (const segment of segments) checkFieldRule(input, segment, path, rule);
+  }
+}
