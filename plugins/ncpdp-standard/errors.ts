@@ -19,7 +19,7 @@ export const ncpdpErrors = defineErrorCatalogue({
     status: 400,
     message: 'No NCPDP profile named "{profile}" is loaded; loaded profiles: {available}.',
   },
-  NCPDP_DIFF_UNPARSEABLE: {
+  MESSAGE_UNPARSEABLE: {
     status: 400,
     message: 'The {side} message cannot be compared: {reason}',
   },

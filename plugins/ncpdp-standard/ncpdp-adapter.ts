@@ -67,9 +67,9 @@ export function createNcpdpAdapter(dependencies: NcpdpAdapterDependencies): Stan
     },
     diff(left, right, options) {
       const parsedLeft = parseNcpdp(left);
-      if (!parsedLeft.ok) throw ncpdpErrors.create('NCPDP_DIFF_UNPARSEABLE', { side: 'left', reason: parsedLeft.issue.message });
+      if (!parsedLeft.ok) throw ncpdpErrors.create('MESSAGE_UNPARSEABLE', { side: 'left', reason: parsedLeft.issue.message });
       const parsedRight = parseNcpdp(right);
-      if (!parsedRight.ok) throw ncpdpErrors.create('NCPDP_DIFF_UNPARSEABLE', { side: 'right', reason: parsedRight.issue.message });
+      if (!parsedRight.ok) throw ncpdpErrors.create('MESSAGE_UNPARSEABLE', { side: 'right', reason: parsedRight.issue.message });
       return diffNcpdp(parsedLeft.message, parsedRight.message, options.ignoredFields ?? []);
     },
     generate(options) {
