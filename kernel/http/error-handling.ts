@@ -4,6 +4,7 @@
  * log has them).
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { WorkbenchError, kernelErrors } from '../errors.ts';
 import { errorEnvelope } from './envelope.ts';
 
@@ -34,14 +35,14 @@ export function normaliseError(error: unknown, bodyLimit: number): WorkbenchErro
 }
 
 /** Installs the error and not-found handlers on a server. */
-export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+export function installErrorHandling(app: FastifyInstance, bodyLimit: number, logger: Logger): void {
   app.setErrorHandler((error, request, reply) => {
     const normalised = normaliseError(error, bodyLimit);
     if (normalised.code === 'UNSUPPORTED_MEDIA_TYPE') {
       const contentType = request.headers['content-type'] ?? '(none)';
       normalised.message = `Content-Type "${contentType}" is not supported here; send application/json.`;
     }
-    if (normalised.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (normalised.status >= 500) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
     reply
       .code(normalised.status)
       .send(
