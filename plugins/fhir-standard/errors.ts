@@ -19,7 +19,7 @@ export const fhirErrors = defineErrorCatalogue({
     status: 400,
     message: 'No FHIR profile named "{profile}" is loaded; loaded profiles: {available}.',
   },
-  FHIR_DIFF_UNPARSEABLE: {
+  MESSAGE_UNPARSEABLE: {
     status: 400,
     message: 'The {side} message cannot be compared: {reason}',
   },

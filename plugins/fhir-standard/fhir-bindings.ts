@@ -5,6 +5,7 @@
  */
 import type { FhirElementBinding } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
+import { nameField } from './fhir-issues.ts';
 import type { CompiledValueSet, FhirTerminology } from './fhir-terminology.ts';
 
 /** Types whose values carry codes a binding constrains. */
@@ -85,7 +86,7 @@ export function createBindingChecker(terminology: FhirTerminology): BindingCheck
         field,
         code: 'VALUE_NOT_IN_VALUE_SET',
         class: required ? 'unreadable' : 'advisory',
-        message: `${field} (${elementPath}) value "${describeValue(type, value)}" is not in the ${binding.strength} value set ${binding.valueSet}${allowed}.`,
+        message: `${nameField(field, elementPath)} value "${describeValue(type, value)}" is not in the ${binding.strength} value set ${binding.valueSet}${allowed}.`,
       };
     },
   };

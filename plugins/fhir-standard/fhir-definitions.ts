@@ -67,6 +67,8 @@ export interface FhirDefinitions {
   /** Sorted names of every concrete R4 resource type. */
   resourceTypes(): string[];
   schema(typeName: string): InternalTypeSchema | undefined;
+  /** The element definition named `name` (`value[x]`, `gender`) of a type, own properties only. */
+  element(typeName: string, name: string): InternalSchemaElement | undefined;
   /** The element a JSON property of an object of `typeName` belongs to, or undefined when it has none. */
   property(typeName: string, key: string): FhirPropertyInfo | undefined;
   /** Every StructureDefinition element that binds to a value set (for compiling value sets ahead). */
@@ -105,12 +107,8 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
   // Per type: JSON key -> property info (null remembers "no such element" so misses are cheap too).
   const propertyCache = new Map<string, Map<string, FhirPropertyInfo | null>>();
 
-  function ensureLoaded(): void {
-    if (resourceTypeNames) return;
-    const alreadyIndexed = tryGetDataType('Patient') !== undefined;
-    options.collectGarbage?.();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const started = performance.now();
+  /** Reads and indexes the bundles; the parsed JSON dies with this call, so the heap figure counts only what stays. */
+  function indexBundles(alreadyIndexed: boolean): { names: Set<string>; bound: Array<FhirElementBinding & { elementPath: string }> } {
     const types = readJson('fhir/r4/profiles-types.json') as BundleLike;
     const resources = readJson('fhir/r4/profiles-resources.json') as BundleLike;
     if (!alreadyIndexed) {
@@ -135,6 +133,16 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
         }
       }
     }
+    return { names, bound };
+  }
+
+  function ensureLoaded(): void {
+    if (resourceTypeNames) return;
+    const alreadyIndexed = tryGetDataType('Patient') !== undefined;
+    options.collectGarbage?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    const { names, bound } = indexBundles(alreadyIndexed);
     const loadMs = performance.now() - started;
     options.collectGarbage?.();
     const heapAddedMb = (process.memoryUsage().heapUsed - heapBefore) / (1024 * 1024);
@@ -151,7 +159,8 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
   function describeProperty(typeName: string, key: string): FhirPropertyInfo | undefined {
     const typeSchema = schema(typeName);
     if (!typeSchema) return undefined;
-    let element = typeSchema.elements[key];
+    // Own properties only: a JSON key such as `valueOf` must not find Object.prototype members.
+    let element = Object.hasOwn(typeSchema.elements, key) ? typeSchema.elements[key] : undefined;
     let type: string | undefined = element?.type[0]?.code;
     if (element && element.type.length > 1) return undefined; // a choice element is never spelled without [x]
     if (!element) {
@@ -206,6 +215,10 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
       return [...(resourceTypeNames ?? [])].sort();
     },
     schema,
+    element(typeName, name) {
+      const elements = schema(typeName)?.elements;
+      return elements && Object.hasOwn(elements, name) ? elements[name] : undefined;
+    },
     property(typeName, key) {
       let perType = propertyCache.get(typeName);
       if (!perType) {

@@ -15,7 +15,10 @@ export function detectFhir(content: string): number {
     const head = text.slice(0, HEAD_CHARS);
     if (RESOURCE_TYPE_PROPERTY.test(head)) return 0.95;
     // resourceType may come after a large first property; look at the whole text only then.
-    return RESOURCE_TYPE_PROPERTY.test(text) ? 0.9 : 0.1;
+    if (RESOURCE_TYPE_PROPERTY.test(text)) return 0.9;
+    // JSON is FHIR's alone among the standards: claim it weakly so a JSON object without resourceType reaches this
+    // adapter and is answered "not a FHIR resource" rather than "unknown standard".
+    return 0.5;
   }
   if (text.startsWith('<')) {
     const head = text.slice(0, HEAD_CHARS);

@@ -7,6 +7,7 @@
 import type { BindingChecker } from './fhir-bindings.ts';
 import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
+import { nameField } from './fhir-issues.ts';
 
 /** A `Reference.reference` seen during the walk. */
 export interface CollectedReference {
@@ -19,6 +20,8 @@ export interface CollectedReference {
 export interface ElementWalkResult {
   findings: FhirFinding[];
   references: CollectedReference[];
+  /** Fields whose JSON shape is wrong: what the structural validation says beneath them is noise. */
+  malformed: string[];
 }
 
 /** Extracts the resource type a literal or conditional reference names, if any. */
@@ -31,6 +34,11 @@ export function referencedType(reference: string): string | undefined {
   const end = history >= 0 ? history : parts.length;
   // `Type/id` is the last two segments before any `_history/version` (relative or absolute URL alike).
   return end >= 2 ? parts[end - 2] : undefined;
+}
+
+function isEmptyObject(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
 }
 
 /** Walks resources for one set of definitions and one binding checker. */
@@ -46,8 +54,53 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
       field: `${field}.reference`,
       code: 'INVALID_REFERENCE',
       class: 'nonconformant',
-      message: `${field} (${info.elementPath}) refers to a ${type}, but may only refer to ${info.targetTypes.join(', ')}.`,
+      message: `${nameField(field, info.elementPath)} refers to a ${type}, but may only refer to ${info.targetTypes.join(', ')}.`,
     });
+  }
+
+  function shapeFinding(field: string, info: FhirPropertyInfo, problem: string): FhirFinding {
+    return {
+      field,
+      code: 'INVALID_DATA_TYPE',
+      class: 'unreadable',
+      message: `${nameField(field, info.elementPath)} ${problem}.`,
+    };
+  }
+
+  /**
+   * A primitive value: an object where a primitive belongs is a shape error @medplum/core lets through (it reads it
+   * as an extension holder); otherwise the binding, if any.
+   */
+  function checkPrimitive(info: FhirPropertyInfo, value: unknown, path: string, key: string, index: number | undefined, out: ElementWalkResult): void {
+    if (value === null || value === undefined) return;
+    if (typeof value === 'object') {
+      const field = index === undefined ? `${path}.${key}` : `${path}.${key}[${index}]`;
+      out.findings.push(shapeFinding(field, info, `must be a JSON ${info.type === 'boolean' ? 'boolean' : 'string or number'} (FHIR type ${info.type}), not ${Array.isArray(value) ? 'an array' : 'an object'}`));
+      out.malformed.push(field);
+      return;
+    }
+    if (!info.binding) return;
+    const field = index === undefined ? `${path}.${key}` : `${path}.${key}[${index}]`;
+    const finding = bindings.check(info.binding, info.elementPath, info.type, value, field);
+    if (finding) out.findings.push(finding);
+  }
+
+  /**
+   * Shape checks of a complex value @medplum/core lets through: a primitive where an object belongs (a string
+   * would be read as an object of characters) and an empty object. Returns false when it cannot be walked further.
+   */
+  function checkComplexShape(info: FhirPropertyInfo, value: unknown, field: string, out: ElementWalkResult): boolean {
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      if (Array.isArray(value)) return false; // nested arrays are reported by the structural validation
+      out.findings.push(shapeFinding(field, info, `must be a JSON object (FHIR type ${info.type}), not ${typeof value === 'string' ? 'a string' : `a ${typeof value}`}`));
+      out.malformed.push(field);
+      return false;
+    }
+    if (isEmptyObject(value as object)) {
+      out.findings.push(shapeFinding(field, info, 'is an empty object; FHIR JSON leaves out elements that have no value'));
+      return false;
+    }
+    return true;
   }
 
   function walkObject(object: Record<string, unknown>, typeName: string, path: string, out: ElementWalkResult): void {
@@ -57,16 +110,32 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
       if (!info) continue; // reported as UNKNOWN_ELEMENT by the structural validation
       const raw = object[key];
       const many = Array.isArray(raw);
+      if (many && (raw as unknown[]).length === 0) {
+        out.findings.push(shapeFinding(`${path}.${key}`, info, 'is an empty array; FHIR JSON leaves out elements that have no value'));
+        continue;
+      }
+      // An array where one value belongs is reported by the structural validation; its items mean nothing here.
+      if (many && !info.isArray) continue;
+      if (info.isPrimitive) {
+        // Most properties are primitives: check them without building paths unless something is wrong.
+        if (many) {
+          const list = raw as unknown[];
+          for (let i = 0; i < list.length; i++) checkPrimitive(info, list[i], path, key, i, out);
+        } else {
+          checkPrimitive(info, raw, path, key, undefined, out);
+        }
+        continue;
+      }
       const values = many ? (raw as unknown[]) : [raw];
       for (let i = 0; i < values.length; i++) {
         const value = values[i];
         if (value === null || value === undefined) continue;
         const field = many ? `${path}.${key}[${i}]` : `${path}.${key}`;
+        if (!checkComplexShape(info, value, field, out)) continue;
         if (info.binding) {
           const finding = bindings.check(info.binding, info.elementPath, info.type, value, field);
           if (finding) out.findings.push(finding);
         }
-        if (info.isPrimitive || typeof value !== 'object' || Array.isArray(value)) continue;
         const child = value as Record<string, unknown>;
         if (info.type === 'Reference') checkReference(info, child, field, out);
         if (info.type === 'Resource') {
@@ -98,7 +167,7 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
   return {
     /** Walks a root resource (its `resourceType` already checked). */
     walk(resource: Record<string, unknown>): ElementWalkResult {
-      const out: ElementWalkResult = { findings: [], references: [] };
+      const out: ElementWalkResult = { findings: [], references: [], malformed: [] };
       walkObject(resource, resource.resourceType as string, resource.resourceType as string, out);
       return out;
     },

@@ -55,6 +55,15 @@ export function toIssue(finding: FhirFinding, mode: FhirValidationMode): Validat
 /** Shortens an element description to its first sentence, for messages. */
 export function shortDescription(description: string | undefined, limit = 90): string {
   if (!description) return '';
-  const firstSentence = description.split(/(?<=\.)\s/)[0].replace(/\s+/g, ' ').trim();
+  const firstSentence = description.split(/(?<=\.)\s+(?=[A-Z])/)[0].replace(/\s+/g, ' ').trim();
   return firstSentence.length > limit ? `${firstSentence.slice(0, limit - 1).trimEnd()}…` : firstSentence;
+}
+
+/**
+ * Names a place for a sentence: the concrete path, followed by its element definition when that adds something
+ * (`Bundle.entry[2].resource.gender (Patient.gender)`, but just `Patient.gender`).
+ */
+export function nameField(field: string, elementPath: string | undefined): string {
+  if (!elementPath || field.replace(/\[\d+\]/g, '') === elementPath) return field;
+  return `${field} (${elementPath})`;
 }

@@ -22,17 +22,30 @@ export function stripBom(content: string): string {
   return (content.charCodeAt(0) === 0xfeff ? content.slice(1) : content).trim();
 }
 
-/** Deepest nesting of a parsed JSON value, counted without recursion (so hostile depth cannot overflow the stack). */
-export function jsonDepth(value: unknown, limit: number): number {
+/**
+ * Deepest `{`/`[` nesting of JSON text, counted by one scan of the characters (strings skipped) before parsing:
+ * no allocation, and hostile depth is refused before JSON.parse or any recursive walk sees it. Stops counting
+ * once `limit` is exceeded.
+ */
+export function jsonNestingDepth(text: string, limit: number): number {
+  let depth = 0;
   let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop() as [unknown, number];
-    if (current === null || typeof current !== 'object') continue;
-    if (depth > deepest) deepest = depth;
-    if (deepest > limit) return deepest;
-    for (const child of Object.values(current as Record<string, unknown>)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth--;
     }
   }
   return deepest;
@@ -77,14 +90,14 @@ export function createFhirParser(definitions: FhirDefinitions) {
       if (!text.startsWith('{') && !text.startsWith('[')) {
         return failure('unknown', 'PARSE_ERROR', 'The content is neither JSON nor XML, so it cannot be a FHIR resource.');
       }
+      if (jsonNestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+        return failure('json', 'PARSE_ERROR', `The JSON nests deeper than ${MAX_JSON_DEPTH} levels, which no FHIR resource needs.`);
+      }
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch (error) {
         return failure('json', 'PARSE_ERROR', `The content is not well-formed JSON: ${(error as Error).message}.`);
-      }
-      if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-        return failure('json', 'PARSE_ERROR', `The JSON nests deeper than ${MAX_JSON_DEPTH} levels, which no FHIR resource needs.`);
       }
       return checkResource('json', value);
     },

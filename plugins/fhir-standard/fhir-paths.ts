@@ -39,11 +39,6 @@ export function formatPath(segments: readonly PathSegment[]): string {
   return segments.map((s) => (s.index === undefined ? s.name : `${s.name}[${s.index}]`)).join('.');
 }
 
-/** Appends a property (and index) to a path. */
-export function childPath(path: string, key: string, index?: number): string {
-  return index === undefined ? `${path}.${key}` : `${path}.${key}[${index}]`;
-}
-
 function asRecord(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
@@ -91,8 +86,7 @@ export function resolveElement(definitions: FhirDefinitions, root: unknown, path
     const object = asRecord(current);
     info = definitions.property(typeName as string, segment.name);
     if (!info && segment.name.endsWith('[x]')) {
-      const schema = definitions.schema(typeName as string);
-      const element = schema?.elements[segment.name];
+      const element = definitions.element(typeName as string, segment.name);
       if (element) return { elementPath: element.path, value: undefined };
     }
     if (!info) return { elementPath: path, value: undefined };

@@ -1,12 +1,12 @@
 /**
  * Structural validation by @medplum/core's `validateResource` over the R4 StructureDefinitions (cardinality, JSON
- * types, primitive formats, unknown properties, FHIRPath invariants, profile slices/fixed values), with its
+ * types, primitive formats, unknown properties, FHIRPath invariants), with its
  * OperationOutcome issues mapped to our codes, FHIRPath-like paths and sentences naming the element.
  */
 import { OperationOutcomeError, validateResource } from '@medplum/core';
 import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding, FhirIssueCode, FindingClass } from './fhir-issues.ts';
-import { shortDescription } from './fhir-issues.ts';
+import { nameField, shortDescription } from './fhir-issues.ts';
 import { resolveChoiceSegments, resolveElement } from './fhir-paths.ts';
 
 interface MedplumIssue {
@@ -47,12 +47,13 @@ function classify(issue: MedplumIssue): { code: FhirIssueCode; class: FindingCla
 }
 
 function sentence(code: FhirIssueCode, field: string, elementName: string, description: string, text: string): string {
-  const named = elementName && elementName !== field ? `${field} (${elementName}${description ? `: ${description}` : ''})` : field;
+  const base = nameField(field, elementName);
+  const named = description ? (base === field ? `${field} (${description})` : `${base.slice(0, -1)}: ${description})`) : base;
   switch (code) {
     case 'REQUIRED_FIELD_MISSING':
       return `${named} is required but missing.`;
     case 'UNKNOWN_ELEMENT':
-      return `${field} is not an element of ${elementName.split('.').slice(0, -1).join('.') || 'this type'} in FHIR R4.`;
+      return `${field} is not an element of ${elementName} in FHIR R4.`;
     case 'TOO_MANY_REPETITIONS':
       return `${named} repeats too often: ${text.replace(/^Invalid number of values: /, '')}.`;
     case 'CONSTRAINT_FAILED':
@@ -75,30 +76,38 @@ export function createStructureCheck(definitions: FhirDefinitions) {
     const kind = classify(issue);
     if (!kind) return undefined;
     const field = resolveChoiceSegments(root, issue.expression?.[0] ?? String((root as { resourceType?: unknown }).resourceType));
+    if (kind.code === 'UNKNOWN_ELEMENT') {
+      // Name the type that lacks the property: the element definition of the parent.
+      const parent = field.slice(0, field.lastIndexOf('.'));
+      const owner = parent.includes('.') ? resolveElement(definitions, root, parent).elementPath : parent;
+      return { field, code: kind.code, class: kind.class, message: sentence(kind.code, field, owner, '', text) };
+    }
     const resolved = resolveElement(definitions, root, field);
-    const description = kind.code === 'UNKNOWN_ELEMENT' ? '' : shortDescription(resolved.info?.element.description);
+    const description = shortDescription(resolved.info?.element.description);
     return { field, code: kind.code, class: kind.class, message: sentence(kind.code, field, resolved.elementPath, description, text) };
   }
 
   return {
-    /** Validates against the base definitions, or against a profile StructureDefinition (with a snapshot). */
-    check(resource: Record<string, unknown>, profile?: unknown): FhirFinding[] {
+    /**
+     * Validates against the base definitions. `gaveUp` is true when the validator stopped early (a type it cannot
+     * resolve, such as an unknown nested resourceType): its single finding then says so.
+     */
+    check(resource: Record<string, unknown>): { findings: FhirFinding[]; gaveUp: boolean } {
       let issues: MedplumIssue[];
       try {
-        issues = validateResource(resource as never, profile ? { profile: profile as never } : undefined) as MedplumIssue[];
+        issues = validateResource(resource as never) as MedplumIssue[];
       } catch (error) {
         if (error instanceof OperationOutcomeError) {
           issues = (error.outcome.issue ?? []) as MedplumIssue[];
         } else {
           // The validator gave up (a type it cannot resolve, a stack too deep): report it, never rethrow.
-          return [
-            {
-              field: String(resource.resourceType),
-              code: 'INVALID_DATA_TYPE',
-              class: 'unreadable',
-              message: `${String(resource.resourceType)} could not be validated structurally: ${(error as Error).message}.`,
-            },
-          ];
+          const finding: FhirFinding = {
+            field: String(resource.resourceType),
+            code: 'INVALID_DATA_TYPE',
+            class: 'unreadable',
+            message: `${String(resource.resourceType)} could not be validated structurally: ${(error as Error).message}.`,
+          };
+          return { findings: [finding], gaveUp: true };
         }
       }
       const findings: FhirFinding[] = [];
@@ -106,7 +115,7 @@ export function createStructureCheck(definitions: FhirDefinitions) {
         const finding = mapIssue(resource, issue);
         if (finding) findings.push(finding);
       }
-      return findings;
+      return { findings, gaveUp: false };
     },
   };
 }

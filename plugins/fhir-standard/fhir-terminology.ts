@@ -23,12 +23,6 @@ export interface CompiledValueSet {
   sample(limit: number): Array<{ system: string; code: string; display?: string }>;
 }
 
-/** Why a value set could not be expanded. */
-export interface UnexpandableValueSet {
-  url: string;
-  reason: string;
-}
-
 /** Value-set lookups. */
 export interface FhirTerminology {
   /** The compiled set, or undefined when it cannot be expanded from the shipped content (see {@link reason}). */

@@ -1,0 +1,181 @@
+/**
+ * The FHIR R4 StandardAdapter: a thin assembly of the parts (detect, parse, validate, profiles, diff, generate,
+ * describe). Definitions and terminology load lazily on the first call that needs them.
+ */
+import type { ProfilePack } from '../../kernel/profile-packs.ts';
+import type {
+  DiffResult,
+  FieldDescription,
+  GenerateOptions,
+  ProfileSummary,
+  StandardAdapter,
+  ValidateOptions,
+  ValidationResult,
+} from '../../kernel/standards-registry.ts';
+import type { SyntheticDataService } from '../synthetic-data/api.ts';
+import { fhirErrors } from './errors.ts';
+import { createBindingChecker } from './fhir-bindings.ts';
+import { FHIR_R4_VERSION, type FhirDefinitions, createFhirDefinitions, stripCanonicalVersion } from './fhir-definitions.ts';
+import { detectFhir } from './fhir-detect.ts';
+import { createIgnoreMatcher, diffResources } from './fhir-diff.ts';
+import { createElementWalker } from './fhir-element-walk.ts';
+import { FHIR_MESSAGE_TYPES, type FhirMessageType, createFhirGenerator } from './fhir-generator.ts';
+import { shortDescription } from './fhir-issues.ts';
+import { createFhirParser } from './fhir-parser.ts';
+import { parsePath } from './fhir-paths.ts';
+import { createProfileRules } from './fhir-profile-rules.ts';
+import { type FhirProfile, type FhirProfileProblem, loadFhirProfiles } from './fhir-profiles.ts';
+import { createStructureCheck } from './fhir-structure-check.ts';
+import { createFhirTerminology, type FhirTerminology } from './fhir-terminology.ts';
+import { createFhirValidator } from './fhir-validator.ts';
+
+/** Version spellings accepted for R4. */
+const VERSION_ALIASES = new Set([FHIR_R4_VERSION, 'R4', 'r4', '4.0']);
+
+/** What the adapter is built from. */
+export interface FhirAdapterOptions {
+  /** The synthetic-data service (generation only; without it `generate` is unavailable). */
+  synthetic?: SyntheticDataService;
+  /** Profile packs (all standards; the adapter keeps those whose manifest.standard is "fhir"). */
+  profilePacks?: readonly ProfilePack[];
+  /** Shared definitions (tests and the bench pass one to measure or reuse the load). */
+  definitions?: FhirDefinitions;
+  terminology?: FhirTerminology;
+}
+
+/** The FHIR adapter with its FHIR-specific extras. */
+export interface FhirAdapter extends StandardAdapter {
+  /** Profile files that could not be loaded, naming the file and the problem. */
+  profileProblems(): FhirProfileProblem[];
+  /** The lazily loaded definitions (load figures for the README and the bench). */
+  readonly definitions: FhirDefinitions;
+}
+
+/** Builds the FHIR adapter. */
+export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter {
+  const definitions = options.definitions ?? createFhirDefinitions();
+  const terminology = options.terminology ?? createFhirTerminology();
+  const { profiles, problems } = loadFhirProfiles(options.profilePacks ?? []);
+  const parser = createFhirParser(definitions);
+  const validator = createFhirValidator({
+    parser,
+    structure: createStructureCheck(definitions),
+    walker: createElementWalker(definitions, createBindingChecker(terminology)),
+    profileRules: createProfileRules(terminology),
+    profiles: () => profiles,
+  });
+  const generator = options.synthetic ? createFhirGenerator(options.synthetic) : undefined;
+
+  function checkVersion(version: string | undefined): void {
+    if (version !== undefined && !VERSION_ALIASES.has(version)) {
+      throw fhirErrors.create('UNSUPPORTED_VERSION', { version, supported: `${FHIR_R4_VERSION} (R4)` });
+    }
+  }
+
+  function findProfile(name: string): FhirProfile {
+    const wanted = stripCanonicalVersion(name);
+    const profile = profiles.find((p) => p.name === wanted || p.url === wanted);
+    if (!profile) {
+      throw fhirErrors.create('PROFILE_NOT_FOUND', { profile: name, available: profiles.map((p) => p.name).join(', ') || 'none' });
+    }
+    return profile;
+  }
+
+  function parseSide(content: string, side: 'left' | 'right'): Record<string, unknown> {
+    const parsed = parser.parse(content);
+    if (!parsed.ok) throw fhirErrors.create('MESSAGE_UNPARSEABLE', { side, reason: parsed.finding.message });
+    return parsed.resource;
+  }
+
+  return {
+    id: 'fhir',
+    displayName: 'HL7 FHIR R4',
+    versions: [FHIR_R4_VERSION],
+    defaultVersion: FHIR_R4_VERSION,
+    messageTypes: FHIR_MESSAGE_TYPES,
+    definitions,
+
+    detect: detectFhir,
+
+    parse(content: string): unknown {
+      return parser.parse(content);
+    },
+
+    validate(content: string, validateOptions: ValidateOptions): ValidationResult {
+      checkVersion(validateOptions.version);
+      const profile = validateOptions.profile ? findProfile(validateOptions.profile) : undefined;
+      return validator.validate(content, { mode: validateOptions.mode, profile });
+    },
+
+    diff(left: string, right: string, diffOptions: { ignoredFields: string[] }): DiffResult {
+      const ignoredFields = diffOptions.ignoredFields ?? [];
+      const differences = diffResources(parseSide(left, 'left'), parseSide(right, 'right'), createIgnoreMatcher(ignoredFields));
+      return { differences, totalDifferences: differences.length, ignoredFields };
+    },
+
+    generate(generateOptions: GenerateOptions): string[] {
+      checkVersion(generateOptions.version);
+      const messageType = FHIR_MESSAGE_TYPES.find((t) => t.toLowerCase() === generateOptions.messageType.toLowerCase());
+      if (!messageType) {
+        throw fhirErrors.create('UNKNOWN_MESSAGE_TYPE', {
+          messageType: generateOptions.messageType,
+          supported: FHIR_MESSAGE_TYPES.join(', '),
+        });
+      }
+      if (!generator) throw new Error('FHIR generation needs the synthetic-data service, which was not provided.');
+      return generator.generate(messageType as FhirMessageType, Math.max(0, Math.floor(generateOptions.count)), generateOptions.seed);
+    },
+
+    describe(path: string, describeOptions?: { version?: string }): FieldDescription | undefined {
+      if (describeOptions?.version !== undefined && !VERSION_ALIASES.has(describeOptions.version)) return undefined;
+      const segments = parsePath(path);
+      let typeName = segments[0]?.name;
+      if (!typeName || !definitions.isResourceType(typeName)) return undefined;
+      if (segments.length === 1) {
+        const schema = definitions.schema(typeName);
+        return { path, name: typeName, dataType: typeName, description: shortDescription(schema?.description, 200) };
+      }
+      let info = undefined as ReturnType<FhirDefinitions['property']>;
+      for (const segment of segments.slice(1)) {
+        info = definitions.property(typeName, segment.name);
+        if (!info) {
+          const element = definitions.element(typeName, segment.name);
+          if (!element || segment !== segments[segments.length - 1]) return undefined;
+          return {
+            path,
+            name: element.path,
+            dataType: element.type.map((t) => t.code).join(' | '),
+            optionality: `${element.min}..${Number.isFinite(element.max) ? element.max : '*'}`,
+            repeatable: Boolean(element.isArray),
+            table: element.binding?.valueSet ? stripCanonicalVersion(element.binding.valueSet) : undefined,
+            description: shortDescription(element.description, 200),
+          };
+        }
+        typeName = info.type;
+      }
+      if (!info) return undefined;
+      return {
+        path,
+        name: info.elementPath,
+        dataType: info.type,
+        optionality: `${info.min}..${Number.isFinite(info.max) ? info.max : '*'}`,
+        repeatable: info.isArray,
+        table: info.binding ? `${info.binding.valueSet} (${info.binding.strength})` : undefined,
+        description: shortDescription(info.element.description, 200),
+      };
+    },
+
+    profiles(): ProfileSummary[] {
+      return profiles.map((p) => ({
+        name: p.name,
+        pack: p.pack,
+        standard: 'fhir',
+        description: p.title ?? p.description,
+        version: p.version,
+        messageTypes: [p.resourceType],
+      }));
+    },
+
+    profileProblems: () => problems,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * Differences between two FHIR resources by FHIR path. Objects are compared property by property; arrays are
+ * aligned by `id` or by identifier (system|value) when every item carries one, otherwise by index. A subtree present
+ * on one side only is one `added`/`removed` difference (its JSON as the value), not one per leaf. Resources of
+ * different types are a single top-level difference. Ignored fields take paths and wildcards (see
+ * {@link createIgnoreMatcher}).
+ */
+import type { Difference } from '../../kernel/standards-registry.ts';
+import { parsePath } from './fhir-paths.ts';
+
+/**
+ * Compiles ignore patterns. A pattern is dot-separated; `*` matches one segment, `**` any number; indexes in the
+ * path are ignored unless the pattern gives one (`name[0]`). A pattern matches a path, or any part of it that
+ * starts at a segment boundary (so `meta.lastUpdated` covers `Patient.meta.lastUpdated` and every
+ * `Bundle.entry[n].resource.meta.lastUpdated`), and it ignores the whole subtree below what it matches.
+ */
+export function createIgnoreMatcher(patterns: readonly string[]): (path: string) => boolean {
+  const compiled = patterns
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0)
+    .map((p) => parsePath(p));
+  if (compiled.length === 0) return () => false;
+
+  const segmentMatches = (pattern: { name: string; index?: number }, actual: { name: string; index?: number }): boolean =>
+    (pattern.name === '*' || pattern.name === actual.name) && (pattern.index === undefined || pattern.index === actual.index);
+
+  const matchFrom = (pattern: ReturnType<typeof parsePath>, pi: number, path: ReturnType<typeof parsePath>, ai: number): boolean => {
+    if (pi === pattern.length) return true; // prefix matched: the subtree is ignored
+    if (ai === path.length) return pattern.slice(pi).every((s) => s.name === '**');
+    if (pattern[pi].name === '**') return matchFrom(pattern, pi + 1, path, ai) || matchFrom(pattern, pi, path, ai + 1);
+    return segmentMatches(pattern[pi], path[ai]) && matchFrom(pattern, pi + 1, path, ai + 1);
+  };
+
+  return (path: string) => {
+    const actual = parsePath(path);
+    return compiled.some((pattern) => {
+      for (let start = 0; start < actual.length; start++) if (matchFrom(pattern, 0, actual, start)) return true;
+      return false;
+    });
+  };
+}
+
+function render(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Key aligning array items, when every item of both sides has one. */
+function alignmentKey(item: unknown): string | undefined {
+  if (!isObject(item)) return undefined;
+  if (typeof item.id === 'string') return `id:${item.id}`;
+  if (typeof item.fullUrl === 'string') return `fullUrl:${item.fullUrl}`;
+  const identifier = Array.isArray(item.identifier) ? item.identifier[0] : item.identifier;
+  if (isObject(identifier) && typeof identifier.value === 'string') {
+    return `identifier:${String(identifier.system ?? '')}|${identifier.value}`;
+  }
+  return undefined;
+}
+
+function keysOf(items: unknown[]): string[] | undefined {
+  const keys = items.map(alignmentKey);
+  if (keys.some((k) => k === undefined)) return undefined;
+  return new Set(keys).size === keys.length ? (keys as string[]) : undefined;
+}
+
+/** Compares two parsed resources. */
+export function diffResources(left: Record<string, unknown>, right: Record<string, unknown>, ignore: (path: string) => boolean): Difference[] {
+  const differences: Difference[] = [];
+  if (left.resourceType !== right.resourceType) {
+    return [
+      { field: 'resourceType', leftValue: render(left.resourceType), rightValue: render(right.resourceType), changeType: 'modified' },
+    ];
+  }
+
+  const push = (field: string, l: unknown, r: unknown): void => {
+    if (ignore(field)) return;
+    const changeType = l === undefined ? 'added' : r === undefined ? 'removed' : 'modified';
+    differences.push({ field, leftValue: render(l), rightValue: render(r), changeType });
+  };
+
+  const compare = (l: unknown, r: unknown, path: string): void => {
+    if (ignore(path)) return;
+    if (l === undefined || r === undefined) {
+      if (l !== r) push(path, l, r);
+      return;
+    }
+    if (Array.isArray(l) && Array.isArray(r)) {
+      compareArrays(l, r, path);
+      return;
+    }
+    if (isObject(l) && isObject(r)) {
+      const keys = new Set([...Object.keys(l), ...Object.keys(r)]);
+      for (const key of keys) compare(l[key], r[key], `${path}.${key}`);
+      return;
+    }
+    if (JSON.stringify(l) !== JSON.stringify(r)) push(path, l, r);
+  };
+
+  const compareArrays = (l: unknown[], r: unknown[], path: string): void => {
+    const leftKeys = keysOf(l);
+    const rightKeys = keysOf(r);
+    if (leftKeys && rightKeys) {
+      const rightIndex = new Map(rightKeys.map((k, i) => [k, i]));
+      const matched = new Set<number>();
+      leftKeys.forEach((key, i) => {
+        const j = rightIndex.get(key);
+        if (j === undefined) {
+          push(`${path}[${i}]`, l[i], undefined);
+        } else {
+          matched.add(j);
+          compare(l[i], r[j], `${path}[${i}]`);
+        }
+      });
+      r.forEach((item, j) => {
+        if (!matched.has(j)) push(`${path}[${j}]`, undefined, item);
+      });
+      return;
+    }
+    const length = Math.max(l.length, r.length);
+    for (let i = 0; i < length; i++) compare(l[i], r[i], `${path}[${i}]`);
+  };
+
+  const root = String(left.resourceType);
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  keys.delete('resourceType');
+  for (const key of keys) compare(left[key], right[key], `${root}.${key}`);
+  return differences;
+}

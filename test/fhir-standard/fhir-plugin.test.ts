@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { container } from 'tsyringe';
+import { describe, expect, it } from 'vitest';
+import { ErrorRegistry } from '../../kernel/errors.ts';
+import type { PluginContext } from '../../kernel/plugin-api.ts';
+import { StandardsRegistry } from '../../kernel/standards-registry.ts';
+import { fhirErrors } from '../../plugins/fhir-standard/errors.ts';
+import { FHIR_ISSUE_CODES } from '../../plugins/fhir-standard/fhir-issues.ts';
+import { plugin } from '../../plugins/fhir-standard/index.ts';
+import manifest from '../../plugins/fhir-standard/plugin.json' with { type: 'json' };
+import { SYNTHETIC_DATA } from '../../plugins/synthetic-data/api.ts';
+import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
+
+describe('fhir-standard plugin', () => {
+  it('declares its manifest as the kernel expects', () => {
+    expect(manifest).toMatchObject({ id: 'fhir-standard', base: 'none', requires: ['synthetic-data'], entry: 'index.ts' });
+  });
+
+  it('registers the fhir adapter and its error catalogue, and logs broken profile files by name', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'fhir-plugin-'));
+    const broken = join(directory, 'broken.json');
+    writeFileSync(broken, '{');
+    const child = container.createChildContainer();
+    child.registerInstance(SYNTHETIC_DATA, createSyntheticDataService());
+    const standards = new StandardsRegistry();
+    const errors = new ErrorRegistry();
+    const warnings: string[] = [];
+    const context = {
+      container: child,
+      standards,
+      profiles: [{ manifest: { id: 'bad', version: '1', description: 'bad', standard: 'fhir' }, directory, files: [broken] }],
+      registerErrors: (catalogue: Record<string, { status: number; message: string }>) => errors.register('fhir-standard', catalogue),
+      logger: { warn: (_: unknown, message: string) => warnings.push(message), info: () => undefined },
+    } as unknown as PluginContext;
+    await plugin.register(context);
+    const adapter = standards.get('fhir');
+    expect(adapter?.versions).toEqual(['4.0.1']);
+    expect(standards.detect('{"resourceType":"Patient"}')?.id).toBe('fhir');
+    expect(errors.list().filter((e) => e.owner === 'fhir-standard').map((e) => e.code)).toEqual([
+      'UNKNOWN_MESSAGE_TYPE',
+      'UNSUPPORTED_VERSION',
+      'PROFILE_NOT_FOUND',
+      'MESSAGE_UNPARSEABLE',
+    ]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(broken);
+    expect(JSON.parse(adapter?.generate({ messageType: 'Patient', count: 1, seed: 3 })[0] ?? '{}').resourceType).toBe('Patient');
+  });
+
+  it('documents every issue code and error code in its README', () => {
+    const readme = readFileSync(new URL('../../plugins/fhir-standard/README.md', import.meta.url), 'utf8');
+    for (const code of [...Object.keys(FHIR_ISSUE_CODES), ...Object.keys(fhirErrors.catalogue)]) {
+      expect(readme, code).toContain(`| \`${code}\` |`);
+    }
+  });
+});
