@@ -74,3 +74,29 @@ export async function measureLoad(options: {
 export function fmt(value: number, digits = 0): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
+
+/**
+ * Measures two targets in alternating rounds and sums them, so a load spike on the machine hits both alike.
+ * Returns the figures of `a` and `b` (requests/s averaged over rounds, worst p99).
+ */
+export async function measurePair(
+  a: Parameters<typeof measureLoad>[0],
+  b: Parameters<typeof measureLoad>[0],
+  rounds = 4,
+): Promise<[LoadFigures, LoadFigures]> {
+  const totals: [LoadFigures, LoadFigures] = [
+    { requestsPerSecond: 0, p99Ms: 0, non2xx: 0 },
+    { requestsPerSecond: 0, p99Ms: 0, non2xx: 0 },
+  ];
+  for (let round = 0; round < rounds; round++) {
+    const order: Array<0 | 1> = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const index of order) {
+      const figures = await measureLoad({ durationSeconds: 3, ...(index === 0 ? a : b) });
+      totals[index].requestsPerSecond += figures.requestsPerSecond / rounds;
+      totals[index].p99Ms = Math.max(totals[index].p99Ms, figures.p99Ms);
+      totals[index].non2xx += figures.non2xx;
+    }
+  }
+  for (const total of totals) total.requestsPerSecond = Math.round(total.requestsPerSecond);
+  return totals;
+}

@@ -2,7 +2,7 @@
  * Kernel overhead: GET /api/health through the Workbench beside a bare fastify route, and POST /api/validate with a
  * 1.2 KB HL7 message beside a bare fastify POST route that parses a JSON body of the same size; same run, same load.
  */
-import { fmt, measureLoad, startServer } from './http-load.ts';
+import { fmt, measureLoad, measurePair, startServer } from './http-load.ts';
 
 /** A realistic 1.25 KB ADT^A01 v2.5 message (escapes and repetitions included) that validates clean in strict mode. */
 export function sampleMessage(): string {
@@ -45,14 +45,11 @@ export async function runKernelBench(): Promise<Record<string, number>> {
     await measureLoad({ url: `${urls.bridge}/api/validate`, method: 'POST', body: validateBody, durationSeconds: 1 });
     await measureLoad({ url: `${bare.ready}/api/health`, durationSeconds: 1 });
 
-    const bareGet = await measureLoad({ url: `${bare.ready}/api/health` });
-    const health = await measureLoad({ url: `${urls.monitor}/api/health` });
-    const barePost = await measureLoad({ url: `${bare.ready}/api/echo`, method: 'POST', body: bareBody });
-    const validate = await measureLoad({
-      url: `${urls.bridge}/api/validate`,
-      method: 'POST',
-      body: validateBody,
-    });
+    const [health, bareGet] = await measurePair({ url: `${urls.monitor}/api/health` }, { url: `${bare.ready}/api/health` });
+    const [validate, barePost] = await measurePair(
+      { url: `${urls.bridge}/api/validate`, method: 'POST', body: validateBody },
+      { url: `${bare.ready}/api/echo`, method: 'POST', body: bareBody },
+    );
     if (health.non2xx > 0 || validate.non2xx > 0) throw new Error('workbench answered non-2xx during the benchmark');
     const healthRatio = health.requestsPerSecond / bareGet.requestsPerSecond;
     const validateRatio = validate.requestsPerSecond / barePost.requestsPerSecond;

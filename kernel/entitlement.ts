@@ -6,6 +6,7 @@ import { kernelErrors } from './errors.ts';
 
 /** Licence tiers, lowest first. */
 export const TIERS = ['free', 'professional', 'enterprise'] as const;
+/** One licence tier. */
 export type Tier = (typeof TIERS)[number];
 
 /** Answers whether the configured tier allows a feature. */

@@ -12,7 +12,7 @@
 import type { Logger } from 'pino';
 
 /** Event name -> payload. Augmented by plugins. */
-// biome-ignore lint/suspicious/noEmptyInterface: augmented by plugins through declaration merging
+// augmented by plugins through declaration merging
 export interface WorkbenchEvents {}
 
 type EventName = keyof WorkbenchEvents & string;

@@ -100,7 +100,7 @@ export interface CliIo {
 /** Storage as a plugin sees it: the shared Kysely instance and its own migrations. */
 export interface PluginStorage {
   /** The shared Kysely instance. Tables a plugin creates are prefixed with its namespace by convention. */
-  // biome-ignore lint/suspicious/noExplicitAny: each plugin types its own tables
+  // each plugin types its own tables
   readonly db: Kysely<any>;
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs the plugin's migrations (namespaced by plugin id, applied in name order). */

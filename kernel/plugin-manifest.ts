@@ -8,6 +8,7 @@ import { TIERS } from './entitlement.ts';
 
 /** Base addresses a plugin may serve routes on, or `none`. */
 export const BASES = ['bridge', 'monitor', 'population'] as const;
+/** Name of a base address. */
 export type BaseName = (typeof BASES)[number];
 
 /** File name of a plugin's manifest. */

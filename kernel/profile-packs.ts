@@ -20,6 +20,7 @@ export const profilePackManifestSchema = z.object({
   source: z.string().optional(),
 });
 
+/** A validated `profile-pack.json`. */
 export type ProfilePackManifest = z.infer<typeof profilePackManifestSchema>;
 
 /** A discovered pack: its manifest, folder and the data files in it (JSON or YAML, manifest excluded). */

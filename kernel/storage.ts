@@ -11,7 +11,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, 
 
 /** The store behind every plugin. */
 export interface Storage {
-  // biome-ignore lint/suspicious/noExplicitAny: tables belong to plugins, each of which types its own
+  // tables belong to plugins, each of which types its own
   readonly db: Kysely<any>;
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs the migrations of one namespace (a plugin id or `kernel`) in name order. */
@@ -42,7 +42,7 @@ class StaticMigrationProvider implements MigrationProvider {
 
 /** Creates the storage; PostgreSQL connections are checked at once so a wrong URL fails the boot clearly. */
 export async function createStorage(options: StorageOptions): Promise<Storage> {
-  // biome-ignore lint/suspicious/noExplicitAny: see Storage.db
+  // see Storage.db
   let db: Kysely<any>;
   let dialect: 'sqlite' | 'postgres';
   if (options.url) {

@@ -4,7 +4,7 @@ import type { Kysely, Migration } from 'kysely';
 /** Kernel migrations, applied at boot in name order. */
 export const kernelMigrations: Record<string, Migration> = {
   '001_api_keys_and_roles': {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations run before table types exist
+    // migrations run before table types exist
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('kernel_api_keys')

@@ -30,7 +30,7 @@ export class OpenApiCollector {
     private readonly version: string,
   ) {}
 
-  // biome-ignore lint/suspicious/noExplicitAny: accepts routes of any schema types
+  // accepts routes of any schema types
   add(definition: RouteDefinition<any, any, any, any>, owner: string): void {
     this.routes.push({ definition, owner });
     this.document = undefined;

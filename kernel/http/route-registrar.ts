@@ -37,32 +37,33 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
       deps.openapi.add(definition, deps.owner);
       const envelope = definition.envelope !== false;
       const successStatus = definition.successStatus ?? 200;
+      // Decided once per route, so a route without tier, policy or schemas pays nothing for them per request.
+      const neededTier = definition.tier && definition.tier !== 'free' ? definition.tier : undefined;
+      const hasInput = Boolean(definition.params || definition.query || definition.body);
       app.route({
         method: definition.method,
         url: definition.url,
         handler: async (request, reply) => {
-          if (definition.tier && definition.tier !== 'free') entitlement.require(definition.tier, definition.url);
+          if (neededTier) entitlement.require(neededTier, definition.url);
           let principal: Principal | undefined;
           if (definition.policy === 'MonitorAdmin') {
             principal = await auth.requireAdmin(request.headers.authorization);
           } else if (definition.optionalAuth) {
             principal = await auth.identify(request.headers.authorization);
           }
-          const input = parseInput(definition, {
-            params: request.params,
-            query: request.query,
-            body: request.body,
-          });
+          const input = hasInput
+            ? parseInput(definition, { params: request.params, query: request.query, body: request.body })
+            : { params: request.params, query: request.query, body: undefined };
           const result = await definition.handler({
             params: input.params as z.output<P>,
             query: input.query as z.output<Q>,
             body: input.body as z.output<B>,
             headers: request.headers,
-            ...(principal ? { principal } : {}),
+            principal,
           });
           if (isRawResponse(result)) {
             reply.code(result.status ?? successStatus).type(result.contentType);
-            for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+            if (result.headers) for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
             return reply.send(result.body);
           }
           reply.code(successStatus);

@@ -16,7 +16,7 @@ export interface FeatureFlagRow {
 /** Migrations of the feature-flags plugin. */
 export const featureFlagMigrations: Record<string, Migration> = {
   '001_feature_flags': {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations run before table types exist
+    // migrations run before table types exist
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('feature_flags')

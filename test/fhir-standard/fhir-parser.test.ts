@@ -88,7 +88,7 @@ describe('FHIR XML parsing', () => {
     const result = parse(PATIENT_XML);
     expect(result.ok).toBe(true);
     expect(result.format).toBe('xml');
-    // biome-ignore lint/suspicious/noExplicitAny: the test reads deep into converted JSON
+    // the test reads deep into converted JSON
     const p = result.resource as Record<string, any>;
     expect(p.id).toBe('example');
     expect(p.active).toBe(true);

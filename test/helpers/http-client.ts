@@ -9,7 +9,7 @@ export interface TestResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary JSON
+  // tests inspect arbitrary JSON
   json: any;
 }
 
