@@ -1,11 +1,22 @@
 /**
- * Public surface of the synthetic-data plugin: its service token and types. Other plugins import only this file
- * and resolve the service from the container; they never import the plugin's internals.
+ * Public surface of the synthetic-data plugin: its service token, its types and the pure identifier check-digit
+ * functions. Other plugins import only this file and resolve the service from the container; they never import the
+ * plugin's internals.
  *
  * Every value this service produces is synthetic and can never be a real person's: SSNs are in the never-issued
  * 9xx area, telephone numbers in the 555-0100..0199 range reserved for fiction.
  */
 import type { Faker } from '@faker-js/faker';
+
+/** Check digits of NPI and DEA numbers: pure functions for generators and validators of other plugins. */
+export {
+  deaCheckDigit,
+  deaProblem,
+  isValidNpi,
+  luhnCheckDigit,
+  npiCheckDigit,
+  npiProblem,
+} from './identifier-check-digits.ts';
 
 /** Container token of {@link SyntheticDataService}. */
 export const SYNTHETIC_DATA = Symbol.for('workbench.synthetic-data');

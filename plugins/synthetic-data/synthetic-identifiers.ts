@@ -5,6 +5,8 @@
  * check digit.
  */
 
+import { deaCheckDigit, deaProblem, npiCheckDigit } from './identifier-check-digits.ts';
+
 /** Draws integers; the seeded faker supplies it so identifiers are deterministic. */
 export type IntSource = (min: number, max: number) => number;
 
@@ -28,48 +30,15 @@ export function syntheticPhone(int: IntSource, areaCode: string): { phone: strin
   return { phone: `(${areaCode}) 555-${line}`, line };
 }
 
-/** Luhn check digit of a digit string (the digit to append so the whole string passes Luhn). */
-export function luhnCheckDigit(payload: string): number {
-  let sum = 0;
-  // Doubling starts from the rightmost payload digit because the check digit will sit to its right.
-  for (let i = payload.length - 1, double = true; i >= 0; i--, double = !double) {
-    let d = payload.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return (10 - (sum % 10)) % 10;
-}
-
-/** The NPI check digit of nine leading digits: Luhn over `80840` + the nine digits (CMS NPI standard). */
-export function npiCheckDigit(firstNine: string): number {
-  return luhnCheckDigit(`80840${firstNine}`);
-}
-
-/** True when a 10-digit NPI carries a valid check digit. */
-export function isValidNpi(npi: string): boolean {
-  return /^\d{10}$/.test(npi) && npiCheckDigit(npi.slice(0, 9)) === Number(npi[9]);
-}
-
 /** A 10-digit NPI (first digit 1 or 2, as issued) with a valid check digit. */
 export function syntheticNpi(int: IntSource): string {
   const firstNine = `${int(1, 2)}${digits(int, 8)}`;
   return `${firstNine}${npiCheckDigit(firstNine)}`;
 }
 
-/** DEA check digit: last digit of (d1 + d3 + d5) + 2 * (d2 + d4 + d6). */
-export function deaCheckDigit(sixDigits: string): number {
-  const d = [...sixDigits].map(Number);
-  return ((d[0] + d[2] + d[4]) + 2 * (d[1] + d[3] + d[5])) % 10;
-}
-
 /** True when a DEA number has a registrant-type letter, a letter, seven digits and a valid check digit. */
 export function isValidDea(dea: string): boolean {
-  const match = /^([A-Z])([A-Z9])(\d{6})(\d)$/.exec(dea);
-  if (!match) return false;
-  return (DEA_REGISTRANT_TYPES as readonly string[]).includes(match[1]) && deaCheckDigit(match[3]) === Number(match[4]);
+  return (DEA_REGISTRANT_TYPES as readonly string[]).includes(dea[0] ?? '') && deaProblem(dea) === undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * Check digits of the identifiers NCPDP messages carry: the NPI (CMS NPPES: Luhn over the card-issuer prefix
- * 80840 followed by the first nine digits) and the DEA registration number (DEA: (d1+d3+d5) + 2*(d2+d4+d6),
- * last digit of the sum).
+ * Check digits of practitioner identifiers, shared by the generators that make them and the validators that check
+ * them: the NPI (CMS NPPES: Luhn over the card-issuer prefix 80840 followed by the first nine digits) and the DEA
+ * registration number (DEA: (d1+d3+d5) + 2*(d2+d4+d6), last digit of the sum). Pure functions, exported to other
+ * plugins through `api.ts`.
  */
 
 /** Luhn check digit of a digit string (doubling starts at the rightmost payload digit). */
@@ -39,4 +40,9 @@ export function deaCheckDigit(sixDigits: string): number {
 export function deaProblem(value: string): 'format' | 'check-digit' | undefined {
   if (!/^[A-Z][A-Z9]\d{7}$/.test(value)) return 'format';
   return deaCheckDigit(value.slice(2, 8)) === value.charCodeAt(8) - 48 ? undefined : 'check-digit';
+}
+
+/** True when a 10-digit NPI carries a valid check digit. */
+export function isValidNpi(npi: string): boolean {
+  return npiProblem(npi) === undefined;
 }
