@@ -51,9 +51,6 @@ function helpText(commands: Iterable<CliCommand>): string {
 
 async function runStart(configPath: string | undefined, io: CliIo): Promise<number> {
   const workbench = await createWorkbench({ configPath });
-  const urls = await workbench.start();
-  for (const [base, url] of Object.entries(urls)) io.out(`${base.padEnd(10)} ${url}  docs ${url}/docs`);
-  io.out('Press Ctrl+C to stop.');
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -72,8 +69,12 @@ async function runStart(configPath: string | undefined, io: CliIo): Promise<numb
         process.exit(1);
       });
   };
+  // Handlers go in before anything is printed: whoever reads the addresses may signal at once.
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  const urls = await workbench.start();
+  for (const [base, url] of Object.entries(urls)) io.out(`${base.padEnd(10)} ${url}  docs ${url}/docs`);
+  io.out('Press Ctrl+C to stop.');
   return new Promise<number>(() => {});
 }
 

@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { BaseName } from '../plugin-manifest.ts';
-import { installRequestGuard } from './request-guard.ts';
+import { createGuardedServer } from './request-guard.ts';
 import { installErrorHandling } from './error-handling.ts';
 import { OpenApiCollector } from './openapi-document.ts';
 import { installDocs } from './docs-page.ts';
@@ -43,6 +43,7 @@ const TITLES: Record<BaseName, string> = {
 
 /** Creates a base server (not yet listening). */
 export function createBaseServer(settings: BaseServerSettings): BaseServer {
+  let boundPort = settings.port;
   const app = Fastify({
     // No per-request logger: fastify would build a child logger for every request even with request logging off,
     // which costs more than the rest of the kernel's per-request work. Failures are logged by the error handler.
@@ -54,16 +55,13 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
     // Our own error catalogue answers for bad JSON; prototype poisoning is refused as invalid JSON.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    // Node would answer a missing Host with a bare 400; the request guard answers it with the envelope's 403.
-    http: { requireHostHeader: false },
+    serverFactory: (handler) => createGuardedServer(handler, { getPort: () => boundPort, allowedOrigins: settings.allowedOrigins }),
   });
   // Only JSON bodies are accepted: plain text must get 415 like any other non-JSON content type.
   app.removeContentTypeParser('text/plain');
-  let boundPort = settings.port;
   const hostForUrl = settings.host === '::1' ? '[::1]' : settings.host;
   const url = (): string => `http://${hostForUrl}:${boundPort}`;
   const openapi = new OpenApiCollector(TITLES[settings.name], settings.version);
-  installRequestGuard(app, { getPort: () => boundPort, allowedOrigins: settings.allowedOrigins });
   installErrorHandling(app, settings.bodyLimit, settings.logger.child({ base: settings.name }));
   installDocs(app, openapi, TITLES[settings.name], url);
   let closed = false;
