@@ -15,7 +15,11 @@ export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..'
 
 /** Thrown when the config is invalid; the message lists every problem. */
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  /** `raw` is the merged but unvalidated config, when it could be read (so plugin sections can be checked too). */
+  constructor(
+    readonly problems: string[],
+    readonly raw?: Record<string, unknown>,
+  ) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
@@ -129,6 +133,6 @@ export function loadConfig(sources: ConfigSources = {}): LoadedConfig {
   if (sources.overrides) raw = mergeConfig(raw, sources.overrides);
   const parsed = kernelConfigSchema.safeParse(raw);
   if (!parsed.success) problems.push(...describeZodIssues(parsed.error));
-  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems, raw);
   return { raw, kernel: parsed.data, dataDir: resolve(parsed.data.dataDir), files };
 }

@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import type pino from 'pino';
-import { loadConfig, projectRoot, type ConfigSources, type LoadedConfig } from './config-loader.ts';
+import { ConfigError, loadConfig, projectRoot, type ConfigSources, type LoadedConfig } from './config-loader.ts';
+import { bundledPluginsDir, withPluginSectionProblems } from './plugin-config-problems.ts';
 import { createLogger } from './logger.ts';
 import { TOKENS } from './tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -69,14 +70,23 @@ export interface Workbench {
 
 /** Boots a Workbench; throws ConfigError / PluginSetError / a named plugin failure when it cannot. */
 export async function createWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
-  const config = loadConfig(options);
+  let config: LoadedConfig;
+  try {
+    config = loadConfig(options);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw await withPluginSectionProblems(error, {
+      bundled: options.skipBundledPlugins ? undefined : bundledPluginsDir(projectRoot),
+      extra: options.pluginDirs ?? [],
+    });
+  }
   const kernelConfig = config.kernel;
   const logger = createLogger({ level: kernelConfig.logging.level, destination: options.logDestination });
   const clock = options.clock ?? systemClock;
 
   // Plugins are discovered and their config checked before anything is opened, so a bad set costs nothing.
   const pluginRoots = [
-    ...(options.skipBundledPlugins ? [] : [join(projectRoot, 'plugins')]),
+    ...(options.skipBundledPlugins ? [] : [bundledPluginsDir(projectRoot)]),
     ...kernelConfig.pluginDirs.map((dir) => resolve(dir)),
     ...(options.pluginDirs ?? []),
   ];

@@ -91,3 +91,17 @@ describe('config', () => {
     expect(String(error)).toMatch(/unknownKey/);
   });
 });
+
+describe('config problems of kernel and plugins together', () => {
+  it('names bad kernel keys and bad plugin sections in the same message', async () => {
+    const error = await createWorkbench({
+      env: {},
+      skipBundledPlugins: true,
+      pluginDirs: [join(fixturesDir, 'plugins')],
+      overrides: { tier: 'gold', logging: { level: 'silent' }, plugins: { 'sample-notes': { greeting: 42 } } },
+    }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(String(error)).toMatch(/tier: /);
+    expect(String(error)).toMatch(/plugins\.sample-notes\.greeting: /);
+  });
+});
