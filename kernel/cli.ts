@@ -85,7 +85,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   let workbench: Workbench | undefined;
   try {
     if (first === 'start') return await runStart(configPath, io);
-    workbench = await createWorkbench({ configPath, logDestination: pino.destination(2) });
+    // One-shot commands log only warnings and errors (to stderr), so their output stays readable and pipeable.
+    workbench = await createWorkbench({
+      configPath,
+      logDestination: pino.destination(2),
+      overrides: { logging: { level: process.env.WORKBENCH_LOG_LEVEL ?? 'warn' } },
+    });
     const commands = new Map(workbench.commands);
     for (const command of [...createKeyCommands(workbench), createErrorsCommand(workbench)]) {
       commands.set(command.name, command);
