@@ -3,7 +3,6 @@
  * (`validate`, `diff`, `generate`, ...). `--config PATH` works with every command.
  */
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createWorkbench, type Workbench } from './workbench.ts';
 import { createKeyCommands } from './cli-keys.ts';
@@ -118,12 +117,4 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   } finally {
     await workbench?.stop();
   }
-}
-
-/** Parses flags for plugin commands: a thin wrapper so every command reports bad flags the same way. */
-export function parseCommandArgs<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(
-  args: string[],
-  options: T,
-) {
-  return parseArgs({ args, options, allowPositionals: true, strict: true });
 }
