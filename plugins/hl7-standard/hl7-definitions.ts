@@ -303,6 +303,9 @@ function createVersionDefinitions(version: Hl7Version, raw: RawVersion): Hl7Vers
   const definitions: Hl7VersionDefinitions = {
     version,
     segment(name) {
+      // One lookup for the common case (known and converted): these run for every segment and data type checked.
+      const known = segments.get(name);
+      if (known !== undefined) return known;
       if (!segments.has(name)) {
         const seg = Object.hasOwn(raw.segments, name) ? raw.segments[name] : undefined;
         segments.set(
@@ -325,6 +328,8 @@ function createVersionDefinitions(version: Hl7Version, raw: RawVersion): Hl7Vers
       return segments.get(name);
     },
     dataType(name) {
+      const known = dataTypes.get(name);
+      if (known !== undefined) return known;
       if (!dataTypes.has(name)) {
         const type = Object.hasOwn(raw.fields, name) ? raw.fields[name] : undefined;
         dataTypes.set(
@@ -434,8 +439,16 @@ export function isHl7DefinedTable(table: string): boolean {
   return hl7DefinedTables.has(table);
 }
 
+/** Values of each table by id as written (`0001`), `null` for tables hl7-dictionary lacks: table checks run per field. */
+const tableValuesById = new Map<string, Record<string, string> | null>();
+
 /** True when `value` is one of the table's codes; undefined when the table is unknown. */
 export function isHl7TableValue(table: string, value: string): boolean | undefined {
-  const entry = rawTables()[String(Number(table))];
-  return entry ? Object.hasOwn(entry.values, value) : undefined;
+  let values = tableValuesById.get(table);
+  if (values === undefined) {
+    values = rawTables()[String(Number(table))]?.values ?? null;
+    // Table ids come from the definitions (a few hundred at most); the guard only bounds odd callers.
+    if (tableValuesById.size < 4096) tableValuesById.set(table, values);
+  }
+  return values ? Object.hasOwn(values, value) : undefined;
 }

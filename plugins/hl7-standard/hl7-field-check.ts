@@ -6,11 +6,15 @@
  * IS and CWE refer to user-defined or external tables whose values are a site's own business. A few ID tables are
  * skipped because another check owns them (MSH-9 and MSH-12) or because hl7-dictionary's single table set lags
  * behind newer versions.
+ *
+ * This runs for every field of every message, so the definitions are compiled once per version into check plans
+ * (data types resolved, unchecked parts dropped), and paths and field names are put together only when an issue is
+ * raised: a valid message allocates almost nothing here.
  */
-import type { Hl7DataTypeDefinition, Hl7FieldDefinition, Hl7SegmentDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
+import type { Hl7ComponentDefinition, Hl7FieldDefinition, Hl7SegmentDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
 import { isHl7DefinedTable, isHl7TableValue } from './hl7-definitions.ts';
 import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
-import type { Hl7Component, Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
+import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import { isFieldEmpty } from './hl7-path.ts';
 import { CHECKED_PRIMITIVES, checkPrimitiveValue } from './hl7-value-check.ts';
 
@@ -32,158 +36,296 @@ export interface FieldCheckContext {
   issues: Hl7IssueCollector;
   /** "ADT^A01 v2.5.1", used in sentences. */
   label: string;
+  /** Path of a segment occurrence (`OBX[2]`, `PID`); called only when an issue is raised. */
+  pathOf: (segment: Hl7Segment) => string;
 }
+
+/** One part (subcomponent) of a composite component whose format is checked. */
+interface PartPlan {
+  def: Hl7ComponentDefinition;
+  /** Primitive type checked (TS's time part read as DTM). */
+  type: string;
+}
+
+/** One component of a composite type, with what is checked in it. */
+interface ComponentPlan {
+  def: Hl7ComponentDefinition;
+  /** Primitive type whose format is checked when the component holds a single value; undefined when unchecked. */
+  primitive?: string;
+  /** Checked parts when the component is itself composite; undefined when none is checked. */
+  parts?: PartPlan[];
+}
+
+/** A data type of one version, resolved for checking. */
+interface TypePlan {
+  name: string;
+  /** False when the version does not define the type (its values are then not checked). */
+  defined: boolean;
+  /** True when a value of this (primitive) type has a checked format or, for ID, table: most have neither. */
+  checksValue: boolean;
+  /**
+   * Components of a composite type that can raise an issue (required, or with a checked format); the others are
+   * left out so the walk skips them. Undefined for a primitive (or undefined) type.
+   */
+  components?: ComponentPlan[];
+}
+
+/** A field definition with its type plan. */
+interface FieldPlan {
+  def: Hl7FieldDefinition;
+  type: TypePlan;
+}
+
+/** The field plans of one segment definition. */
+interface SegmentPlan {
+  /** Every field, in order (MSH-1 and MSH-2 left out: they are the parser's concern). */
+  fields: FieldPlan[];
+  /** The required fields only: beyond the last field a segment holds, nothing else can raise an issue. */
+  required: FieldPlan[];
+}
+
+/** Plans of one version's definitions. */
+interface VersionPlans {
+  types: Map<string, TypePlan>;
+  segments: Map<Hl7SegmentDefinition, SegmentPlan>;
+}
+
+const plansByVersion = new WeakMap<Hl7VersionDefinitions, VersionPlans>();
+
+function plansOf(definitions: Hl7VersionDefinitions): VersionPlans {
+  let plans = plansByVersion.get(definitions);
+  if (!plans) {
+    plans = { types: new Map(), segments: new Map() };
+    plansByVersion.set(definitions, plans);
+  }
+  return plans;
+}
+
+/** The data type whose components are checked; TS before v2.5 declares its time as ST, but it is a DTM. */
+function componentType(composite: string, position: number, declared: string): string {
+  return composite === 'TS' && position === 1 ? 'DTM' : declared;
+}
+
+function isComposite(definitions: Hl7VersionDefinitions, type: string): boolean {
+  return (definitions.dataType(type)?.components.length ?? 0) > 0;
+}
+
+/** The check plan of a data type in a version (compiled on first use). */
+function typePlan(definitions: Hl7VersionDefinitions, plans: VersionPlans, name: string): TypePlan {
+  let plan = plans.types.get(name);
+  if (plan) return plan;
+  const type = definitions.dataType(name);
+  plan = { name, defined: type !== undefined, checksValue: name === 'ID' || CHECKED_PRIMITIVES.has(name) };
+  if (type && type.components.length > 0) {
+    plan.components = type.components.map((def): ComponentPlan => {
+      const compType = componentType(name, def.position, def.dataType);
+      const sub = definitions.dataType(compType);
+      if (!sub || sub.components.length === 0) return CHECKED_PRIMITIVES.has(compType) ? { def, primitive: compType } : { def };
+      // Tables of components are not checked: hl7-dictionary's single table set does not follow the versions
+      // closely enough there (coding-system names, identifier types), and most are user-defined in practice.
+      const parts = sub.components
+        .map((part) => ({ def: part, type: componentType(compType, part.position, part.dataType) }))
+        .filter((part) => CHECKED_PRIMITIVES.has(part.type) && !isComposite(definitions, part.type));
+      return parts.length > 0 ? { def, parts } : { def };
+    });
+    plan.components = plan.components.filter((c) => c.def.optionality === 'R' || c.primitive !== undefined || c.parts !== undefined);
+  }
+  plans.types.set(name, plan);
+  return plan;
+}
+
+/** The field plans of a segment definition in a version (compiled on first use). */
+function segmentPlan(definitions: Hl7VersionDefinitions, plans: VersionPlans, segment: Hl7SegmentDefinition): SegmentPlan {
+  let plan = plans.segments.get(segment);
+  if (!plan) {
+    const fields = segment.fields
+      .filter((def) => !(segment.name === 'MSH' && def.position <= 2))
+      .map((def) => ({ def, type: typePlan(definitions, plans, def.dataType) }));
+    plan = { fields, required: fields.filter((field) => field.def.optionality === 'R') };
+    plans.segments.set(segment, plan);
+  }
+  return plan;
+}
+
+/**
+ * Where a value sits, kept as indexes while checking and turned into a path and a name only for an issue.
+ * One object is reused for a whole segment.
+ */
+interface Place {
+  ctx: FieldCheckContext;
+  segment: Hl7Segment;
+  field: Hl7FieldDefinition;
+  /** 0-based repetition. */
+  repetition: number;
+}
+
+function segmentPathOf(place: Place): string {
+  return place.ctx.pathOf(place.segment);
+}
+
+/** `PID.3` (the whole field). */
+function fieldPathOf(place: Place): string {
+  return `${segmentPathOf(place)}.${place.field.position}`;
+}
+
+/** `PID.3` for the first repetition, `PID.3[2]` for the others. */
+function repetitionPathOf(place: Place): string {
+  return place.repetition === 0 ? fieldPathOf(place) : `${fieldPathOf(place)}[${place.repetition + 1}]`;
+}
+
+/** Path and name of a value: the repetition itself, one of its components, or a part of a component. */
+function describeValue(place: Place, component?: Hl7ComponentDefinition, part?: Hl7ComponentDefinition): { path: string; name: string } {
+  let path = repetitionPathOf(place);
+  let name = place.field.name;
+  if (component) {
+    path += `.${component.position}`;
+    name += ` - ${component.name}`;
+  }
+  if (part) {
+    path += `.${part.position}`;
+    name += ` - ${part.name}`;
+  }
+  return { path, name };
+}
+
+/*
+ * The hot loops of this file are index loops: they run for every field of every message, and for-of's iterator
+ * protocol made walking the tree about twice as slow here.
+ */
 
 /** Length of one repetition as written (parts plus the separators between them). */
 function repetitionLength(rep: Hl7Repetition): number {
   let length = rep.length - 1;
-  for (const comp of rep) {
+  for (let c = 0; c < rep.length; c++) {
+    const comp = rep[c] as string[];
     length += comp.length - 1;
-    for (const sub of comp) length += sub.length;
+    for (let s = 0; s < comp.length; s++) length += (comp[s] as string).length;
   }
   return length;
 }
 
+function isComponentEmpty(comp: string[]): boolean {
+  for (let s = 0; s < comp.length; s++) if (comp[s] !== '') return false;
+  return true;
+}
+
 function isRepetitionEmpty(rep: Hl7Repetition): boolean {
-  for (const comp of rep) for (const sub of comp) if (sub !== '') return false;
+  for (let c = 0; c < rep.length; c++) if (!isComponentEmpty(rep[c] as string[])) return false;
   return true;
 }
 
-function isComponentEmpty(comp: Hl7Component | undefined): boolean {
-  if (!comp) return true;
-  for (const sub of comp) if (sub !== '') return false;
-  return true;
-}
-
-/** Checks a primitive value (format and, for ID, the HL7 table). */
-function checkPrimitive(ctx: FieldCheckContext, dataType: string, value: string, path: string, name: string, table: string | undefined): void {
+/** Checks a primitive value (format and, for ID, the HL7 table) found at `place` (and component, part). */
+function checkPrimitive(
+  place: Place,
+  dataType: string,
+  value: string,
+  table: string | undefined,
+  component?: Hl7ComponentDefinition,
+  part?: Hl7ComponentDefinition,
+): void {
+  const ctx = place.ctx;
   const problem = checkPrimitiveValue(dataType, value);
   if (problem) {
+    const { path, name } = describeValue(place, component, part);
     ctx.issues.add(problem.code, path, `${describeField(path, name)} is ${problem.reason}: "${value}".`);
     return;
   }
   if (dataType === 'ID' && table && value !== '' && value !== '""' && !TABLES_CHECKED_ELSEWHERE.has(table)) {
     if (table === VALUE_TYPE_TABLE && ctx.definitions.dataType(value)) return;
     if (isHl7DefinedTable(table) && isHl7TableValue(table, value) === false) {
+      const { path, name } = describeValue(place, component, part);
       ctx.issues.add('VALUE_NOT_IN_TABLE', path, `${describeField(path, name)} value "${value}" is not in HL7 table ${table} for ${ctx.label}.`);
     }
   }
 }
 
-/** The data type whose components are checked; TS before v2.5 declares its time as ST, but it is a DTM. */
-function componentType(composite: Hl7DataTypeDefinition, position: number, declared: string): string {
-  return composite.name === 'TS' && position === 1 ? 'DTM' : declared;
-}
-
 /**
- * Checks one repetition typed `dataType`: components of a composite (with one nested level as subcomponents),
- * or the value of a primitive.
+ * Checks one repetition typed `type`: components of a composite (with one nested level as subcomponents), or the
+ * value of a primitive.
  */
-function checkTypedRepetition(ctx: FieldCheckContext, dataType: string, rep: Hl7Repetition, path: string, name: string, table: string | undefined): void {
-  const type = ctx.definitions.dataType(dataType);
-  if (!type || type.components.length === 0) {
+function checkTypedRepetition(place: Place, type: TypePlan, rep: Hl7Repetition, table: string | undefined): void {
+  const components = type.components;
+  if (!components) {
     if (rep.length > 1 || (rep[0]?.length ?? 0) > 1) {
-      if (!FREE_TYPES.has(dataType) && type) {
-        ctx.issues.add(
+      if (!FREE_TYPES.has(type.name) && type.defined) {
+        const path = repetitionPathOf(place);
+        place.ctx.issues.add(
           'INVALID_DATA_TYPE',
           path,
-          `${describeField(path, name)} is of primitive type ${dataType} but holds separated parts; a delimiter inside the value must be escaped.`,
+          `${describeField(path, place.field.name)} is of primitive type ${type.name} but holds separated parts; a delimiter inside the value must be escaped.`,
           // Senders often use a later version's composite form (IS became CWE in v2.6); compatibility accepts it.
           true,
         );
       }
       return;
     }
-    checkPrimitive(ctx, dataType, rep[0]?.[0] ?? '', path, name, table);
+    if (type.checksValue) checkPrimitive(place, type.name, rep[0]?.[0] ?? '', table);
     return;
   }
-  // Paths and names are only built where something is checked: most components are strings nobody checks.
-  for (const component of type.components) {
-    const comp = rep[component.position - 1];
-    if (isComponentEmpty(comp)) {
-      if (component.optionality === 'R') {
-        const compPath = `${path}.${component.position}`;
-        ctx.issues.add(
+  for (let c = 0; c < components.length; c++) {
+    const component = components[c] as ComponentPlan;
+    const comp = rep[component.def.position - 1];
+    if (comp === undefined || isComponentEmpty(comp)) {
+      if (component.def.optionality === 'R') {
+        const compPath = `${repetitionPathOf(place)}.${component.def.position}`;
+        place.ctx.issues.add(
           'REQUIRED_FIELD_MISSING',
           compPath,
-          `${describeField(compPath, component.name)} is required in data type ${dataType} of ${name} (${ctx.label}) but is empty.`,
+          `${describeField(compPath, component.def.name)} is required in data type ${type.name} of ${place.field.name} (${place.ctx.label}) but is empty.`,
           // Senders often fill a composite partially; compatibility mode reports the missing part as a warning.
           true,
         );
       }
       continue;
     }
-    const compType = componentType(type, component.position, component.dataType);
-    const sub = ctx.definitions.dataType(compType);
-    if (sub && sub.components.length > 0) {
-      if (hasCheckedPart(ctx, sub)) checkSubcomponents(ctx, sub, comp as Hl7Component, `${path}.${component.position}`, `${name} - ${component.name}`);
-    } else if ((comp as Hl7Component).length === 1 && CHECKED_PRIMITIVES.has(compType)) {
-      // Tables of components are not checked: hl7-dictionary's single table set does not follow the versions
-      // closely enough there (coding-system names, identifier types), and most are user-defined in practice.
-      checkPrimitive(ctx, compType, (comp as Hl7Component)[0] as string, `${path}.${component.position}`, `${name} - ${component.name}`, undefined);
+    if (component.parts) {
+      for (let p = 0; p < component.parts.length; p++) {
+        const part = component.parts[p] as PartPlan;
+        const value = comp[part.def.position - 1];
+        if (value !== undefined && value !== '') checkPrimitive(place, part.type, value, undefined, component.def, part.def);
+      }
+    } else if (component.primitive !== undefined && comp.length === 1) {
+      checkPrimitive(place, component.primitive, comp[0] as string, undefined, component.def);
     }
   }
 }
 
-const checkedParts = new WeakMap<Hl7DataTypeDefinition, boolean>();
-
-/** True when some primitive part of a composite has a checked format (cached per type). */
-function hasCheckedPart(ctx: FieldCheckContext, type: Hl7DataTypeDefinition): boolean {
-  let known = checkedParts.get(type);
-  if (known === undefined) {
-    known = type.components.some((part) => {
-      const partType = componentType(type, part.position, part.dataType);
-      const partDef = ctx.definitions.dataType(partType);
-      return !(partDef && partDef.components.length > 0) && CHECKED_PRIMITIVES.has(partType);
-    });
-    checkedParts.set(type, known);
-  }
-  return known;
-}
-
-/** Checks the subcomponents of a component whose type is itself composite (e.g. XCN.9 HD). */
-function checkSubcomponents(ctx: FieldCheckContext, type: Hl7DataTypeDefinition, comp: Hl7Component, path: string, name: string): void {
-  for (const part of type.components) {
-    const value = comp[part.position - 1];
-    if (value === undefined || value === '') continue;
-    const partType = componentType(type, part.position, part.dataType);
-    if (!CHECKED_PRIMITIVES.has(partType)) continue;
-    const partDef = ctx.definitions.dataType(partType);
-    if (partDef && partDef.components.length > 0) continue;
-    checkPrimitive(ctx, partType, value, `${path}.${part.position}`, `${name} - ${part.name}`, undefined);
-  }
-}
-
-/** Checks one field of a segment against its definition. `valueType` overrides a VARIES type (OBX-5 by OBX-2). */
-function checkField(ctx: FieldCheckContext, def: Hl7FieldDefinition, field: Hl7Field | undefined, segmentPath: string, valueType?: string): void {
-  if (isFieldEmpty(field)) {
+/** Checks one field of a segment against its plan. `valueType` overrides a VARIES type (OBX-5 by OBX-2). */
+function checkField(place: Place, plan: FieldPlan, field: Hl7Field | undefined, valueType: TypePlan | undefined): void {
+  const def = plan.def;
+  place.field = def;
+  place.repetition = 0;
+  if (field === undefined || isFieldEmpty(field)) {
     if (def.optionality === 'R') {
-      const path = `${segmentPath}.${def.position}`;
-      ctx.issues.add('REQUIRED_FIELD_MISSING', path, `${describeField(path, def.name)} is required in ${ctx.label} but is empty.`);
+      const path = fieldPathOf(place);
+      place.ctx.issues.add('REQUIRED_FIELD_MISSING', path, `${describeField(path, def.name)} is required in ${place.ctx.label} but is empty.`);
     }
     return;
   }
-  const path = `${segmentPath}.${def.position}`;
-  const reps = field as Hl7Field;
+  const ctx = place.ctx;
+  const reps = field;
   if (def.optionality === 'W') {
+    const path = fieldPathOf(place);
     ctx.issues.add('WITHDRAWN_FIELD_PRESENT', path, `${describeField(path, def.name)} is withdrawn in ${ctx.label} but has a value.`);
     return;
   }
   if (reps.length > def.maxRepetitions) {
+    const path = fieldPathOf(place);
     ctx.issues.add(
       'TOO_MANY_REPETITIONS',
       path,
       `${describeField(path, def.name)} may repeat at most ${def.maxRepetitions} time(s) in ${ctx.label} but has ${reps.length} repetitions.`,
     );
   }
-  const dataType = def.dataType === 'VARIES' && valueType ? valueType : def.dataType;
+  const type = def.dataType === 'VARIES' && valueType ? valueType : plan.type;
   for (let r = 0; r < reps.length; r++) {
     const rep = reps[r] as Hl7Repetition;
     if (isRepetitionEmpty(rep)) continue;
-    const repPath = r === 0 ? path : `${path}[${r + 1}]`;
+    place.repetition = r;
     if (def.maxLength !== undefined) {
       const length = repetitionLength(rep);
       if (length > def.maxLength) {
+        const repPath = repetitionPathOf(place);
         ctx.issues.add(
           'FIELD_TOO_LONG',
           repPath,
@@ -191,23 +333,32 @@ function checkField(ctx: FieldCheckContext, def: Hl7FieldDefinition, field: Hl7F
         );
       }
     }
-    checkTypedRepetition(ctx, dataType, rep, repPath, def.name, def.table);
+    checkTypedRepetition(place, type, rep, def.table);
   }
 }
 
 /**
- * Checks every defined field of a segment. `segmentPath` is `PID` or `OBX[2]`. MSH-1 and MSH-2 are the parser's
- * concern (delimiters) and are skipped.
+ * Checks every defined field of a segment. MSH-1 and MSH-2 are the parser's concern (delimiters) and are skipped.
+ * Issues come out in the order of the definition's fields, as required fields missing at the end of a segment can
+ * only follow those it holds.
  */
-export function checkSegmentFields(ctx: FieldCheckContext, segment: Hl7Segment, def: Hl7SegmentDefinition, segmentPath: string): void {
-  const isHeader = segment.name === 'MSH';
-  let valueType: string | undefined;
+export function checkSegmentFields(ctx: FieldCheckContext, segment: Hl7Segment, def: Hl7SegmentDefinition): void {
+  const plans = plansOf(ctx.definitions);
+  let valueType: TypePlan | undefined;
   if (segment.name === 'OBX') {
     const declared = segment.fields[2]?.[0]?.[0]?.[0];
-    if (declared && ctx.definitions.dataType(declared)) valueType = declared;
+    if (declared && ctx.definitions.dataType(declared)) valueType = typePlan(ctx.definitions, plans, declared);
   }
-  for (const fieldDef of def.fields) {
-    if (isHeader && fieldDef.position <= 2) continue;
-    checkField(ctx, fieldDef, segment.fields[fieldDef.position], segmentPath, valueType);
+  const plan = segmentPlan(ctx.definitions, plans, def);
+  // `field` and `repetition` are set by checkField for each field checked.
+  const place: Place = { ctx, segment, field: def.fields[0] as Hl7FieldDefinition, repetition: 0 };
+  const present = segment.fields.length;
+  for (let f = 0; f < plan.fields.length; f++) {
+    const field = plan.fields[f] as FieldPlan;
+    if (field.def.position < present) checkField(place, field, segment.fields[field.def.position], valueType);
+  }
+  for (let f = 0; f < plan.required.length; f++) {
+    const field = plan.required[f] as FieldPlan;
+    if (field.def.position >= present) checkField(place, field, undefined, valueType);
   }
 }

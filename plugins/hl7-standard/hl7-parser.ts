@@ -9,7 +9,7 @@
  */
 import { decodeHl7Bytes } from './hl7-charset.ts';
 import { decodeHl7Escapes } from './hl7-escape.ts';
-import type { Hl7Delimiters, Hl7Field, Hl7Message, Hl7Segment } from './hl7-model.ts';
+import type { Hl7Component, Hl7Delimiters, Hl7Field, Hl7Message, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 
 /** Code a parse problem carries: a broken MSH header, or anything else the parser could not read. */
 export type Hl7ParseProblemCode = 'PARSE_ERROR' | 'MSH_INVALID';
@@ -95,11 +95,14 @@ interface DelimiterScanner {
   table: Uint8Array;
   /** Non-ASCII delimiter characters (rare), checked only when a code is >= 128. */
   wide: Map<number, number>;
+  /** Code of the field separator, compared at every segment start. */
+  fieldCode: number;
 }
 
 const scannerCache = new Map<string, DelimiterScanner>();
 
 function scannerFor(d: Hl7Delimiters): DelimiterScanner {
+  if (d === DEFAULT_HL7_DELIMITERS) return defaultScanner;
   const key = `${d.field}\u0000${d.component}\u0000${d.repetition}\u0000${d.escape}\u0000${d.subcomponent}\u0000${d.truncation ?? ''}`;
   let scanner = scannerCache.get(key);
   if (scanner) return scanner;
@@ -117,49 +120,66 @@ function scannerFor(d: Hl7Delimiters): DelimiterScanner {
   assign(d.component, COMPONENT);
   assign(d.repetition, REPETITION);
   assign(d.field, FIELD);
-  scanner = { delimiters: d, table, wide };
+  scanner = { delimiters: d, table, wide, fieldCode: d.field.charCodeAt(0) };
   if (scannerCache.size < 64) scannerCache.set(key, scanner);
   return scanner;
 }
 
+/** The scanner of the standard delimiters, looked up by identity (no key string to build). */
+const defaultScanner = scannerFor({ ...DEFAULT_HL7_DELIMITERS });
+
 /**
  * Splits the fields of one segment, from `pos` (first character after a field separator) to `end`, appending them
- * to `fields`. Values are escape-decoded only when the escape character occurs in them.
+ * to `fields`. Values are escape-decoded only when the escape character occurs in them. The part arrays are
+ * allocated only when a field actually has repetitions, components or subcomponents, so a plain or empty value
+ * costs one nested literal. (Sharing one frozen empty field was tried: frozen arrays have another elements kind,
+ * which made every reader of the tree polymorphic and slower than the allocations it saved.)
  */
 function scanFields(text: string, pos: number, end: number, scanner: DelimiterScanner, fields: Hl7Field[]): void {
   const { table, wide, delimiters } = scanner;
-  let field: Hl7Field = [];
-  let rep: string[][] = [];
-  let comp: string[] = [];
+  let field: Hl7Field | undefined;
+  let rep: Hl7Repetition | undefined;
+  let comp: Hl7Component | undefined;
   let start = pos;
   let escaped = false;
-  for (let i = pos; i < end; i++) {
-    const code = text.charCodeAt(i);
-    const cls = code < 128 ? table[code] : wide.size === 0 ? PLAIN : (wide.get(code) ?? PLAIN);
-    if (cls === PLAIN) continue;
-    if (cls === ESCAPE) {
-      escaped = true;
-      continue;
+  for (let i = pos; ; i++) {
+    // Skip plain characters in a tight loop; reaching `end` closes the last field.
+    let cls = FIELD;
+    for (; i < end; i++) {
+      const code = text.charCodeAt(i);
+      const found = code < 128 ? (table[code] as number) : wide.size === 0 ? PLAIN : (wide.get(code) ?? PLAIN);
+      if (found === PLAIN) continue;
+      if (found === ESCAPE) {
+        escaped = true;
+        continue;
+      }
+      cls = found;
+      break;
     }
     const raw = text.slice(start, i);
-    comp.push(escaped ? decodeHl7Escapes(raw, delimiters) : raw);
+    const value = escaped ? decodeHl7Escapes(raw, delimiters) : raw;
     escaped = false;
     start = i + 1;
+    if (cls === FIELD && field === undefined && rep === undefined && comp === undefined) {
+      fields.push([[[value]]]);
+      if (i >= end) return;
+      continue;
+    }
+    if (comp === undefined) comp = [value];
+    else comp.push(value);
     if (cls === SUBCOMPONENT) continue;
-    rep.push(comp);
-    comp = [];
+    if (rep === undefined) rep = [comp];
+    else rep.push(comp);
+    comp = undefined;
     if (cls === COMPONENT) continue;
-    field.push(rep);
-    rep = [];
+    if (field === undefined) field = [rep];
+    else field.push(rep);
+    rep = undefined;
     if (cls === REPETITION) continue;
     fields.push(field);
-    field = [];
+    field = undefined;
+    if (i >= end) return;
   }
-  const raw = text.slice(start, end);
-  comp.push(escaped ? decodeHl7Escapes(raw, delimiters) : raw);
-  rep.push(comp);
-  field.push(rep);
-  fields.push(field);
 }
 
 /** Segment names are three characters: an upper-case letter then upper-case letters or digits. */
@@ -206,6 +226,8 @@ function readHeaderDelimiters(text: string, pos: number, end: number, name: stri
   let after = text.indexOf(field, pos + 4);
   if (after < 0 || after > end) after = end;
   const encoding = text.slice(pos + 4, after);
+  // Nearly every message uses the standard delimiters: share one delimiter object (and so one cached scanner).
+  if (field === '|' && encoding === '^~\\&') return { delimiters: DEFAULT_HL7_DELIMITERS, encoding, after };
   const chars = encoding.length <= 10 ? [...encoding] : [];
   const valid = chars.length >= 1 && chars.length <= 5 && chars.every(isDelimiterChar) && new Set([field, ...chars]).size === chars.length + 1;
   if (!valid) {
@@ -260,7 +282,7 @@ function parseSegment(text: string, pos: number, end: number, name: string, line
 /** A short, printable excerpt of a line for problem messages. */
 function excerpt(text: string, start: number, end: number): string {
   const slice = text.slice(start, Math.min(end, start + 40));
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must be hidden
+  // control characters are what must be hidden
   return slice.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?') + (end - start > 40 ? '...' : '');
 }
 
@@ -292,6 +314,12 @@ export function parseHl7(input: string | Uint8Array): Hl7ParseResult {
   return result;
 }
 
+/** Records a problem, and on its message too when it belongs to one. */
+function addProblem(result: Hl7ParseResult, problem: Hl7ParseProblem): void {
+  result.problems.push(problem);
+  if (problem.messageIndex !== undefined) result.messages[problem.messageIndex]?.problems.push(problem);
+}
+
 /** The line loop: finds segment boundaries, opens messages at MSH and tracks the batch envelope. */
 function scanMessages(text: string, result: Hl7ParseResult): void {
   const length = text.length;
@@ -305,17 +333,6 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
   let messageEnd = 0;
   let scanner: DelimiterScanner | undefined;
   let batch: Hl7Batch | undefined;
-
-  const closeMessage = () => {
-    if (!message) return;
-    message.raw = text.slice(messageStart, messageEnd);
-    message = undefined;
-  };
-  const problem = (p: Omit<Hl7ParseProblem, 'line'>, at: number) => {
-    const full: Hl7ParseProblem = { line: at, ...p };
-    result.problems.push(full);
-    if (full.messageIndex !== undefined) result.messages[full.messageIndex]?.problems.push(full);
-  };
 
   const pending: Hl7ParseProblem[] = [];
 
@@ -349,19 +366,21 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
     if (start >= end) continue;
 
     if (end - start < 3 || !isSegmentName(text, start)) {
-      pending.push({ code: 'PARSE_ERROR', line, message: `Line ${line} is not an HL7 segment ("${excerpt(text, start, end)}").` });
+      pending.push({ line, code: 'PARSE_ERROR', message: `Line ${line} is not an HL7 segment ("${excerpt(text, start, end)}").` });
       continue;
     }
     const name = text.slice(start, start + 3);
     // Lines that are not segments belong to the open message only when another of its segments follows them;
     // before a new header or the end of the input they are text between messages (comments, separators).
     const continuesMessage = message !== undefined && name !== 'MSH' && name !== 'FHS' && name !== 'BHS' && name !== 'BTS' && name !== 'FTS';
-    for (const p of pending) problem({ ...p, messageIndex: continuesMessage ? message?.index : undefined }, p.line);
-    pending.length = 0;
+    if (pending.length > 0) {
+      for (const p of pending) addProblem(result, { ...p, messageIndex: continuesMessage ? message?.index : undefined });
+      pending.length = 0;
+    }
     if (name === 'MSH' || name === 'FHS' || name === 'BHS') {
       const header = readHeaderDelimiters(text, start, end, name);
       if (name === 'MSH') {
-        closeMessage();
+        if (message) message.raw = text.slice(messageStart, messageEnd);
         const index = result.messages.length;
         message = { index, raw: '', startLine: line, problems: [], delimiters: header.delimiters, segments: [] };
         if (batch) {
@@ -373,17 +392,22 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
         messageEnd = end;
         scanner = scannerFor(header.delimiters);
         if (header.problem) {
-          problem(
-            { code: 'MSH_INVALID', message: header.problem.message, field: header.problem.field, messageIndex: index, tolerable: header.problem.tolerable },
+          addProblem(result, {
             line,
-          );
+            code: 'MSH_INVALID',
+            message: header.problem.message,
+            field: header.problem.field,
+            messageIndex: index,
+            tolerable: header.problem.tolerable,
+          });
         }
         message.segments.push(parseHeaderSegment(text, end, name, line, header));
         continue;
       }
-      closeMessage();
+      if (message) message.raw = text.slice(messageStart, messageEnd);
+      message = undefined;
       const segment = parseHeaderSegment(text, end, name, line, header);
-      if (header.problem) problem({ code: 'PARSE_ERROR', message: header.problem.message, field: header.problem.field }, line);
+      if (header.problem) addProblem(result, { line, code: 'PARSE_ERROR', message: header.problem.message, field: header.problem.field });
       if (name === 'FHS') result.envelope.fileHeader = segment;
       else {
         batch = { header: segment, messageIndexes: [] };
@@ -392,39 +416,38 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
       continue;
     }
     if (name === 'BTS' || name === 'FTS') {
-      closeMessage();
+      if (message) message.raw = text.slice(messageStart, messageEnd);
+      message = undefined;
       const delimiters = scanner?.delimiters ?? result.messages.at(-1)?.delimiters ?? DEFAULT_HL7_DELIMITERS;
       const segment = parseSegment(text, start, end, name, line, scannerFor(delimiters));
       if (name === 'BTS') {
         if (batch) batch.trailer = segment;
         else {
           result.envelope.batches.push({ trailer: segment, messageIndexes: [] });
-          problem({ code: 'PARSE_ERROR', message: `BTS (Batch Trailer) on line ${line} has no BHS (Batch Header) before it.` }, line);
+          addProblem(result, { line, code: 'PARSE_ERROR', message: `BTS (Batch Trailer) on line ${line} has no BHS (Batch Header) before it.` });
         }
         batch = undefined;
       } else result.envelope.fileTrailer = segment;
       continue;
     }
     if (!message || !scanner) {
-      problem({ code: 'PARSE_ERROR', message: `Segment ${name} on line ${line} is outside of any message (no MSH before it).` }, line);
+      addProblem(result, { line, code: 'PARSE_ERROR', message: `Segment ${name} on line ${line} is outside of any message (no MSH before it).` });
       continue;
     }
-    if (end > start + 3 && text.charAt(start + 3) !== scanner.delimiters.field) {
-      problem(
-        {
-          code: 'PARSE_ERROR',
-          message: `Line ${line} ("${excerpt(text, start, end)}") does not continue its segment name with the field separator "${scanner.delimiters.field}".`,
-          messageIndex: message.index,
-        },
+    if (end > start + 3 && text.charCodeAt(start + 3) !== scanner.fieldCode) {
+      addProblem(result, {
         line,
-      );
+        code: 'PARSE_ERROR',
+        message: `Line ${line} ("${excerpt(text, start, end)}") does not continue its segment name with the field separator "${scanner.delimiters.field}".`,
+        messageIndex: message.index,
+      });
       continue;
     }
     message.segments.push(parseSegment(text, start, end, name, line, scanner));
     messageEnd = end;
   }
-  closeMessage();
-  for (const p of pending) problem(p, p.line);
+  if (message) message.raw = text.slice(messageStart, messageEnd);
+  for (const p of pending) addProblem(result, p);
   if (result.messages.length === 0 && result.problems.length === 0) {
     result.problems.push({
       line: text.length === 0 ? 0 : 1,

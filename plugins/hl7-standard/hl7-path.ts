@@ -104,9 +104,18 @@ function joinField(field: Hl7Field, rep: string, comp: string, sub: string): str
   return field.map((r) => r.map((c) => c.join(sub)).join(comp)).join(rep);
 }
 
-/** True when a field holds no data at all (every subcomponent of every repetition is empty). */
+/**
+ * True when a field holds no data at all (every subcomponent of every repetition is empty). Index loops, not
+ * for-of: validation asks this of every field of every message, and the iterator protocol doubled its cost.
+ */
 export function isFieldEmpty(field: Hl7Field | undefined): boolean {
   if (!field) return true;
-  for (const rep of field) for (const comp of rep) for (const sub of comp) if (sub !== '') return false;
+  for (let r = 0; r < field.length; r++) {
+    const rep = field[r] as Hl7Field[number];
+    for (let c = 0; c < rep.length; c++) {
+      const comp = rep[c] as string[];
+      for (let s = 0; s < comp.length; s++) if (comp[s] !== '') return false;
+    }
+  }
   return true;
 }

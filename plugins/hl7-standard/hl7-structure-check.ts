@@ -18,6 +18,13 @@ interface CompiledStructure {
   repeatable: Set<string>;
   /** FIRST set of each node: the names that can begin it. */
   first: Map<Hl7StructureNode, Set<string>>;
+  /** Per node, the names that can begin one of the nodes after it in its sequence. */
+  later: Map<Hl7StructureNode, Set<string>>;
+  /**
+   * Restart sets inside repeating groups (enclosing restart set plus the group's FIRST set), by enclosing set and
+   * group: the same few sets serve every message, so they are built once instead of per group occurrence.
+   */
+  restarts: WeakMap<ReadonlySet<string>, Map<Hl7StructureNode, ReadonlySet<string>>>;
 }
 
 const compiled = new WeakMap<Hl7MessageStructure, CompiledStructure>();
@@ -45,7 +52,14 @@ export function compileStructure(structure: Hl7MessageStructure): CompiledStruct
   const names = new Set<string>();
   const repeatable = new Set<string>();
   const first = new Map<Hl7StructureNode, Set<string>>();
+  const later = new Map<Hl7StructureNode, Set<string>>();
   const walk = (nodes: Hl7StructureNode[], repeating: boolean) => {
+    let after = new Set<string>();
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const node = nodes[i] as Hl7StructureNode;
+      later.set(node, after);
+      after = new Set([...after, ...firstOf(node, first)]);
+    }
     for (const node of nodes) {
       const repeats = repeating || node.max > 1;
       if (node.kind === 'segment') {
@@ -58,7 +72,7 @@ export function compileStructure(structure: Hl7MessageStructure): CompiledStruct
     }
   };
   walk(structure.nodes, false);
-  result = { names, repeatable, first };
+  result = { names, repeatable, first, later, restarts: new WeakMap() };
   compiled.set(structure, result);
   return result;
 }
@@ -99,10 +113,22 @@ function matchSequence(nodes: Hl7StructureNode[], state: MatchState, groupPath: 
 
 /** True when a later node of the sequence can take a segment of that name. */
 function laterNodeTakes(nodes: Hl7StructureNode[], index: number, name: string, state: MatchState): boolean {
-  for (let i = index + 1; i < nodes.length; i++) {
-    if (state.compiledStructure.first.get(nodes[i] as Hl7StructureNode)?.has(name)) return true;
+  return state.compiledStructure.later.get(nodes[index] as Hl7StructureNode)?.has(name) ?? false;
+}
+
+/** The names that may begin another occurrence of `group` or of a group enclosing it (cached per structure). */
+function restartInside(group: Hl7StructureNode, restart: ReadonlySet<string>, compiledStructure: CompiledStructure): ReadonlySet<string> {
+  let byGroup = compiledStructure.restarts.get(restart);
+  if (!byGroup) {
+    byGroup = new Map();
+    compiledStructure.restarts.set(restart, byGroup);
   }
-  return false;
+  let inner = byGroup.get(group);
+  if (!inner) {
+    inner = new Set([...restart, ...(compiledStructure.first.get(group) ?? [])]);
+    byGroup.set(group, inner);
+  }
+  return inner;
 }
 
 function canStart(node: Hl7StructureNode, state: MatchState): boolean {
@@ -190,7 +216,7 @@ function matchOnce(node: Hl7StructureNode, state: MatchState, groupPath: string,
     state.pos++;
     return;
   }
-  const inner = node.max > 1 ? new Set([...restart, ...(state.compiledStructure.first.get(node) ?? [])]) : restart;
+  const inner = node.max > 1 ? restartInside(node, restart, state.compiledStructure) : restart;
   if (node.kind === 'choice') {
     const option = node.children.find((child) => canStart(child, state));
     if (option) matchOnce(option, state, groupPath, inner);
@@ -203,7 +229,8 @@ function matchOnce(node: Hl7StructureNode, state: MatchState, groupPath: string,
 export function checkMessageStructure(input: StructureCheckInput): void {
   const compiledStructure = compileStructure(input.structure);
   const known: Hl7Segment[] = [];
-  for (const segment of input.segments) {
+  for (let i = 0; i < input.segments.length; i++) {
+    const segment = input.segments[i] as Hl7Segment;
     if (compiledStructure.names.has(segment.name)) {
       known.push(segment);
       continue;

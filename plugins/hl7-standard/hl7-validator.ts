@@ -36,21 +36,34 @@ function first(segment: Hl7Segment | undefined, field: number, component = 1): s
   return segment?.fields[field]?.[0]?.[component - 1]?.[0] ?? '';
 }
 
-/** Paths of segment occurrences: `OBX[2]` for segments that may repeat or occur more than once, `PID` otherwise. */
-function createPathOf(segments: Hl7Segment[], repeatable: Set<string>): (segment: Hl7Segment) => string {
-  const counts = new Map<string, number>();
-  const occurrence = new Map<Hl7Segment, number>();
-  for (const segment of segments) {
-    const n = (counts.get(segment.name) ?? 0) + 1;
-    counts.set(segment.name, n);
-    occurrence.set(segment, n);
-  }
+/**
+ * Paths of segment occurrences: `OBX[2]` for segments that may repeat or occur more than once, `PID` otherwise.
+ * Paths are wanted only for issues, so the occurrence counts are taken on the first call, not for every message.
+ */
+function createPathOf(segments: Hl7Segment[], repeatable: ReadonlySet<string>): (segment: Hl7Segment) => string {
+  let counts: Map<string, number> | undefined;
+  let occurrence: Map<Hl7Segment, number> | undefined;
   return (segment) => {
     if (segment.name === 'MSH') return 'MSH';
+    if (!counts || !occurrence) {
+      counts = new Map();
+      occurrence = new Map();
+      for (const each of segments) {
+        const n = (counts.get(each.name) ?? 0) + 1;
+        counts.set(each.name, n);
+        occurrence.set(each, n);
+      }
+    }
     const n = occurrence.get(segment) ?? 1;
     return repeatable.has(segment.name) || (counts.get(segment.name) ?? 1) > 1 ? `${segment.name}[${n}]` : segment.name;
   };
 }
+
+/** No segment is repeatable when the message structure is unknown. */
+const NOTHING_REPEATABLE: ReadonlySet<string> = new Set();
+
+/** Without a profile, no segment outside the structure is allowed. */
+const NO_EXTRA_SEGMENTS = (_name: string) => false;
 
 /** Validates one parsed message. */
 export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7ValidateOptions): MessageValidationResult & { facts: MessageFacts } {
@@ -65,7 +78,8 @@ export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7Valida
     issues.add('PARSE_ERROR', 'MSH', 'The message has no MSH segment.');
     return { index: message.index, isValid: false, errors: issues.errors, warnings: issues.warnings, facts };
   }
-  if (message.problems.some((p) => p.field === 'MSH.1')) {
+  // The length test spares the usual problem-free message a predicate closure.
+  if (message.problems.length > 0 && message.problems.some((p) => p.field === 'MSH.1')) {
     return { index: message.index, isValid: false, errors: issues.errors, warnings: issues.warnings, facts };
   }
   const code = first(msh, 9, 1);
@@ -124,7 +138,7 @@ export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7Valida
   }
 
   const profile = options.profile;
-  const repeatable = structure ? compileStructure(structure).repeatable : new Set<string>();
+  const repeatable = structure ? compileStructure(structure).repeatable : NOTHING_REPEATABLE;
   const pathOf = createPathOf(message.segments, repeatable);
   if (structure) {
     checkMessageStructure({
@@ -132,14 +146,15 @@ export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7Valida
       structure,
       label,
       pathOf,
-      allowedExtra: (name) => profile?.zSegments.has(name) === true,
+      allowedExtra: profile ? (name) => profile.zSegments.has(name) : NO_EXTRA_SEGMENTS,
       issues,
     });
   }
-  const ctx = { definitions, issues, label };
-  for (const segment of message.segments) {
+  const ctx = { definitions, issues, label, pathOf };
+  for (let i = 0; i < message.segments.length; i++) {
+    const segment = message.segments[i] as Hl7Segment;
     const def = definitions.segment(segment.name) ?? profile?.zSegments.get(segment.name);
-    if (def) checkSegmentFields(ctx, segment, def, pathOf(segment));
+    if (def) checkSegmentFields(ctx, segment, def);
   }
   if (profile) checkProfile({ profile, message, issues, label, pathOf, definitions });
   return { index: message.index, messageType: facts.messageType, controlId: facts.controlId, isValid: issues.errors.length === 0, errors: issues.errors, warnings: issues.warnings, facts };

@@ -11,11 +11,69 @@ export interface ValueProblem {
   reason: string;
 }
 
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-const SEQUENCE_ID = /^\d+$/;
-const DATE = /^(\d{4})(?:(\d{2})(?:(\d{2}))?)?$/;
-const TIME = /^(\d{2})(?:(\d{2})(?:(\d{2})(?:\.\d{1,4})?)?)?([+-]\d{4})?$/;
-const DATE_TIME = /^(\d{4})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:(\d{2})(?:\.\d{1,4})?)?)?)?)?)?([+-]\d{4})?$/;
+/*
+ * The formats are read with character codes rather than regular expressions: these checks run for every date,
+ * time and number of every message, and the hand-written readers accept exactly what these patterns do:
+ *   NM  ^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$
+ *   SI  ^\d+$
+ *   DT  ^\d{4}(?:\d{2}(?:\d{2})?)?$
+ *   TM  ^\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,4})?)?)?([+-]\d{4})?$
+ *   DTM ^\d{4}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,4})?)?)?)?)?)?([+-]\d{4})?$
+ */
+
+function isDigitAt(value: string, pos: number): boolean {
+  const code = value.charCodeAt(pos);
+  return code >= 48 && code <= 57;
+}
+
+/** Number of ASCII digits from `pos` on. */
+function countDigits(value: string, pos: number): number {
+  let end = pos;
+  while (isDigitAt(value, end)) end++;
+  return end - pos;
+}
+
+/** The two-digit number at `pos` (digits already checked). */
+function twoDigitsAt(value: string, pos: number): number {
+  return (value.charCodeAt(pos) - 48) * 10 + (value.charCodeAt(pos + 1) - 48);
+}
+
+function isNumber(value: string): boolean {
+  let pos = value.charCodeAt(0) === 43 || value.charCodeAt(0) === 45 ? 1 : 0;
+  const whole = countDigits(value, pos);
+  pos += whole;
+  let fraction = 0;
+  if (value.charCodeAt(pos) === 46) {
+    fraction = countDigits(value, pos + 1);
+    pos += 1 + fraction;
+  }
+  return pos === value.length && (whole > 0 || fraction > 0);
+}
+
+/**
+ * Reads a date or time: `head` digits, then up to `maxGroups` two-digit groups (a fraction of 1 to 4 digits only
+ * after the last one), then an optional `+ZZZZ`/`-ZZZZ` zone. Gives the number of groups read, or -1 when the
+ * value does not have the format. Taking each group greedily loses nothing: a digit left unread can never start
+ * a zone, so no shorter reading could match.
+ */
+function readMoment(value: string, head: number, maxGroups: number): number {
+  const length = value.length;
+  if (countDigits(value, 0) < head) return -1;
+  let pos = head;
+  let groups = 0;
+  while (groups < maxGroups && isDigitAt(value, pos) && isDigitAt(value, pos + 1)) {
+    pos += 2;
+    groups++;
+  }
+  if (groups === maxGroups && value.charCodeAt(pos) === 46) {
+    const digits = Math.min(countDigits(value, pos + 1), 4);
+    if (digits === 0) return -1;
+    pos += 1 + digits;
+  }
+  if (pos === length) return groups;
+  const sign = value.charCodeAt(pos);
+  return (sign === 43 || sign === 45) && pos + 5 === length && countDigits(value, pos + 1) === 4 ? groups : -1;
+}
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -24,24 +82,36 @@ function daysInMonth(year: number, month: number): number {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }
 
-function checkCalendar(year: string, month?: string, day?: string): ValueProblem | undefined {
-  if (month === undefined) return undefined;
-  const m = Number(month);
-  if (m < 1 || m > 12) return { code: 'INVALID_DATE', reason: `not a real date (month ${month})` };
-  if (day === undefined) return undefined;
-  const d = Number(day);
-  if (d < 1 || d > daysInMonth(Number(year), m)) return { code: 'INVALID_DATE', reason: `not a real date (day ${day} of ${year}-${month})` };
+/** Checks the month (and day) of a date read by {@link readMoment}, from its first character; `parts` 0 to 2. */
+function checkCalendar(value: string, parts: number): ValueProblem | undefined {
+  if (parts < 1) return undefined;
+  const m = twoDigitsAt(value, 4);
+  if (m < 1 || m > 12) return { code: 'INVALID_DATE', reason: `not a real date (month ${value.slice(4, 6)})` };
+  if (parts < 2) return undefined;
+  const d = twoDigitsAt(value, 6);
+  if (d < 1 || d > daysInMonth(Number(value.slice(0, 4)), m)) {
+    return { code: 'INVALID_DATE', reason: `not a real date (day ${value.slice(6, 8)} of ${value.slice(0, 4)}-${value.slice(4, 6)})` };
+  }
   return undefined;
 }
 
-function checkClock(hour?: string, minute?: string, second?: string, zone?: string): ValueProblem | undefined {
-  if (hour !== undefined && Number(hour) > 23) return { code: 'INVALID_DATE', reason: `not a real time (hour ${hour})` };
-  if (minute !== undefined && Number(minute) > 59) return { code: 'INVALID_DATE', reason: `not a real time (minute ${minute})` };
-  if (second !== undefined && Number(second) > 59) return { code: 'INVALID_DATE', reason: `not a real time (second ${second})` };
-  if (zone !== undefined) {
-    const h = Number(zone.slice(1, 3));
-    const m = Number(zone.slice(3, 5));
-    if (h > 14 || m > 59) return { code: 'INVALID_DATE', reason: `not a real time zone offset (${zone})` };
+const CLOCK_LIMITS = [23, 59, 59];
+const CLOCK_UNITS = ['hour', 'minute', 'second'];
+
+/** Checks hour, minute and second (those of the `parts` present, from `pos`) and the zone of a time. */
+function checkClock(value: string, pos: number, parts: number): ValueProblem | undefined {
+  for (let i = 0; i < parts; i++) {
+    const at = pos + 2 * i;
+    if (twoDigitsAt(value, at) > (CLOCK_LIMITS[i] as number)) {
+      return { code: 'INVALID_DATE', reason: `not a real time (${CLOCK_UNITS[i]} ${value.slice(at, at + 2)})` };
+    }
+  }
+  const zone = value.length - 5;
+  const sign = value.charCodeAt(zone);
+  if (zone >= 0 && (sign === 43 || sign === 45)) {
+    if (twoDigitsAt(value, zone + 1) > 14 || twoDigitsAt(value, zone + 3) > 59) {
+      return { code: 'INVALID_DATE', reason: `not a real time zone offset (${value.slice(zone)})` };
+    }
   }
   return undefined;
 }
@@ -57,24 +127,24 @@ export function checkPrimitiveValue(dataType: string, value: string): ValueProbl
   if (value === '' || value === '""') return undefined;
   switch (dataType) {
     case 'NM':
-      return NUMBER.test(value) ? undefined : { code: 'INVALID_DATA_TYPE', reason: 'not a number' };
+      return isNumber(value) ? undefined : { code: 'INVALID_DATA_TYPE', reason: 'not a number' };
     case 'SI':
-      return SEQUENCE_ID.test(value) ? undefined : { code: 'INVALID_DATA_TYPE', reason: 'not a sequence number (digits only)' };
+      return countDigits(value, 0) === value.length ? undefined : { code: 'INVALID_DATA_TYPE', reason: 'not a sequence number (digits only)' };
     case 'DT': {
-      const match = DATE.exec(value);
-      if (!match) return { code: 'INVALID_DATA_TYPE', reason: 'not a date (YYYY[MM[DD]])' };
-      return checkCalendar(match[1] as string, match[2], match[3]);
+      const parts = value.length === 4 || value.length === 6 || value.length === 8 ? readMoment(value, 4, 2) : -1;
+      if (parts < 0 || 4 + 2 * parts !== value.length) return { code: 'INVALID_DATA_TYPE', reason: 'not a date (YYYY[MM[DD]])' };
+      return checkCalendar(value, parts);
     }
     case 'TM': {
-      const match = TIME.exec(value);
-      if (!match) return { code: 'INVALID_DATA_TYPE', reason: 'not a time (HH[MM[SS[.S]]][+/-ZZZZ])' };
-      return checkClock(match[1], match[2], match[3], match[4]);
+      const parts = readMoment(value, 2, 2);
+      if (parts < 0) return { code: 'INVALID_DATA_TYPE', reason: 'not a time (HH[MM[SS[.S]]][+/-ZZZZ])' };
+      return checkClock(value, 0, 1 + parts);
     }
     case 'DTM':
     case 'TS': {
-      const match = DATE_TIME.exec(value);
-      if (!match) return { code: 'INVALID_DATA_TYPE', reason: 'not a date/time (YYYY[MM[DD[HH[MM[SS[.S]]]]]][+/-ZZZZ])' };
-      return checkCalendar(match[1] as string, match[2], match[3]) ?? checkClock(match[4], match[5], match[6], match[7]);
+      const parts = readMoment(value, 4, 5);
+      if (parts < 0) return { code: 'INVALID_DATA_TYPE', reason: 'not a date/time (YYYY[MM[DD[HH[MM[SS[.S]]]]]][+/-ZZZZ])' };
+      return checkCalendar(value, Math.min(parts, 2)) ?? checkClock(value, 8, Math.max(parts - 2, 0));
     }
     default:
       return undefined;
