@@ -9,7 +9,9 @@ import { firstSeparatorIndex, looksLikeResponseHeader, SEGMENT_ID_FIELD } from '
 /** Which NCPDP family a text belongs to, if any. */
 export type NcpdpFormat = 'script' | 'telecom';
 
-const ROOT_MESSAGE = /^(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:[A-Za-z_][\w.-]*:)?Message[\s>/]/;
+// A DOCTYPE is recognised here only so that validation can refuse it with a clear PARSE_ERROR (XXE, entity bombs).
+const ROOT_MESSAGE =
+  /^(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:[A-Za-z_][\w.-]*:)?Message[\s>/]/;
 
 /** The NCPDP family of the content and the confidence (0..1) that it is one. */
 export function detectNcpdpFormat(content: string): { format?: NcpdpFormat; confidence: number } {

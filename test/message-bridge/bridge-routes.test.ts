@@ -189,3 +189,16 @@ describe('GET /api/profiles and /api/describe', () => {
     expect(unknown.status).toBe(404);
   });
 });
+
+describe('hostile XML', () => {
+  it('detects a SCRIPT message behind a DOCTYPE and refuses the DOCTYPE as a parse error', async () => {
+    const xxe =
+      '<?xml version="1.0"?><!DOCTYPE Message [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><Message><Header/><Body>&xxe;</Body></Message>';
+    const res = await post('/api/validate', { messageContent: xxe });
+    expect(res.status).toBe(200);
+    expect(res.json.data.standard).toBe('ncpdp');
+    expect(res.json.data.isValid).toBe(false);
+    expect(res.json.data.errors[0].code).toBe('PARSE_ERROR');
+    expect(res.text).not.toContain('root:');
+  });
+});
