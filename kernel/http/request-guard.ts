@@ -34,7 +34,8 @@ export function createGuardedServer(handler: Handler, options: RequestGuardOptio
   let allowedHosts = new Set<string>();
   let sameOrigins = new Set<string>();
   let forPort = -1;
-  const configuredOrigins = new Set(options.allowedOrigins);
+  // Browsers send an Origin without a trailing slash; a configured `http://host:3000/` must still match it.
+  const configuredOrigins = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/+$/, '')));
 
   const guard: Handler = (request, response) => {
     const port = options.getPort();

@@ -12,7 +12,7 @@ beforeAll(async () => {
   withCors = await startTestWorkbench({
     skipBundledPlugins: true,
     pluginDirs: [join(fixturesDir, 'plugins')],
-    config: { http: { allowedOrigins: ['http://localhost:3000'] } },
+    config: { http: { allowedOrigins: ['http://localhost:3000/'] } },
   });
 });
 afterAll(async () => {
