@@ -3,6 +3,7 @@
  * organisation id applies only to callers of that organisation.
  */
 import type { Kysely, Migration } from 'kysely';
+import type { FeatureFlags } from './api.ts';
 
 /** Table of stored flags. */
 export interface FeatureFlagRow {
@@ -32,7 +33,7 @@ export const featureFlagMigrations: Record<string, Migration> = {
 };
 
 /** Reads flags for a scope. */
-export class FeatureFlagStore {
+export class FeatureFlagStore implements FeatureFlags {
   constructor(
     private readonly db: Kysely<{ feature_flags: FeatureFlagRow }>,
     private readonly defaults: Record<string, boolean>,

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench } from '../helpers/test-workbench.ts';
 import { projectRoot } from '../../kernel/config-loader.ts';
+import { TOKENS } from '../../kernel/tokens.ts';
+import type { ApiKeyStore } from '../../kernel/auth/api-keys.ts';
+import { FEATURE_FLAGS, type FeatureFlags } from '../../plugins/feature-flags/api.ts';
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -56,12 +59,21 @@ describe('features', () => {
     try {
       const anonymous = await wb.call('monitor', { path: '/api/features' });
       expect(anonymous.json.data).toEqual({ scope: 'global', organizationId: null, flags: { betaDashboards: true } });
-      const { key } = await wb.workbench.container
-        .resolve<import('../../kernel/auth/api-keys.ts').ApiKeyStore>(Symbol.for('workbench.api-keys'))
-        .create('MonitorViewer');
+      const { key } = await wb.workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys).create('MonitorViewer');
       const authed = await wb.call('monitor', { path: '/api/features', headers: { authorization: `Bearer ${key}` } });
-      expect(authed.json.data.scope).toBe('organization');
-      expect(authed.json.data.flags.betaDashboards).toBe(true);
+      expect(authed.json.data).toEqual({
+        scope: 'organization',
+        organizationId: 'default',
+        flags: { betaDashboards: true },
+      });
+      // Stored flags override the config: a global one for everybody, an organisation one for its callers only.
+      const store = wb.workbench.container.resolve<FeatureFlags>(FEATURE_FLAGS);
+      await store.set('newAlerts', true, '', '2026-01-01T00:00:00Z');
+      await store.set('betaDashboards', false, 'default', '2026-01-01T00:00:00Z');
+      const anonymousAfter = await wb.call('monitor', { path: '/api/features' });
+      expect(anonymousAfter.json.data.flags).toEqual({ betaDashboards: true, newAlerts: true });
+      const authedAfter = await wb.call('monitor', { path: '/api/features', headers: { authorization: `Bearer ${key}` } });
+      expect(authedAfter.json.data.flags).toEqual({ betaDashboards: false, newAlerts: true });
     } finally {
       await wb.stop();
     }
