@@ -1,0 +1,139 @@
+/**
+ * Alerts, one per episode: while an alert of a rule is open for an interface (not cleared) the same condition
+ * raises nothing new; once cleared, the next time the condition holds is a new episode and a new alert. Every new,
+ * cleared and acknowledged alert is announced on the kernel event bus.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../kernel/clock.ts';
+import type { EventBus } from '../../kernel/events.ts';
+import type { Alert, AlertSeverity } from './api.ts';
+import type { AlertRow, MonitorDatabase } from './monitor-tables.ts';
+
+/** What raising needs. */
+export interface AlertDraft {
+  interfaceId: string;
+  interfaceName: string;
+  rule: string;
+  severity: AlertSeverity;
+  title: string;
+  message: string;
+}
+
+function toAlert(row: AlertRow): Alert {
+  return {
+    id: row.id,
+    interfaceId: row.interface_id,
+    interfaceName: row.interface_name,
+    severity: row.severity as AlertSeverity,
+    title: row.title,
+    message: row.message,
+    triggeredAt: row.triggered_at,
+    acknowledgedAt: row.acknowledged_at,
+    rule: row.rule,
+    clearedAt: row.cleared_at,
+  };
+}
+
+/** Stores alert episodes and emits their events. */
+export class AlertEpisodes {
+  /** Raise and clear run one at a time, so two evaluations never open the same episode twice. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Kysely<MonitorDatabase>,
+    private readonly events: EventBus,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The open alert of a rule for an interface, if any. */
+  async open(interfaceId: string, rule: string): Promise<Alert | undefined> {
+    const row = await this.db
+      .selectFrom('monitor_alerts')
+      .selectAll()
+      .where('interface_id', '=', interfaceId)
+      .where('rule', '=', rule)
+      .where('cleared_at', 'is', null)
+      .executeTakeFirst();
+    return row ? toAlert(row) : undefined;
+  }
+
+  /** Open alerts, of one interface or all, newest first. */
+  async openAlerts(interfaceId?: string): Promise<Alert[]> {
+    let query = this.db.selectFrom('monitor_alerts').selectAll().where('cleared_at', 'is', null);
+    if (interfaceId) query = query.where('interface_id', '=', interfaceId);
+    const rows = await query.orderBy('triggered_at', 'desc').execute();
+    return rows.map(toAlert);
+  }
+
+  /** Raises an alert unless the rule's episode is already open; returns the alert and whether it is new. */
+  raise(draft: AlertDraft): Promise<{ alert: Alert; created: boolean }> {
+    return this.serially(() => this.raiseNow(draft));
+  }
+
+  /** Ends the open episode of a rule; returns whether one was open. */
+  clear(interfaceId: string, rule: string): Promise<boolean> {
+    return this.serially(() => this.clearNow(interfaceId, rule));
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async raiseNow(draft: AlertDraft): Promise<{ alert: Alert; created: boolean }> {
+    const existing = await this.open(draft.interfaceId, draft.rule);
+    if (existing) return { alert: existing, created: false };
+    const row: AlertRow = {
+      id: randomUUID(),
+      interface_id: draft.interfaceId,
+      interface_name: draft.interfaceName,
+      rule: draft.rule,
+      severity: draft.severity,
+      title: draft.title,
+      message: draft.message,
+      triggered_at: this.clock.now().toISOString(),
+      cleared_at: null,
+      acknowledged_at: null,
+    };
+    await this.db.insertInto('monitor_alerts').values(row).execute();
+    const alert = toAlert(row);
+    this.events.emit('alert.raised', { alert });
+    return { alert, created: true };
+  }
+
+  private async clearNow(interfaceId: string, rule: string): Promise<boolean> {
+    const existing = await this.open(interfaceId, rule);
+    if (!existing) return false;
+    const clearedAt = this.clock.now().toISOString();
+    await this.db.updateTable('monitor_alerts').set({ cleared_at: clearedAt }).where('id', '=', existing.id).execute();
+    this.events.emit('alert.cleared', { alert: { ...existing, clearedAt } });
+    return true;
+  }
+
+  /** Sets acknowledgedAt once (a second call keeps the first time); undefined for an unknown id. */
+  async acknowledge(id: string): Promise<Alert | undefined> {
+    const at = this.clock.now().toISOString();
+    const result = await this.db
+      .updateTable('monitor_alerts')
+      .set({ acknowledged_at: at })
+      .where('id', '=', id)
+      .where('acknowledged_at', 'is', null)
+      .executeTakeFirst();
+    const row = await this.db.selectFrom('monitor_alerts').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const alert = toAlert(row);
+    if (Number(result.numUpdatedRows) > 0) this.events.emit('alert.acknowledged', { alert });
+    return alert;
+  }
+
+  /** Alerts triggered since an instant, newest first, optionally of one severity or interface (at most `limit`). */
+  async list(filter: { since: string; severity?: AlertSeverity; interfaceId?: string; limit?: number }): Promise<Alert[]> {
+    let query = this.db.selectFrom('monitor_alerts').selectAll().where('triggered_at', '>=', filter.since);
+    if (filter.severity) query = query.where('severity', '=', filter.severity);
+    if (filter.interfaceId) query = query.where('interface_id', '=', filter.interfaceId);
+    const rows = await query.orderBy('triggered_at', 'desc').orderBy('id').limit(filter.limit ?? 10_000).execute();
+    return rows.map(toAlert);
+  }
+}

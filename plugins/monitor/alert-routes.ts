@@ -1,0 +1,41 @@
+/** Routes of alerts: list by window and severity, acknowledge (professional tier). */
+import { z } from 'zod';
+import { kernelErrors } from '../../kernel/errors.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import type { AlertEpisodes } from './alert-episodes.ts';
+import { alertSchema, alertsQuery, idParams } from './monitor-schemas.ts';
+
+/** Registers the alert routes. */
+export function registerAlertRoutes(routes: RouteRegistrar, alerts: AlertEpisodes, clock: Clock): void {
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/alerts',
+    summary: 'Alerts triggered in the last sinceHours hours (default 24), newest first, optionally of one severity',
+    tags: ['monitor'],
+    tier: 'professional',
+    query: alertsQuery,
+    response: z.array(alertSchema),
+    handler: ({ query }) =>
+      alerts.list({
+        since: new Date(clock.nowMs() - query.sinceHours * 3_600_000).toISOString(),
+        severity: query.severity,
+        interfaceId: query.interfaceId,
+      }),
+  });
+
+  routes.route({
+    method: 'POST',
+    url: '/api/monitor/alerts/:id/acknowledge',
+    summary: 'Acknowledge an alert; acknowledgedAt is set once (a second call keeps the first time)',
+    tags: ['monitor'],
+    tier: 'professional',
+    params: idParams,
+    response: alertSchema,
+    async handler({ params }) {
+      const alert = await alerts.acknowledge(params.id);
+      if (!alert) throw kernelErrors.create('NOT_FOUND', { what: `Alert ${params.id}` });
+      return alert;
+    },
+  });
+}

@@ -1,0 +1,254 @@
+/**
+ * Public surface of the monitor plugin: the container token of its {@link MonitorService}, the records it returns
+ * and the events it emits. Analytics, tracing, AI triage and admin read interfaces, stored messages and minute
+ * roll-ups through this service; none of them opens the monitor's tables.
+ *
+ * ```ts
+ * const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
+ * const minutes = await monitor.minuteRollups(interfaceId, { since, until });
+ * ```
+ */
+
+/** Container token of {@link MonitorService}. */
+export const MONITOR_SERVICE = Symbol.for('workbench.monitor');
+
+/** Alert severities, highest first. */
+export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
+
+/** Severity of an alert. */
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+/** Validation mode used for an interface's messages. */
+export type InterfaceValidationMode = 'strict' | 'compatibility';
+
+/** Per-interface overrides of the alert rules (every field optional; config defaults apply to the rest). */
+export interface AlertRuleOverrides {
+  /** Error rate (0..1) over the window at which a warning is raised. */
+  errorRateWarning?: number;
+  /** Error rate (0..1) over the window at which a critical alert is raised. */
+  errorRateCritical?: number;
+  /** Window of the error-rate and latency rules, in minutes. */
+  windowMinutes?: number;
+  /** Fewest messages in the window before the error-rate rule judges (so 1 failure of 1 is not 100 %). */
+  minimumMessages?: number;
+  /** Minutes without any message that raise a silence warning; 0 switches the rule off. */
+  silenceMinutes?: number;
+  /** p99 latency in milliseconds above which a warning is raised; 0 switches the rule off. */
+  latencyP99Ms?: number;
+}
+
+/** A monitored interface: a watched folder, a file pattern and a validation profile. */
+export interface MonitoredInterface {
+  id: string;
+  name: string;
+  /** Absolute path of the watched folder. */
+  directoryPath: string;
+  /** Glob of message files (picomatch syntax), matched against the path relative to the folder. */
+  filePattern: string;
+  /** Profile applied on top of the standard, or null for the plain standard. */
+  profileName: string | null;
+  /** Strict or compatibility validation (default compatibility). */
+  validationMode: InterfaceValidationMode;
+  /** True while the folder is watched (true after creation). */
+  enabled: boolean;
+  /** Watch subfolders too. */
+  recursive: boolean;
+  /** Poll the folder instead of using file-system events (network shares). */
+  usePolling: boolean;
+  /** Per-interface alert rule overrides. */
+  alertRules: AlertRuleOverrides;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One validation finding kept with a stored message. */
+export interface StoredIssue {
+  field: string;
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+/** A stored message, as the monitor read it from a file. */
+export interface StoredMessage {
+  id: string;
+  interfaceId: string;
+  fileId: string;
+  /** 0-based position of the message in its file. */
+  indexInFile: number;
+  /** When the settled file was seen (ISO 8601 UTC). */
+  receivedAt: string;
+  /** MSH-7 as an instant (ISO 8601 UTC), or null when absent or unparsable. */
+  messageTime: string | null;
+  /** MSH-9.1 and MSH-9.2 (`ADT`, `A01`), null when absent. */
+  messageType: string | null;
+  triggerEvent: string | null;
+  /** MSH-12. */
+  version: string | null;
+  /** MSH-10. */
+  controlId: string | null;
+  sendingApplication: string | null;
+  sendingFacility: string | null;
+  /** Every PID-3 repetition with its assigning authority (PID-3.4.1). */
+  patientIds: Array<{ id: string; assigningAuthority: string | null }>;
+  /** PID-18, else PV1-19. */
+  accountNumber: string | null;
+  /** PV1-19. */
+  visitNumber: string | null;
+  isValid: boolean;
+  errors: StoredIssue[];
+  warnings: StoredIssue[];
+  /** receivedAt minus MSH-7 in milliseconds; null when MSH-7 is missing or unparsable. */
+  latencyMs: number | null;
+  /** The message text, while raw content is kept (config `keepRawContent`, `rawRetentionDays`); else null. */
+  raw: string | null;
+}
+
+/** One minute of one interface: what arrived and whether the folder was reachable and the interface enabled. */
+export interface MinuteRollup {
+  interfaceId: string;
+  /** Start of the minute (ISO 8601 UTC, seconds zero). */
+  minute: string;
+  messages: number;
+  failed: number;
+  /** Sum and count of the latencies known in the minute (messages without MSH-7 have none). */
+  latencySumMs: number;
+  latencyCount: number;
+  /**
+   * Whether the folder was reachable during the minute: true or false when the service looked in that minute,
+   * null when a message row exists but the service recorded no check (minutes the service was down have no row).
+   */
+  reachable: boolean | null;
+  /** Whether the interface was enabled during the minute (null as for `reachable`). */
+  enabled: boolean | null;
+}
+
+/** A time window: `since` inclusive, `until` exclusive (ISO 8601 or Date). */
+export interface TimeWindow {
+  since: string | Date;
+  until?: string | Date;
+}
+
+/** Paging of message lists (limit is capped at 10,000). */
+export interface MessageQuery extends TimeWindow {
+  limit?: number;
+  offset?: number;
+  /** Only failed (false) or only valid (true) messages. */
+  isValid?: boolean;
+  /** Leave out the raw text (cheaper). */
+  withoutRaw?: boolean;
+}
+
+/** An alert (SPEC "Alert") with the rule that raised it. */
+export interface Alert {
+  id: string;
+  interfaceId: string;
+  interfaceName: string;
+  severity: AlertSeverity;
+  title: string;
+  message: string;
+  triggeredAt: string;
+  acknowledgedAt: string | null;
+  /** Rule key (`error-rate-warning`, `silence`, `folder-unreachable`, or the key another plugin gave). */
+  rule: string;
+  /** When the condition stopped; null while the episode is open. */
+  clearedAt: string | null;
+}
+
+/** What another plugin passes to {@link MonitorService.raiseAlert}. */
+export interface RaiseAlertInput {
+  interfaceId: string;
+  severity: AlertSeverity;
+  title: string;
+  message: string;
+  /**
+   * Episode key (`sla-breach` for instance). While an alert with this key is open for the interface no new one is
+   * raised; {@link MonitorService.clearAlert} ends the episode.
+   */
+  rule: string;
+}
+
+/** Counts of stored messages (for observability). */
+export interface StoredMessageCounts {
+  messages: number;
+  failed: number;
+  files: number;
+  interfaces: number;
+}
+
+/** The monitor's service, registered under {@link MONITOR_SERVICE}. */
+export interface MonitorService {
+  /** Every interface, by name. */
+  listInterfaces(): Promise<MonitoredInterface[]>;
+  /** One interface, or undefined. */
+  getInterface(id: string): Promise<MonitoredInterface | undefined>;
+  /** Whether an interface with that id exists. */
+  interfaceExists(id: string): Promise<boolean>;
+  /** Messages of an interface (or all interfaces when `interfaceId` is null) received in a window, oldest first. */
+  messagesInWindow(interfaceId: string | null, query: MessageQuery): Promise<StoredMessage[]>;
+  /** Messages naming a patient identifier (any PID-3 repetition), oldest first. */
+  messagesByPatientId(patientId: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]>;
+  /** Messages naming an account or visit number (PID-18 or PV1-19), oldest first. */
+  messagesByAccountNumber(accountNumber: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]>;
+  /** Messages with a control id (MSH-10), oldest first. */
+  messagesByControlId(controlId: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]>;
+  /** One message by id, with its raw text while kept. */
+  getMessage(id: string): Promise<StoredMessage | undefined>;
+  /** Minute roll-ups of an interface in a window, oldest first (minutes without a row are absent). */
+  minuteRollups(interfaceId: string, window: TimeWindow): Promise<MinuteRollup[]>;
+  /** Counts of stored messages, files and interfaces (optionally of one interface). */
+  storedMessageCounts(interfaceId?: string): Promise<StoredMessageCounts>;
+  /** Alerts triggered in a window, newest first. */
+  listAlerts(filter: { since: string | Date; severity?: AlertSeverity; interfaceId?: string }): Promise<Alert[]>;
+  /**
+   * Raises an alert for another plugin (an SLA breach, say), once per episode: returns the new alert, or the open
+   * one with the same `rule` for that interface. Emits `alert.raised` for a new one. Unknown interface: throws.
+   */
+  raiseAlert(input: RaiseAlertInput): Promise<Alert>;
+  /** Ends the open episode of `rule` for the interface, if any; returns whether one was open. */
+  clearAlert(interfaceId: string, rule: string): Promise<boolean>;
+}
+
+/** Summary of one message of an ingested file (payload of `message.ingested`). */
+export interface IngestedMessageSummary {
+  id: string;
+  indexInFile: number;
+  messageType: string | null;
+  triggerEvent: string | null;
+  controlId: string | null;
+  patientIds: string[];
+  accountNumber: string | null;
+  isValid: boolean;
+  errorCodes: string[];
+  latencyMs: number | null;
+}
+
+/** Payload of `message.ingested`: emitted once per committed file (or appended part), after the commit. */
+export interface MessageIngestedEvent {
+  interfaceId: string;
+  interfaceName: string;
+  fileId: string;
+  /** Path of the file relative to the watched folder. */
+  path: string;
+  receivedAt: string;
+  messages: IngestedMessageSummary[];
+}
+
+/** Payload of `alert.raised` and `alert.cleared`. */
+export interface AlertEvent {
+  alert: Alert;
+}
+
+/** Payload of `alert.acknowledged`. */
+export interface AlertAcknowledgedEvent {
+  alert: Alert;
+}
+
+declare module '../../kernel/events.ts' {
+  interface WorkbenchEvents {
+    'message.ingested': MessageIngestedEvent;
+    'alert.raised': AlertEvent;
+    'alert.cleared': AlertEvent;
+    'alert.acknowledged': AlertAcknowledgedEvent;
+  }
+}

@@ -1,0 +1,13 @@
+/** Error catalogue of the monitor plugin (listed in the README's error table). */
+import { defineErrorCatalogue } from '../../kernel/errors.ts';
+
+/** The monitor's error codes. */
+export const monitorErrors = defineErrorCatalogue({
+  DIRECTORY_UNREADABLE: {
+    status: 400,
+    message: 'directoryPath "{path}" is not an existing readable directory: {reason}.',
+  },
+  FILE_PATTERN_INVALID: { status: 400, message: 'filePattern "{pattern}" is not a valid glob: {reason}.' },
+  PROFILE_NOT_FOUND: { status: 400, message: 'profileName "{profile}" names no loaded profile; loaded: {loaded}.' },
+  INTERFACE_NAME_TAKEN: { status: 409, message: 'An interface named "{name}" already exists.' },
+});

@@ -1,0 +1,53 @@
+/**
+ * Checks an interface definition against the world before it is stored: the folder must exist and be readable,
+ * the pattern must be a glob picomatch can use, the profile must be loaded. Each failure is a 400 naming the field.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { monitorErrors } from './errors.ts';
+import { filePatternProblem } from './file-pattern.ts';
+
+/** Why a folder cannot be watched, or undefined when it can. */
+export function directoryProblem(path: string): string | undefined {
+  try {
+    if (!statSync(path).isDirectory()) return 'it is not a directory';
+    accessSync(path, constants.R_OK | constants.X_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'it does not exist';
+    if (code === 'EACCES' || code === 'EPERM') return 'it is not readable';
+    return `it cannot be opened (${code ?? (error as Error).message})`;
+  }
+}
+
+/** Resolves a directory path (relative paths against the working directory) and checks it; throws 400. */
+export function checkDirectory(path: string): string {
+  const absolute = isAbsolute(path) ? path : resolve(path);
+  const problem = directoryProblem(absolute);
+  if (problem) {
+    throw monitorErrors.create('DIRECTORY_UNREADABLE', { path, reason: problem }, [
+      { location: 'body', path: 'directoryPath', message: problem },
+    ]);
+  }
+  return absolute;
+}
+
+/** Checks a file pattern; throws 400 naming filePattern. */
+export function checkFilePattern(pattern: string): void {
+  const problem = filePatternProblem(pattern);
+  if (problem) {
+    throw monitorErrors.create('FILE_PATTERN_INVALID', { pattern, reason: problem }, [
+      { location: 'body', path: 'filePattern', message: problem },
+    ]);
+  }
+}
+
+/** Checks that a profile is loaded; throws 400 naming profileName and listing the loaded ones. */
+export function checkProfile(profile: string, loaded: readonly string[]): void {
+  if (loaded.includes(profile)) return;
+  const list = loaded.length > 0 ? [...loaded].sort().join(', ') : 'none';
+  throw monitorErrors.create('PROFILE_NOT_FOUND', { profile, loaded: list }, [
+    { location: 'body', path: 'profileName', message: `no loaded profile is named "${profile}"; loaded: ${list}` },
+  ]);
+}

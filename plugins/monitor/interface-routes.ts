@@ -1,0 +1,137 @@
+/**
+ * Routes of monitored interfaces: list, create, read, update, delete (professional tier). Creating or changing an
+ * interface checks the folder, the pattern, the profile and the name first; the watcher follows every change.
+ */
+import { z } from 'zod';
+import { kernelErrors } from '../../kernel/errors.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import type { MonitoredInterface } from './api.ts';
+import { monitorErrors } from './errors.ts';
+import { checkDirectory, checkFilePattern, checkProfile } from './interface-input.ts';
+import type { InterfaceChanges, InterfaceStore } from './interface-store.ts';
+import { createInterfaceBody, idParams, interfaceSchema, updateInterfaceBody } from './monitor-schemas.ts';
+
+/** What the routes need. */
+export interface InterfaceRouteDeps {
+  interfaces: InterfaceStore;
+  clock: Clock;
+  /** Names of every loaded profile, of every standard. */
+  loadedProfiles(): string[];
+  /** Called after an interface was created or changed, so watching follows. */
+  changed(monitored: MonitoredInterface): Promise<void>;
+  /** Called before an interface is removed, so its watcher stops first. */
+  removing(id: string): Promise<void>;
+}
+
+/** Registers the interface routes. */
+export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceRouteDeps): void {
+  const { interfaces, clock } = deps;
+
+  async function requireInterface(id: string): Promise<MonitoredInterface> {
+    const found = await interfaces.get(id);
+    if (!found) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${id}` });
+    return found;
+  }
+
+  async function checkNameFree(name: string, exceptId?: string): Promise<void> {
+    const existing = await interfaces.findByName(name);
+    if (existing && existing.id !== exceptId) {
+      throw monitorErrors.create('INTERFACE_NAME_TAKEN', { name }, [
+        { location: 'body', path: 'name', message: `an interface named "${name}" already exists` },
+      ]);
+    }
+  }
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/interfaces',
+    summary: 'List monitored interfaces',
+    tags: ['monitor'],
+    tier: 'professional',
+    response: z.array(interfaceSchema),
+    handler: () => interfaces.list(),
+  });
+
+  routes.route({
+    method: 'POST',
+    url: '/api/monitor/interfaces',
+    summary: 'Create a monitored interface (enabled at once)',
+    tags: ['monitor'],
+    tier: 'professional',
+    body: createInterfaceBody,
+    response: interfaceSchema,
+    successStatus: 201,
+    async handler({ body }) {
+      const directoryPath = checkDirectory(body.directoryPath);
+      checkFilePattern(body.filePattern);
+      if (body.profileName) checkProfile(body.profileName, deps.loadedProfiles());
+      await checkNameFree(body.name);
+      const created = await interfaces.create(
+        {
+          name: body.name,
+          directoryPath,
+          filePattern: body.filePattern,
+          profileName: body.profileName ?? null,
+          validationMode: body.validationMode,
+          recursive: body.recursive,
+          usePolling: body.usePolling,
+          alertRules: body.alertRules,
+        },
+        clock.now().toISOString(),
+      );
+      await deps.changed(created);
+      return created;
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/interfaces/:id',
+    summary: 'One monitored interface',
+    tags: ['monitor'],
+    tier: 'professional',
+    params: idParams,
+    response: interfaceSchema,
+    handler: ({ params }) => requireInterface(params.id),
+  });
+
+  routes.route({
+    method: 'PUT',
+    url: '/api/monitor/interfaces/:id',
+    summary: 'Change an interface; enabled false stops watching at once, true resumes and reads what arrived meanwhile',
+    tags: ['monitor'],
+    tier: 'professional',
+    params: idParams,
+    body: updateInterfaceBody,
+    response: interfaceSchema,
+    async handler({ params, body }) {
+      await requireInterface(params.id);
+      const changes: InterfaceChanges = { ...body };
+      if (body.directoryPath !== undefined) changes.directoryPath = checkDirectory(body.directoryPath);
+      if (body.filePattern !== undefined) checkFilePattern(body.filePattern);
+      if (body.profileName) checkProfile(body.profileName, deps.loadedProfiles());
+      if (body.name !== undefined) await checkNameFree(body.name, params.id);
+      const updated = await interfaces.update(params.id, changes, clock.now().toISOString());
+      if (!updated) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });
+      await deps.changed(updated);
+      return updated;
+    },
+  });
+
+  routes.route({
+    method: 'DELETE',
+    url: '/api/monitor/interfaces/:id',
+    summary: 'Stop watching and remove an interface with its ledger, messages and roll-ups (alerts stay)',
+    tags: ['monitor'],
+    tier: 'professional',
+    params: idParams,
+    response: z.object({ id: z.string(), removed: z.boolean() }),
+    async handler({ params }) {
+      await requireInterface(params.id);
+      await deps.removing(params.id);
+      if (!(await interfaces.remove(params.id))) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });
+      return { id: params.id, removed: true };
+    },
+  });
+}

@@ -1,0 +1,41 @@
+/** The monitor's config section (`plugins.monitor`), validated at boot with the rest of the config. */
+import { z } from 'zod';
+
+/** Defaults of the alert rules; each interface may override any of them. */
+export const alertRulesSchema = z
+  .object({
+    errorRateWarning: z.number().min(0).max(1).default(0.1),
+    errorRateCritical: z.number().min(0).max(1).default(0.25),
+    windowMinutes: z.number().int().min(1).max(1440).default(15),
+    minimumMessages: z.number().int().min(1).default(10),
+    silenceMinutes: z.number().int().min(0).max(525_600).default(60),
+    latencyP99Ms: z.number().int().min(0).default(300_000),
+  })
+  .strict();
+
+/** Schema of `plugins.monitor`. */
+export const monitorConfigSchema = z
+  .object({
+    /** Milliseconds a file's size and mtime must stay unchanged before it is read. */
+    settleMs: z.number().int().min(0).max(600_000).default(500),
+    /** Poll interval (ms) of interfaces that use polling. */
+    pollingIntervalMs: z.number().int().min(50).max(600_000).default(1000),
+    /** How often (ms) each folder is checked for reachability and alert rules are evaluated. */
+    checkIntervalMs: z.number().int().min(50).max(600_000).default(5000),
+    /** Keep the raw text of each message (for drill-down and triage). */
+    keepRawContent: z.boolean().default(true),
+    /** Days raw text is kept; a daily job removes older raw text (metadata stays). */
+    rawRetentionDays: z.number().int().min(1).max(3650).default(7),
+    /** Largest file read; a larger file is recorded as unparsable. */
+    maxFileBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
+    /** Files committed together at most (each file's ledger row and messages still commit together). */
+    commitBatchFiles: z.number().int().min(1).max(10_000).default(200),
+    alertRules: alertRulesSchema.default(alertRulesSchema.parse({})),
+  })
+  .strict();
+
+/** The validated config section. */
+export type MonitorConfig = z.infer<typeof monitorConfigSchema>;
+
+/** Alert rules with every value filled. */
+export type AlertRules = z.infer<typeof alertRulesSchema>;

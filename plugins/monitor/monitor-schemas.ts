@@ -1,0 +1,98 @@
+/** zod schemas of the monitor's routes: request bodies and queries, and the records they answer with. */
+import { z } from 'zod';
+import { ALERT_SEVERITIES } from './api.ts';
+
+/** Per-interface alert rule overrides (every field optional). */
+export const alertRuleOverridesSchema = z
+  .object({
+    errorRateWarning: z.number().min(0).max(1),
+    errorRateCritical: z.number().min(0).max(1),
+    windowMinutes: z.number().int().min(1).max(1440),
+    minimumMessages: z.number().int().min(1).max(1_000_000),
+    silenceMinutes: z.number().int().min(0).max(525_600),
+    latencyP99Ms: z.number().int().min(0),
+  })
+  .partial()
+  .strict();
+
+const name = z.string().trim().min(1, 'name may not be empty').max(200);
+const directoryPath = z.string().min(1, 'directoryPath may not be empty').max(4096);
+const profileName = z.string().trim().min(1).max(200).nullable();
+const filePattern = z.string().min(1, 'filePattern may not be empty').max(1000);
+const validationMode = z.enum(['strict', 'compatibility']);
+
+/** Body of POST /api/monitor/interfaces. */
+export const createInterfaceBody = z
+  .object({
+    name,
+    directoryPath,
+    profileName: profileName.optional(),
+    filePattern: filePattern.default('*.hl7'),
+    validationMode: validationMode.default('compatibility'),
+    recursive: z.boolean().default(false),
+    usePolling: z.boolean().default(false),
+    alertRules: alertRuleOverridesSchema.default({}),
+  })
+  .strict();
+
+/** Body of PUT /api/monitor/interfaces/{id}: every field optional. */
+export const updateInterfaceBody = z
+  .object({
+    name,
+    directoryPath,
+    profileName,
+    filePattern,
+    validationMode,
+    enabled: z.boolean(),
+    recursive: z.boolean(),
+    usePolling: z.boolean(),
+    alertRules: alertRuleOverridesSchema,
+  })
+  .partial()
+  .strict();
+
+/** A monitored interface as answered. */
+export const interfaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  directoryPath: z.string(),
+  filePattern: z.string(),
+  profileName: z.string().nullable(),
+  validationMode: validationMode,
+  enabled: z.boolean(),
+  recursive: z.boolean(),
+  usePolling: z.boolean(),
+  alertRules: alertRuleOverridesSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** Path parameter `{id}`. */
+export const idParams = z.object({ id: z.string().min(1).max(100) }).strict();
+
+/** `sinceHours`: 1..8760, default 24. */
+export const sinceHours = z.coerce
+  .number({ error: 'sinceHours must be a whole number of hours from 1 to 8760' })
+  .int('sinceHours must be a whole number of hours from 1 to 8760')
+  .min(1, 'sinceHours must be at least 1')
+  .max(8760, 'sinceHours must be at most 8760 (one year)')
+  .default(24);
+
+/** Query of GET /api/monitor/alerts. */
+export const alertsQuery = z
+  .object({ severity: z.enum(ALERT_SEVERITIES).optional(), sinceHours, interfaceId: z.string().max(100).optional() })
+  .strict();
+
+/** An alert as answered (SPEC "Alert" plus rule and clearedAt). */
+export const alertSchema = z.object({
+  id: z.string(),
+  interfaceId: z.string(),
+  interfaceName: z.string(),
+  severity: z.enum(ALERT_SEVERITIES),
+  title: z.string(),
+  message: z.string(),
+  triggeredAt: z.string(),
+  acknowledgedAt: z.string().nullable(),
+  rule: z.string(),
+  clearedAt: z.string().nullable(),
+});

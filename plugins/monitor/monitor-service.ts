@@ -1,0 +1,81 @@
+/** The implementation of {@link MonitorService} other plugins resolve by {@link MONITOR_SERVICE}. */
+import { kernelErrors } from '../../kernel/errors.ts';
+import type {
+  Alert,
+  AlertSeverity,
+  MessageQuery,
+  MinuteRollup,
+  MonitoredInterface,
+  MonitorService,
+  RaiseAlertInput,
+  StoredMessage,
+  StoredMessageCounts,
+  TimeWindow,
+} from './api.ts';
+import type { AlertEpisodes } from './alert-episodes.ts';
+import type { InterfaceStore } from './interface-store.ts';
+import { isoOf, type MessageStore } from './message-store.ts';
+
+/** Reads through the stores; raises alerts through the episodes. */
+export class MonitorServiceImpl implements MonitorService {
+  constructor(
+    private readonly interfaces: InterfaceStore,
+    private readonly messages: MessageStore,
+    private readonly alerts: AlertEpisodes,
+  ) {}
+
+  listInterfaces(): Promise<MonitoredInterface[]> {
+    return this.interfaces.list();
+  }
+
+  getInterface(id: string): Promise<MonitoredInterface | undefined> {
+    return this.interfaces.get(id);
+  }
+
+  async interfaceExists(id: string): Promise<boolean> {
+    return (await this.interfaces.get(id)) !== undefined;
+  }
+
+  messagesInWindow(interfaceId: string | null, query: MessageQuery): Promise<StoredMessage[]> {
+    return this.messages.inWindow(interfaceId, query);
+  }
+
+  messagesByPatientId(patientId: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]> {
+    return this.messages.byIdentifier('patient', patientId, query);
+  }
+
+  messagesByAccountNumber(accountNumber: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]> {
+    return this.messages.byIdentifier('account', accountNumber, query);
+  }
+
+  messagesByControlId(controlId: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]> {
+    return this.messages.byControlId(controlId, query);
+  }
+
+  getMessage(id: string): Promise<StoredMessage | undefined> {
+    return this.messages.get(id);
+  }
+
+  minuteRollups(interfaceId: string, window: TimeWindow): Promise<MinuteRollup[]> {
+    return this.messages.minutes(interfaceId, window);
+  }
+
+  storedMessageCounts(interfaceId?: string): Promise<StoredMessageCounts> {
+    return this.messages.counts(interfaceId);
+  }
+
+  listAlerts(filter: { since: string | Date; severity?: AlertSeverity; interfaceId?: string }): Promise<Alert[]> {
+    return this.alerts.list({ ...filter, since: isoOf(filter.since) });
+  }
+
+  async raiseAlert(input: RaiseAlertInput): Promise<Alert> {
+    const monitored = await this.interfaces.get(input.interfaceId);
+    if (!monitored) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${input.interfaceId}` });
+    const { alert } = await this.alerts.raise({ ...input, interfaceName: monitored.name });
+    return alert;
+  }
+
+  clearAlert(interfaceId: string, rule: string): Promise<boolean> {
+    return this.alerts.clear(interfaceId, rule);
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * The monitor's tables and their migrations. Times are ISO 8601 UTC strings of one fixed length, so text order is
+ * time order on both SQLite and PostgreSQL. Every query of metrics, alerts and messages by window is served by an
+ * index that starts with the interface and the time, so its cost follows the window, not the table.
+ */
+import type { Kysely, Migration } from 'kysely';
+
+/** A monitored interface. */
+export interface InterfaceRow {
+  id: string;
+  name: string;
+  directory_path: string;
+  file_pattern: string;
+  profile_name: string | null;
+  validation_mode: string;
+  enabled: number;
+  recursive: number;
+  use_polling: number;
+  /** JSON of the alert rule overrides. */
+  alert_rules: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One file the monitor read (the ledger). */
+export interface FileRow {
+  id: number;
+  interface_id: string;
+  /** Path relative to the watched folder, `/` separated. */
+  path: string;
+  size: number;
+  mtime_ms: number;
+  /** SHA-256 (hex) of the bytes read. */
+  content_hash: string;
+  message_count: number;
+  failed_count: number;
+  /** `ingested`, `unparsable` or `replaced` (a newer file took the path). */
+  state: string;
+  error: string | null;
+  first_read_at: string;
+  last_read_at: string;
+}
+
+/** One stored message. */
+export interface MessageRow {
+  file_id: number;
+  index_in_file: number;
+  interface_id: string;
+  received_at: string;
+  message_time: string | null;
+  message_type: string | null;
+  trigger_event: string | null;
+  version: string | null;
+  control_id: string | null;
+  sending_application: string | null;
+  sending_facility: string | null;
+  /** JSON array of `{id, assigningAuthority}`. */
+  patient_ids: string;
+  account_number: string | null;
+  visit_number: string | null;
+  is_valid: number;
+  /** JSON arrays of issues. */
+  errors: string;
+  warnings: string;
+  latency_ms: number | null;
+  raw: string | null;
+}
+
+/** Identifiers a message names, for look-ups by patient or account. */
+export interface MessageIdentifierRow {
+  file_id: number;
+  index_in_file: number;
+  /** `patient` or `account`. */
+  kind: string;
+  value: string;
+  received_at: string;
+}
+
+/** Minute roll-up of one interface. */
+export interface MinuteRow {
+  interface_id: string;
+  minute: string;
+  messages: number;
+  failed: number;
+  latency_sum: number;
+  latency_count: number;
+  reachable: number | null;
+  enabled: number | null;
+}
+
+/** Latency histogram of one minute: count of messages per bucket. */
+export interface MinuteLatencyRow {
+  interface_id: string;
+  minute: string;
+  bucket: number;
+  count: number;
+}
+
+/** An alert (one per episode). */
+export interface AlertRow {
+  id: string;
+  interface_id: string;
+  interface_name: string;
+  rule: string;
+  severity: string;
+  title: string;
+  message: string;
+  triggered_at: string;
+  cleared_at: string | null;
+  acknowledged_at: string | null;
+}
+
+/** The monitor's database as Kysely sees it. */
+export interface MonitorDatabase {
+  monitor_interfaces: InterfaceRow;
+  monitor_files: FileRow;
+  monitor_messages: MessageRow;
+  monitor_message_identifiers: MessageIdentifierRow;
+  monitor_minutes: MinuteRow;
+  monitor_minute_latency: MinuteLatencyRow;
+  monitor_alerts: AlertRow;
+}
+
+/** Migrations of the monitor plugin; `dialect` picks the auto-increment column type. */
+export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string, Migration> {
+  return {
+    '001_monitor': {
+      // migrations run before table types exist
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('monitor_interfaces')
+          .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+          .addColumn('name', 'varchar(200)', (c) => c.notNull().unique())
+          .addColumn('directory_path', 'varchar(4096)', (c) => c.notNull())
+          .addColumn('file_pattern', 'varchar(1000)', (c) => c.notNull())
+          .addColumn('profile_name', 'varchar(200)')
+          .addColumn('validation_mode', 'varchar(20)', (c) => c.notNull())
+          .addColumn('enabled', 'integer', (c) => c.notNull())
+          .addColumn('recursive', 'integer', (c) => c.notNull())
+          .addColumn('use_polling', 'integer', (c) => c.notNull())
+          .addColumn('alert_rules', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
+          .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('monitor_files')
+          .addColumn('id', dialect === 'postgres' ? 'serial' : 'integer', (c) =>
+            dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
+          .addColumn('interface_id', 'varchar(36)', (c) => c.notNull())
+          .addColumn('path', 'varchar(4096)', (c) => c.notNull())
+          .addColumn('size', 'double precision', (c) => c.notNull())
+          .addColumn('mtime_ms', 'double precision', (c) => c.notNull())
+          .addColumn('content_hash', 'varchar(64)', (c) => c.notNull())
+          .addColumn('message_count', 'integer', (c) => c.notNull())
+          .addColumn('failed_count', 'integer', (c) => c.notNull())
+          .addColumn('state', 'varchar(20)', (c) => c.notNull())
+          .addColumn('error', 'text')
+          .addColumn('first_read_at', 'varchar(30)', (c) => c.notNull())
+          .addColumn('last_read_at', 'varchar(30)', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('monitor_files_path').on('monitor_files').columns(['interface_id', 'path', 'state']).execute();
+
+        await db.schema
+          .createTable('monitor_messages')
+          .addColumn('file_id', 'integer', (c) => c.notNull())
+          .addColumn('index_in_file', 'integer', (c) => c.notNull())
+          .addColumn('interface_id', 'varchar(36)', (c) => c.notNull())
+          .addColumn('received_at', 'varchar(30)', (c) => c.notNull())
+          .addColumn('message_time', 'varchar(30)')
+          .addColumn('message_type', 'varchar(20)')
+          .addColumn('trigger_event', 'varchar(20)')
+          .addColumn('version', 'varchar(20)')
+          .addColumn('control_id', 'varchar(200)')
+          .addColumn('sending_application', 'varchar(200)')
+          .addColumn('sending_facility', 'varchar(200)')
+          .addColumn('patient_ids', 'text', (c) => c.notNull())
+          .addColumn('account_number', 'varchar(200)')
+          .addColumn('visit_number', 'varchar(200)')
+          .addColumn('is_valid', 'integer', (c) => c.notNull())
+          .addColumn('errors', 'text', (c) => c.notNull())
+          .addColumn('warnings', 'text', (c) => c.notNull())
+          .addColumn('latency_ms', 'double precision')
+          .addColumn('raw', 'text')
+          .addPrimaryKeyConstraint('monitor_messages_pk', ['file_id', 'index_in_file'])
+          .execute();
+        await db.schema
+          .createIndex('monitor_messages_window')
+          .on('monitor_messages')
+          .columns(['interface_id', 'received_at'])
+          .execute();
+        await db.schema.createIndex('monitor_messages_received').on('monitor_messages').column('received_at').execute();
+        await db.schema.createIndex('monitor_messages_control').on('monitor_messages').columns(['control_id', 'received_at']).execute();
+
+        await db.schema
+          .createTable('monitor_message_identifiers')
+          .addColumn('file_id', 'integer', (c) => c.notNull())
+          .addColumn('index_in_file', 'integer', (c) => c.notNull())
+          .addColumn('kind', 'varchar(10)', (c) => c.notNull())
+          .addColumn('value', 'varchar(200)', (c) => c.notNull())
+          .addColumn('received_at', 'varchar(30)', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('monitor_message_identifiers_lookup')
+          .on('monitor_message_identifiers')
+          .columns(['kind', 'value', 'received_at'])
+          .execute();
+        await db.schema
+          .createIndex('monitor_message_identifiers_message')
+          .on('monitor_message_identifiers')
+          .columns(['file_id', 'index_in_file'])
+          .execute();
+
+        await db.schema
+          .createTable('monitor_minutes')
+          .addColumn('interface_id', 'varchar(36)', (c) => c.notNull())
+          .addColumn('minute', 'varchar(30)', (c) => c.notNull())
+          .addColumn('messages', 'integer', (c) => c.notNull())
+          .addColumn('failed', 'integer', (c) => c.notNull())
+          .addColumn('latency_sum', 'double precision', (c) => c.notNull())
+          .addColumn('latency_count', 'integer', (c) => c.notNull())
+          .addColumn('reachable', 'integer')
+          .addColumn('enabled', 'integer')
+          .addPrimaryKeyConstraint('monitor_minutes_pk', ['interface_id', 'minute'])
+          .execute();
+
+        await db.schema
+          .createTable('monitor_minute_latency')
+          .addColumn('interface_id', 'varchar(36)', (c) => c.notNull())
+          .addColumn('minute', 'varchar(30)', (c) => c.notNull())
+          .addColumn('bucket', 'integer', (c) => c.notNull())
+          .addColumn('count', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('monitor_minute_latency_pk', ['interface_id', 'minute', 'bucket'])
+          .execute();
+
+        await db.schema
+          .createTable('monitor_alerts')
+          .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+          .addColumn('interface_id', 'varchar(36)', (c) => c.notNull())
+          .addColumn('interface_name', 'varchar(200)', (c) => c.notNull())
+          .addColumn('rule', 'varchar(100)', (c) => c.notNull())
+          .addColumn('severity', 'varchar(20)', (c) => c.notNull())
+          .addColumn('title', 'varchar(500)', (c) => c.notNull())
+          .addColumn('message', 'text', (c) => c.notNull())
+          .addColumn('triggered_at', 'varchar(30)', (c) => c.notNull())
+          .addColumn('cleared_at', 'varchar(30)')
+          .addColumn('acknowledged_at', 'varchar(30)')
+          .execute();
+        await db.schema.createIndex('monitor_alerts_triggered').on('monitor_alerts').column('triggered_at').execute();
+        await db.schema
+          .createIndex('monitor_alerts_open')
+          .on('monitor_alerts')
+          .columns(['interface_id', 'rule', 'cleared_at'])
+          .execute();
+      },
+    },
+  };
+}

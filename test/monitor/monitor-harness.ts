@@ -1,0 +1,77 @@
+/**
+ * Shared setup of the monitor tests: a real Workbench with the monitor on a short settle time, throw-away watched
+ * folders, HL7 files built from a template, and polling waits (never fixed sleeps).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestWorkbench, type TestWorkbench, type TestWorkbenchOptions } from '../helpers/test-workbench.ts';
+import type { TestResponse } from '../helpers/http-client.ts';
+
+/** A running instance plus the folders it watches, all removed by `stop()`. */
+export interface MonitorHarness {
+  wb: TestWorkbench;
+  /** Creates a fresh folder under the harness's temp root. */
+  folder(name?: string): string;
+  get(path: string): Promise<TestResponse>;
+  post(path: string, body?: unknown): Promise<TestResponse>;
+  put(path: string, body: unknown): Promise<TestResponse>;
+  del(path: string): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+/** Boots a Workbench for monitor tests; `monitor` is merged into `plugins.monitor`. */
+export async function startMonitorHarness(
+  options: { monitor?: Record<string, unknown>; config?: Record<string, unknown> } & Omit<TestWorkbenchOptions, 'config'> = {},
+): Promise<MonitorHarness> {
+  const { monitor, config, ...rest } = options;
+  const root = mkdtempSync(join(tmpdir(), 'workbench-watched-'));
+  const wb = await startTestWorkbench({
+    ...rest,
+    config: {
+      ...(config ?? {}),
+      plugins: { monitor: { settleMs: 150, checkIntervalMs: 100, pollingIntervalMs: 100, ...(monitor ?? {}) } },
+    },
+  });
+  let folders = 0;
+  return {
+    wb,
+    folder(name) {
+      const path = join(root, name ?? `folder-${++folders}`);
+      mkdirSync(path, { recursive: true });
+      return path;
+    },
+    get: (path) => wb.call('monitor', { method: 'GET', path }),
+    post: (path, body) => wb.call('monitor', { method: 'POST', path, body: body ?? {} }),
+    put: (path, body) => wb.call('monitor', { method: 'PUT', path, body }),
+    del: (path) => wb.call('monitor', { method: 'DELETE', path }),
+    async stop() {
+      await wb.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An ADT^A01 v2.5 message with the given control id, patient id and MSH-7. */
+export function adtMessage(controlId: string, options: { patientId?: string; account?: string; time?: string } = {}): string {
+  const time = options.time ?? '20260101120000';
+  const patient = options.patientId ?? `P${controlId}`;
+  return [
+    `MSH|^~\\&|SENDAPP|SENDFAC|RECVAPP|RECVFAC|${time}||ADT^A01^ADT_A01|${controlId}|P|2.5`,
+    `EVN|A01|${time}`,
+    `PID|1||${patient}^^^HOSP^MR||DOE^JANE||19800101|F|||1 MAIN ST^^BOSTON^MA^02110||||||${options.account ?? `ACC${controlId}`}`,
+    `PV1|1|I|WARD^101^1|||||||||||||||${options.account ?? `V${controlId}`}`,
+  ].join('\r');
+}
+
+/** Polls `probe` until it returns a truthy value or `timeoutMs` passes (then throws with the last value). */
+export async function waitFor<T>(probe: () => Promise<T> | T, timeoutMs = 20_000, label = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await probe();
+    if (last) return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Timed out waiting for ${label}; last value: ${JSON.stringify(last)}`);
+}
