@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Entry of the `workbench` command: registers the TypeScript loader, then runs the CLI.
-import { register } from 'tsx/esm/api';
+// Entry of the `workbench` command: runs the compiled CLI (`npm install` builds it; `npm run build` rebuilds it).
+import { existsSync } from 'node:fs';
 
-register();
-const { runCli } = await import('../kernel/cli.ts');
-const code = await runCli(process.argv.slice(2));
-process.exitCode = code;
+const entry = new URL('../dist/kernel/cli-main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('The Workbench is not built yet: run `npm run build` (npm install does it) in its folder.\n');
+  process.exit(2);
+}
+await import(entry.href);

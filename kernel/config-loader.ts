@@ -5,13 +5,13 @@
  * one message, naming each bad key and why.
  */
 import { readFileSync, existsSync } from 'node:fs';
-import { resolve, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve, join } from 'node:path';
 import type { z } from 'zod';
 import { kernelConfigSchema, type KernelConfig } from './config-schema.ts';
+import { projectRoot } from './project-root.ts';
 
-/** Root folder of the installed project (parent of kernel/). */
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Root folder of the installed project (see project-root.ts). */
+export { projectRoot };
 
 /** Thrown when the config is invalid; the message lists every problem. */
 export class ConfigError extends Error {

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeZodIssues } from './config-loader.ts';
+import { runnableModulePath } from './project-root.ts';
 import { PluginSetError, type DiscoveredPlugin } from './plugin-manifest.ts';
 import type { PluginModule } from './plugin-api.ts';
 
@@ -29,7 +30,8 @@ export async function loadPluginModules(
     const { id, entry } = plugin.manifest;
     let module: unknown;
     try {
-      const imported = (await import(pathToFileURL(join(plugin.directory, entry)).href)) as Record<string, unknown>;
+      const modulePath = runnableModulePath(join(plugin.directory, entry));
+      const imported = (await import(pathToFileURL(modulePath).href)) as Record<string, unknown>;
       module = imported.plugin ?? imported.default;
     } catch (error) {
       problems.push(`plugin "${id}": entry ${entry} could not be loaded: ${(error as Error).message}`);

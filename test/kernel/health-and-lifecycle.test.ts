@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench } from '../helpers/test-workbench.ts';
-import { projectRoot } from '../../kernel/config-loader.ts';
+import { sourceCliArgs } from '../helpers/cli-process.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import type { ApiKeyStore } from '../../kernel/auth/api-keys.ts';
 import { FEATURE_FLAGS, type FeatureFlags } from '../../plugins/feature-flags/api.ts';
@@ -91,7 +91,7 @@ describe('shutdown', () => {
 
   it('a started process prints its addresses and exits cleanly on SIGTERM within 5 s', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'wb-proc-'));
-    const child = spawn(process.execPath, [join(projectRoot, 'bin', 'workbench.js'), 'start'], {
+    const child = spawn(process.execPath, [...sourceCliArgs, 'start'], {
       env: {
         ...process.env,
         WORKBENCH_DATA_DIR: dataDir,

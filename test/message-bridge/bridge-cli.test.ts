@@ -4,12 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../../kernel/config-loader.ts';
+import { sourceCliArgs } from '../helpers/cli-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wb-bridge-cli-'));
 
 function workbench(...args: string[]) {
-  const result = spawnSync(process.execPath, [join(projectRoot, 'bin', 'workbench.js'), ...args], {
+  const result = spawnSync(process.execPath, [...sourceCliArgs, ...args], {
     env: { ...process.env, WORKBENCH_DATA_DIR: join(dir, 'data'), WORKBENCH_LOG_LEVEL: 'silent' },
     encoding: 'utf8',
     timeout: 60_000,

@@ -1,0 +1,11 @@
+const t0 = performance.now();
+const lap = (l) => process.stderr.write(`${l} ${(performance.now()-t0).toFixed(0)}ms\n`);
+await import('fastify'); lap('fastify');
+await import('zod'); lap('zod');
+await import('pino'); lap('pino');
+await import('kysely'); lap('kysely');
+await import('better-sqlite3'); lap('bsql');
+await import('/work/wt/first-hour/dist/kernel/workbench.js'); lap('workbench.js');
+const { createWorkbench } = await import('/work/wt/first-hour/dist/kernel/workbench.js');
+const wb = await createWorkbench({ overrides: { logging: { level: 'warn' }, dataDir: '/tmp/fhprof/data' } }); lap('created');
+await wb.stop(); lap('stopped');
