@@ -67,8 +67,8 @@ export class AlertEpisodes {
   }
 
   /** Raises an alert unless the rule's episode is already open; returns the alert and whether it is new. */
-  raise(draft: AlertDraft): Promise<{ alert: Alert; created: boolean }> {
-    return this.serially(() => this.raiseNow(draft));
+  raise(draft: AlertDraft, options: { oneOff?: boolean } = {}): Promise<{ alert: Alert; created: boolean }> {
+    return this.serially(() => this.raiseNow(draft, options.oneOff === true));
   }
 
   /** Ends the open episode of a rule; returns whether one was open. */
@@ -82,9 +82,10 @@ export class AlertEpisodes {
     return run;
   }
 
-  private async raiseNow(draft: AlertDraft): Promise<{ alert: Alert; created: boolean }> {
-    const existing = await this.open(draft.interfaceId, draft.rule);
+  private async raiseNow(draft: AlertDraft, oneOff: boolean): Promise<{ alert: Alert; created: boolean }> {
+    const existing = oneOff ? undefined : await this.open(draft.interfaceId, draft.rule);
     if (existing) return { alert: existing, created: false };
+    const now = this.clock.now().toISOString();
     const row: AlertRow = {
       id: randomUUID(),
       interface_id: draft.interfaceId,
@@ -93,8 +94,8 @@ export class AlertEpisodes {
       severity: draft.severity,
       title: draft.title,
       message: draft.message,
-      triggered_at: this.clock.now().toISOString(),
-      cleared_at: null,
+      triggered_at: now,
+      cleared_at: oneOff ? now : null,
       acknowledged_at: null,
     };
     await this.db.insertInto('monitor_alerts').values(row).execute();

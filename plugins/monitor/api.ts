@@ -115,12 +115,28 @@ export interface MinuteRollup {
   latencySumMs: number;
   latencyCount: number;
   /**
-   * Whether the folder was reachable during the minute: true or false when the service looked in that minute,
-   * null when a message row exists but the service recorded no check (minutes the service was down have no row).
+   * Whether the folder was reachable during the minute (false when any check in the minute failed). Minutes the
+   * service was not running have no row at all.
    */
-  reachable: boolean | null;
-  /** Whether the interface was enabled during the minute (null as for `reachable`). */
-  enabled: boolean | null;
+  reachable: boolean;
+  /** Whether the interface was enabled during the minute (false when it was disabled at any check in it). */
+  enabled: boolean;
+  /** Messages of the minute whose latency was at most `withinMs`; only when that option was given. */
+  messagesWithinMs?: number;
+}
+
+/** Options of {@link MonitorService.minuteRollups}. */
+export interface MinuteRollupOptions {
+  /** Also count, per minute, the messages whose latency was at most this many milliseconds (exact). */
+  withinMs?: number;
+}
+
+/** Messages received on one UTC day. */
+export interface DailyMessageCount {
+  /** `YYYY-MM-DD`. */
+  day: string;
+  messages: number;
+  failed: number;
 }
 
 /** A time window: `since` inclusive, `until` exclusive (ISO 8601 or Date). */
@@ -163,9 +179,10 @@ export interface RaiseAlertInput {
   message: string;
   /**
    * Episode key (`sla-breach` for instance). While an alert with this key is open for the interface no new one is
-   * raised; {@link MonitorService.clearAlert} ends the episode.
+   * raised; {@link MonitorService.clearAlert} ends the episode. Without a key every call raises a new alert
+   * (rule `external`) that is cleared at once.
    */
-  rule: string;
+  rule?: string;
 }
 
 /** Counts of stored messages (for observability). */
@@ -195,7 +212,14 @@ export interface MonitorService {
   /** One message by id, with its raw text while kept. */
   getMessage(id: string): Promise<StoredMessage | undefined>;
   /** Minute roll-ups of an interface in a window, oldest first (minutes without a row are absent). */
-  minuteRollups(interfaceId: string, window: TimeWindow): Promise<MinuteRollup[]>;
+  minuteRollups(interfaceId: string, window: TimeWindow, options?: MinuteRollupOptions): Promise<MinuteRollup[]>;
+  /**
+   * Stores minute roll-ups as observed (import of history from elsewhere, backfill): a row for an existing minute
+   * replaces it. Latency histograms are not imported, so p99 ignores imported minutes.
+   */
+  importMinuteRollups(rows: MinuteRollup[]): Promise<void>;
+  /** Messages per UTC day in a window (of one interface, or all), oldest first; days without messages are absent. */
+  dailyMessageCounts(window: TimeWindow, interfaceId?: string): Promise<DailyMessageCount[]>;
   /** Counts of stored messages, files and interfaces (optionally of one interface). */
   storedMessageCounts(interfaceId?: string): Promise<StoredMessageCounts>;
   /** Alerts triggered in a window, newest first. */
@@ -244,8 +268,17 @@ export interface AlertAcknowledgedEvent {
   alert: Alert;
 }
 
+/** Payload of `monitor.interface.changed` (created, updated) and `monitor.interface.deleted`. */
+export interface InterfaceChangedEvent {
+  interfaceId: string;
+  /** The interface after the change; absent for a deletion. */
+  monitored?: MonitoredInterface;
+}
+
 declare module '../../kernel/events.ts' {
   interface WorkbenchEvents {
+    'monitor.interface.changed': InterfaceChangedEvent;
+    'monitor.interface.deleted': InterfaceChangedEvent;
     'message.ingested': MessageIngestedEvent;
     'alert.raised': AlertEvent;
     'alert.cleared': AlertEvent;

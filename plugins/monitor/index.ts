@@ -34,8 +34,12 @@ export const plugin: PluginModule<MonitorConfig> = {
       interfaces,
       clock: context.clock,
       loadedProfiles: () => context.standards.list().flatMap((adapter) => adapter.profiles().map((p) => p.name)),
-      changed: async () => {},
-      removing: async () => {},
+      changed: async (monitored) => {
+        context.events.emit('monitor.interface.changed', { interfaceId: monitored.id, monitored });
+      },
+      removing: async (id) => {
+        context.events.emit('monitor.interface.deleted', { interfaceId: id });
+      },
     });
     registerAlertRoutes(routes, alerts, context.clock);
   },

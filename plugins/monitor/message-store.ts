@@ -2,9 +2,11 @@
  * Reads of stored messages and minute roll-ups, for the monitor's own routes and for other plugins through
  * {@link MonitorService}. Every read is bounded (limit capped) and served by an index on the time window.
  */
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type {
+  DailyMessageCount,
   MessageQuery,
+  MinuteRollupOptions,
   MinuteRollup,
   StoredIssue,
   StoredMessage,
@@ -25,6 +27,12 @@ export function messageId(fileId: number, indexInFile: number): string {
 export function parseMessageId(id: string): { fileId: number; indexInFile: number } | undefined {
   const match = /^(\d{1,15})\.(\d{1,9})$/.exec(id);
   return match ? { fileId: Number(match[1]), indexInFile: Number(match[2]) } : undefined;
+}
+
+/** The start of the minute of an instant, in the stored ISO form. */
+export function minuteOf(value: string | Date | number): string {
+  const ms = typeof value === 'number' ? value : new Date(value).getTime();
+  return new Date(ms - (((ms % 60_000) + 60_000) % 60_000)).toISOString();
 }
 
 /** An instant as the stored ISO form. */
@@ -141,11 +149,24 @@ export class MessageStore {
   }
 
   /** Minute roll-ups of an interface in a window, oldest first. */
-  async minutes(interfaceId: string, window: TimeWindow): Promise<MinuteRollup[]> {
-    let q = this.db.selectFrom('monitor_minutes').selectAll().where('interface_id', '=', interfaceId);
-    q = q.where('minute', '>=', isoOf(window.since));
-    if (window.until !== undefined) q = q.where('minute', '<', isoOf(window.until));
+  async minutes(interfaceId: string, window: TimeWindow, options: MinuteRollupOptions = {}): Promise<MinuteRollup[]> {
+    const since = isoOf(window.since);
+    const until = window.until === undefined ? undefined : isoOf(window.until);
+    let q = this.db.selectFrom('monitor_minutes').selectAll().where('interface_id', '=', interfaceId).where('minute', '>=', since);
+    if (until !== undefined) q = q.where('minute', '<', until);
     const rows = await q.orderBy('minute').execute();
+    let within: Map<string, number> | undefined;
+    if (options.withinMs !== undefined) {
+      let w = this.db
+        .selectFrom('monitor_messages')
+        .select((eb) => [sql<string>`substr(received_at, 1, 16)`.as('m'), eb.fn.countAll<number>().as('n')])
+        .where('interface_id', '=', interfaceId)
+        .where('received_at', '>=', since)
+        .where('latency_ms', '<=', options.withinMs);
+      if (until !== undefined) w = w.where('received_at', '<', until);
+      const counts = await w.groupBy(sql`substr(received_at, 1, 16)`).execute();
+      within = new Map(counts.map((c) => [`${c.m}:00.000Z`, Number(c.n)]));
+    }
     return rows.map((row) => ({
       interfaceId: row.interface_id,
       minute: row.minute,
@@ -153,9 +174,53 @@ export class MessageStore {
       failed: Number(row.failed),
       latencySumMs: Number(row.latency_sum),
       latencyCount: Number(row.latency_count),
-      reachable: row.reachable === null ? null : Boolean(row.reachable),
-      enabled: row.enabled === null ? null : Boolean(row.enabled),
+      // a row written by an ingest before any check of that minute: files were read, so the folder was there
+      reachable: row.reachable === null ? true : Boolean(row.reachable),
+      enabled: row.enabled === null ? true : Boolean(row.enabled),
+      ...(within ? { messagesWithinMs: within.get(row.minute) ?? 0 } : {}),
     }));
+  }
+
+  /** Stores minute roll-ups as observed (import, backfill); a row for an existing minute replaces it. */
+  async importMinutes(rows: MinuteRollup[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const row of rows) {
+        const minute = minuteOf(row.minute);
+        await trx.deleteFrom('monitor_minutes').where('interface_id', '=', row.interfaceId).where('minute', '=', minute).execute();
+        await trx
+          .insertInto('monitor_minutes')
+          .values({
+            interface_id: row.interfaceId,
+            minute,
+            messages: row.messages,
+            failed: row.failed,
+            latency_sum: row.latencySumMs,
+            latency_count: row.latencyCount,
+            reachable: row.reachable ? 1 : 0,
+            enabled: row.enabled ? 1 : 0,
+          })
+          .execute();
+      }
+    });
+  }
+
+  /** Messages per UTC day in a window, from the minute roll-ups. */
+  async daily(window: TimeWindow, interfaceId?: string): Promise<DailyMessageCount[]> {
+    let q = this.db
+      .selectFrom('monitor_minutes')
+      .select((eb) => [
+        sql<string>`substr(minute, 1, 10)`.as('day'),
+        eb.fn.sum<number>('messages').as('messages'),
+        eb.fn.sum<number>('failed').as('failed'),
+      ])
+      .where('minute', '>=', isoOf(window.since));
+    if (window.until !== undefined) q = q.where('minute', '<', isoOf(window.until));
+    if (interfaceId) q = q.where('interface_id', '=', interfaceId);
+    const rows = await q.groupBy(sql`substr(minute, 1, 10)`).orderBy(sql`substr(minute, 1, 10)`).execute();
+    return rows
+      .map((r) => ({ day: r.day, messages: Number(r.messages ?? 0), failed: Number(r.failed ?? 0) }))
+      .filter((r) => r.messages > 0);
   }
 
   /** Counts of stored messages, failed messages, ledger rows (every file version read) and interfaces. */

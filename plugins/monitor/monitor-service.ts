@@ -1,6 +1,8 @@
 /** The implementation of {@link MonitorService} other plugins resolve by {@link MONITOR_SERVICE}. */
 import { kernelErrors } from '../../kernel/errors.ts';
 import type {
+  DailyMessageCount,
+  MinuteRollupOptions,
   Alert,
   AlertSeverity,
   MessageQuery,
@@ -56,8 +58,16 @@ export class MonitorServiceImpl implements MonitorService {
     return this.messages.get(id);
   }
 
-  minuteRollups(interfaceId: string, window: TimeWindow): Promise<MinuteRollup[]> {
-    return this.messages.minutes(interfaceId, window);
+  minuteRollups(interfaceId: string, window: TimeWindow, options?: MinuteRollupOptions): Promise<MinuteRollup[]> {
+    return this.messages.minutes(interfaceId, window, options);
+  }
+
+  importMinuteRollups(rows: MinuteRollup[]): Promise<void> {
+    return this.messages.importMinutes(rows);
+  }
+
+  dailyMessageCounts(window: TimeWindow, interfaceId?: string): Promise<DailyMessageCount[]> {
+    return this.messages.daily(window, interfaceId);
   }
 
   storedMessageCounts(interfaceId?: string): Promise<StoredMessageCounts> {
@@ -71,7 +81,12 @@ export class MonitorServiceImpl implements MonitorService {
   async raiseAlert(input: RaiseAlertInput): Promise<Alert> {
     const monitored = await this.interfaces.get(input.interfaceId);
     if (!monitored) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${input.interfaceId}` });
-    const { alert } = await this.alerts.raise({ ...input, interfaceName: monitored.name });
+    if (input.rule === undefined) {
+      // no episode key: a one-off notice, raised every time and closed at once
+      const { alert } = await this.alerts.raise({ ...input, rule: 'external', interfaceName: monitored.name }, { oneOff: true });
+      return alert;
+    }
+    const { alert } = await this.alerts.raise({ ...input, rule: input.rule, interfaceName: monitored.name });
     return alert;
   }
 
