@@ -3,33 +3,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import { createStorage, type Storage } from '../../kernel/storage.ts';
+import { freshPostgresSchema } from '../helpers/postgres-schema.ts';
 
 const postgresUrl = process.env.WORKBENCH_TEST_POSTGRES_URL;
 if (!postgresUrl) {
   console.warn('[notice] WORKBENCH_TEST_POSTGRES_URL is not set: PostgreSQL storage tests are skipped.');
-}
-
-/** A PostgreSQL URL whose search_path is a fresh schema, so runs never see each other's tables. */
-async function freshPostgresSchema(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const schema = `wb_test_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const scoped = new URL(url);
-  scoped.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: scoped.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`drop schema ${schema} cascade`);
-      await client.end();
-    },
-  };
 }
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -7,6 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench, type TestWorkbench, type TestWorkbenchOptions } from '../helpers/test-workbench.ts';
 import type { TestResponse } from '../helpers/http-client.ts';
+import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
+
+/** Storage a harness runs on. */
+export type StorageName = 'sqlite' | 'postgres';
+
+/** The storages to run a suite on: SQLite always, PostgreSQL when its URL is set (else a visible notice). */
+export function storages(): StorageName[] {
+  if (testPostgresUrl) return ['sqlite', 'postgres'];
+  console.warn('[notice] WORKBENCH_TEST_POSTGRES_URL is not set: monitor tests run on SQLite only.');
+  return ['sqlite'];
+}
 
 /** A running instance plus the folders it watches, all removed by `stop()`. */
 export interface MonitorHarness {
@@ -22,14 +33,25 @@ export interface MonitorHarness {
 
 /** Boots a Workbench for monitor tests; `monitor` is merged into `plugins.monitor`. */
 export async function startMonitorHarness(
-  options: { monitor?: Record<string, unknown>; config?: Record<string, unknown> } & Omit<TestWorkbenchOptions, 'config'> = {},
+  options: {
+    monitor?: Record<string, unknown>;
+    config?: Record<string, unknown>;
+    /** `postgres` runs on a fresh schema of WORKBENCH_TEST_POSTGRES_URL. */
+    storage?: StorageName;
+  } & Omit<TestWorkbenchOptions, 'config'> = {},
 ): Promise<MonitorHarness> {
-  const { monitor, config, ...rest } = options;
+  const { monitor, config, storage, ...rest } = options;
   const root = mkdtempSync(join(tmpdir(), 'workbench-watched-'));
+  let schema: Awaited<ReturnType<typeof freshPostgresSchema>> | undefined;
+  if (storage === 'postgres') {
+    if (!testPostgresUrl) throw new Error('WORKBENCH_TEST_POSTGRES_URL is not set');
+    schema = await freshPostgresSchema(testPostgresUrl);
+  }
   const wb = await startTestWorkbench({
     ...rest,
     config: {
       ...(config ?? {}),
+      ...(schema ? { storage: { url: schema.url } } : {}),
       plugins: { monitor: { settleMs: 150, checkIntervalMs: 100, pollingIntervalMs: 100, ...(monitor ?? {}) } },
     },
   });
@@ -47,6 +69,7 @@ export async function startMonitorHarness(
     del: (path) => wb.call('monitor', { method: 'DELETE', path }),
     async stop() {
       await wb.stop();
+      await schema?.drop();
       rmSync(root, { recursive: true, force: true });
     },
   };
