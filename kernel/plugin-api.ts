@@ -53,7 +53,10 @@ export interface RouteDefinition<
   summary: string;
   description?: string;
   tags?: string[];
-  /** Lowest licence tier allowed; below it the answer is 402 TIER_REQUIRED. Default `free`. */
+  /**
+   * Lowest licence tier allowed; below it the answer is 402 TIER_REQUIRED. Default: the `tier` of the plugin's
+   * manifest.
+   */
   tier?: Tier;
   /** Authorization policy; `MonitorAdmin` needs a Bearer API key or JWT carrying that role. */
   policy?: 'MonitorAdmin';
@@ -105,6 +108,8 @@ export interface PluginStorage {
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs the plugin's migrations (namespaced by plugin id, applied in name order). */
   migrate(migrations: Record<string, Migration>): Promise<void>;
+  /** True when the database answers within the timeout (a recent answer may be reused; see Storage.ping). */
+  ping(timeoutMs?: number): Promise<boolean>;
 }
 
 /** Start and stop hooks. Stop hooks run in reverse order of registration at shutdown. */
@@ -131,8 +136,11 @@ export interface PluginContext<C = unknown> {
   readonly cache: Cache;
   /** Profile packs discovered in `profiles/` (and any extra profile dirs of the config). */
   readonly profiles: readonly ProfilePack[];
-  /** Routes on the manifest's base; undefined for a plugin with base `none`. */
-  readonly routes: RouteRegistrar | undefined;
+  /**
+   * Routes on the manifest's base. A route without its own `tier` needs the manifest's `tier`. For a plugin whose
+   * manifest declares base `none`, registering a route is a boot error naming the plugin and the route.
+   */
+  readonly routes: RouteRegistrar;
   /** Routes on any base, for cross-cutting plugins that say so. */
   routesOn(base: BaseName): RouteRegistrar;
   readonly lifecycle: Lifecycle;
@@ -144,6 +152,8 @@ export interface PluginContext<C = unknown> {
   readonly directory: string;
   /** The service's data directory. */
   readonly dataDir: string;
+  /** The product version (package.json), as the health report and the OpenAPI documents show it. */
+  readonly version: string;
 }
 
 /** What a plugin's entry module exports. */

@@ -30,7 +30,7 @@ import { resolvePluginOrder, BASES, type BaseName, type DisabledPlugin } from '.
 import { loadPluginModules, type LoadedPlugin } from './plugin-loader.ts';
 import { discoverProfilePacks, type ProfilePack } from './profile-packs.ts';
 import { createBaseServer, type BaseServer } from './http/base-server.ts';
-import { createRouteRegistrar } from './http/route-registrar.ts';
+import { createRefusingRegistrar, createRouteRegistrar } from './http/route-registrar.ts';
 import { LifecycleHooks } from './lifecycle.ts';
 import type { CliCommand, PluginContext } from './plugin-api.ts';
 
@@ -48,6 +48,8 @@ export interface WorkbenchOptions extends ConfigSources {
   clock?: Clock;
   /** Log destination (tests capture it). */
   logDestination?: pino.DestinationStream;
+  /** Check every route's answer against its response schema; a mismatch is a 500 (tests turn this on). */
+  checkResponses?: boolean;
 }
 
 /** A booted Workbench. */
@@ -176,6 +178,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
           auth,
           openapi: servers[target].openapi,
           owner: id,
+          defaultTier: plugin.manifest.tier,
+          checkResponses: options.checkResponses ?? false,
         });
       const context: PluginContext = {
         manifest: plugin.manifest,
@@ -186,6 +190,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
           db: storage.db,
           dialect: storage.dialect,
           migrate: (migrations) => storage.migrate(id, migrations),
+          ping: (timeoutMs) => storage.ping(timeoutMs),
         },
         events,
         scheduler,
@@ -195,7 +200,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         clock,
         cache,
         profiles: packs,
-        routes: base === 'none' ? undefined : registrarFor(base),
+        routes: base === 'none' ? createRefusingRegistrar(id) : registrarFor(base),
         routesOn: registrarFor,
         lifecycle: lifecycle.forOwner(id),
         registerErrors: (catalogue) => errors.register(id, catalogue),
@@ -207,12 +212,23 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         },
         directory: plugin.directory,
         dataDir: config.dataDir,
+        version: WORKBENCH_VERSION,
       };
       try {
         await plugin.module.register(context);
       } catch (error) {
         throw new Error(`Plugin "${id}" failed to initialise: ${(error as Error).message}`, { cause: error });
       }
+    }
+
+    // A pack for a standard nobody registered would otherwise be ignored without a word.
+    const registered = standards.list().map((adapter) => adapter.id);
+    for (const pack of packs) {
+      if (standards.get(pack.manifest.standard)) continue;
+      logger.warn(
+        `profile pack ${pack.manifest.id} (${pack.directory}) names standard "${pack.manifest.standard}", which no ` +
+          `plugin registers (registered: ${registered.join(', ') || 'none'}); its profiles are not loaded`,
+      );
     }
 
     return {

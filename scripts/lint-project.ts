@@ -3,6 +3,8 @@
  * (`tsconfig.lint.json`: unused locals and parameters, implicit returns, unreachable code):
  * - a plugin imports another plugin only through its public `api.ts` (tokens and types), never its internals;
  * - the kernel imports no plugin at all (it knows no healthcare);
+ * - a plugin reaches kernel services only through its plugin context: it never imports (other than `import type`)
+ *   the kernel's boot, wiring and service-construction modules listed in KERNEL_INTERNALS;
  * - kernel and plugin code writes through the logger or the CLI's io, never `console.log`;
  * - every exported function, class, interface, type and const of kernel and plugins has a doc comment.
  */
@@ -22,6 +24,18 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
+/** Kernel modules that boot the service or build its services; plugins get those services from their context. */
+const KERNEL_INTERNALS = new Set(
+  [
+    'workbench.ts', 'cli.ts', 'cli-main.ts', 'cli-keys.ts', 'cli-errors.ts', 'config-loader.ts', 'plugin-loader.ts',
+    'plugin-discovery.ts', 'plugin-config-problems.ts', 'tokens.ts', 'storage.ts', 'logger.ts', 'lifecycle.ts',
+    'project-root.ts', 'data-dir.ts', 'http/base-server.ts', 'http/route-registrar.ts', 'http/request-guard.ts',
+    'http/error-handling.ts', 'http/docs-page.ts', 'http/openapi-document.ts', 'http/response-check.ts',
+    'auth/api-keys.ts', 'auth/role-assignments.ts', 'auth/jwt-verifier.ts', 'auth/kernel-migrations.ts',
+    'auth/auth-service.ts',
+  ].map((file) => `kernel/${file}`),
+);
+
 const IMPORT = /(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const EXPORT = /^export\s+(?:async\s+)?(?:function|class|interface|type|const|let|enum|abstract\s+class)\s+(\w+)/;
 
@@ -34,6 +48,13 @@ for (const top of ['kernel', 'plugins']) {
       const specifier = match[1] ?? match[2];
       if (!specifier?.startsWith('.')) continue;
       const target = relative(root, resolve(dirname(file), specifier)).split(sep);
+      if (top === 'plugins' && target[0] === 'kernel') {
+        const typeOnly = /^(?:import|export)\s+type\s/.test(match[0]);
+        if (!typeOnly && KERNEL_INTERNALS.has(target.join('/'))) {
+          problems.push(`${rel}: imports kernel internals (${specifier}); reach kernel services through the plugin context`);
+        }
+        continue;
+      }
       if (target[0] !== 'plugins') continue;
       if (top === 'kernel') problems.push(`${rel}: the kernel must not import a plugin (${specifier})`);
       else if (target[1] !== ownPlugin && target[2] !== 'api.ts') {

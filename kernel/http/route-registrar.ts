@@ -1,15 +1,17 @@
 /**
  * Turns a plugin's {@link RouteDefinition} into a fastify route: tier check (402), policy (401/403), zod input
- * validation (400), the handler, and the envelope; and records the route for the base's OpenAPI document.
+ * validation (400), the handler, the response check (when on) and the envelope; and records the route for the base's
+ * OpenAPI document.
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { RouteDefinition, RouteRegistrar, RawResponse } from '../plugin-api.ts';
 import type { BaseName } from '../plugin-manifest.ts';
-import type { Entitlement } from '../entitlement.ts';
+import type { Entitlement, Tier } from '../entitlement.ts';
 import type { AuthService, Principal } from '../auth/auth-service.ts';
 import { parseInput } from './input-validation.ts';
 import type { OpenApiCollector } from './openapi-document.ts';
+import { checkResponse } from './response-check.ts';
 
 function isRawResponse(value: unknown): value is RawResponse {
   return typeof value === 'object' && value !== null && (value as RawResponse).raw === true;
@@ -24,6 +26,10 @@ export interface RegistrarDeps {
   openapi: OpenApiCollector;
   /** Owner of the routes (plugin id), for the docs' tags. */
   owner: string;
+  /** Tier of a route that declares none: the owner's manifest tier. */
+  defaultTier: Tier;
+  /** Check every answer against the route's response schema (tests turn this on); a mismatch is a 500. */
+  checkResponses: boolean;
 }
 
 /** Creates the registrar a plugin uses for one base. */
@@ -32,14 +38,16 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
   return {
     base: deps.base,
     route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-      definition: RouteDefinition<P, Q, B, R>,
+      declared: RouteDefinition<P, Q, B, R>,
     ) {
+      const definition: RouteDefinition<P, Q, B, R> = { ...declared, tier: declared.tier ?? deps.defaultTier };
       deps.openapi.add(definition, deps.owner);
       const envelope = definition.envelope !== false;
       const successStatus = definition.successStatus ?? 200;
       // Decided once per route, so a route without tier, policy or schemas pays nothing for them per request.
-      const neededTier = definition.tier && definition.tier !== 'free' ? definition.tier : undefined;
+      const neededTier = definition.tier !== 'free' ? definition.tier : undefined;
       const hasInput = Boolean(definition.params || definition.query || definition.body);
+      const routeName = `${definition.method} ${definition.url}`;
       app.route({
         method: definition.method,
         url: definition.url,
@@ -61,6 +69,7 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
             headers: request.headers,
             principal,
           });
+          if (deps.checkResponses) checkResponse(routeName, definition.response, result);
           if (isRawResponse(result)) {
             reply.code(result.status ?? successStatus).type(result.contentType);
             if (result.headers) for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
@@ -70,6 +79,24 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
           return envelope ? { success: true, data: result, error: null } : result;
         },
       });
+    },
+  };
+}
+
+/**
+ * The registrar of a plugin whose manifest declares base `none`: registering a route is a boot error (the route
+ * would otherwise be served nowhere, silently).
+ */
+export function createRefusingRegistrar(owner: string): RouteRegistrar {
+  return {
+    get base(): BaseName {
+      throw new Error(`plugin "${owner}" declares base "none" in plugin.json, so it has no base to serve routes on`);
+    },
+    route(definition) {
+      throw new Error(
+        `plugin "${owner}" registers ${definition.method} ${definition.url} but its plugin.json declares base "none"; ` +
+          'declare the base that serves it (bridge, monitor or population)',
+      );
     },
   };
 }

@@ -1,9 +1,6 @@
 /** The health plugin: `GET /api/health` on the monitor base, public, without the envelope. */
 import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
-import type { Storage } from '../../kernel/storage.ts';
-import { TOKENS } from '../../kernel/tokens.ts';
-import { WORKBENCH_VERSION } from '../../kernel/workbench.ts';
 import { checkHealth } from './health-check.ts';
 
 const checkStatus = z.enum(['healthy', 'unhealthy']);
@@ -18,14 +15,13 @@ const healthReportSchema = z.object({
 /** Registers the health route. */
 export const plugin: PluginModule = {
   register(context) {
-    const storage = context.container.resolve<Storage>(TOKENS.Storage);
     // Built once: the route is polled hard, so nothing is allocated per request but the report itself.
     const probes = {
-      pingDatabase: () => storage.ping(),
+      pingDatabase: () => context.storage.ping(),
       probeCache: () => context.cache.probe(),
       clock: context.clock,
       startedAtMs: context.clock.nowMs(),
-      version: WORKBENCH_VERSION,
+      version: context.version,
     };
     context.routes?.route({
       method: 'GET',

@@ -44,6 +44,8 @@ export async function startTestWorkbench(options: TestWorkbenchOptions = {}): Pr
   const { config, ...rest } = options;
   const workbench = await createWorkbench({
     env: {},
+    // Every answer of every test is checked against its route's declared response schema.
+    checkResponses: true,
     ...rest,
     overrides: mergeConfig(testConfig(dataDir), config ?? {}),
   });

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { startTestWorkbench } from '../helpers/test-workbench.ts';
 import { sourceCliArgs } from '../helpers/cli-process.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
+import type { Cache } from '../../kernel/cache.ts';
+import { ManualClock } from '../../kernel/clock.ts';
 import type { ApiKeyStore } from '../../kernel/auth/api-keys.ts';
 import { FEATURE_FLAGS, type FeatureFlags } from '../../plugins/feature-flags/api.ts';
 
@@ -38,6 +40,25 @@ describe('health', () => {
       expect(down.status).toBe(503);
       expect(down.json.status).toBe('unhealthy');
       expect(down.json.checks.database).toBe('unhealthy');
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  it('is degraded (200) while the cache thrashes, healthy again once it settles', async () => {
+    const clock = new ManualClock('2026-03-01T08:00:00Z');
+    const wb = await startTestWorkbench({ clock });
+    try {
+      const cache = wb.workbench.container.resolve<Cache>(TOKENS.Cache);
+      // Twice the default capacity written within a minute: everything is pushed out before it expires.
+      for (let i = 0; i < 20_001; i++) cache.set(`flood-${i}`, i);
+      const degraded = await wb.call('monitor', { path: '/api/health' });
+      expect(degraded.status).toBe(200);
+      expect(degraded.json.status).toBe('degraded');
+      expect(degraded.json.checks).toEqual({ database: 'healthy', cache: 'unhealthy' });
+      clock.advance(3 * 60_000);
+      const settled = await wb.call('monitor', { path: '/api/health' });
+      expect(settled.json.status).toBe('healthy');
     } finally {
       await wb.stop();
     }

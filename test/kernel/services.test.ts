@@ -78,6 +78,19 @@ describe('Cache and clock', () => {
     expect(cache.get('z')).toBe(3);
     expect(cache.probe()).toBe(true);
   });
+
+  it('reports unhealthy while thrashing (a whole capacity evicted within a minute) and recovers after', () => {
+    const clock = new ManualClock('2026-01-01T00:00:00Z');
+    const cache = new Cache(clock, 50);
+    for (let i = 0; i < 50; i++) cache.set(`warm-${i}`, i);
+    expect(cache.probe()).toBe(true);
+    for (let i = 0; i < 49; i++) cache.set(`churn-${i}`, i);
+    expect(cache.probe()).toBe(true);
+    for (let i = 49; i < 60; i++) cache.set(`churn-${i}`, i);
+    expect(cache.probe()).toBe(false);
+    clock.advance(3 * 60_000);
+    expect(cache.probe()).toBe(true);
+  });
 });
 
 describe('profile packs', () => {

@@ -1,0 +1,46 @@
+/**
+ * Checks a handler's answer against the route's declared response schema, so the OpenAPI document cannot drift from
+ * what is sent. On in tests (every test instance turns it on); a mismatch is a 500 whose log names the route and
+ * every problem.
+ */
+import type { z } from 'zod';
+import type { RawResponse } from '../plugin-api.ts';
+
+/** Thrown when an answer does not match its route's response schema. */
+export class ResponseSchemaMismatch extends Error {
+  constructor(
+    readonly route: string,
+    readonly problems: string[],
+  ) {
+    super(`${route} answered outside its response schema: ${problems.join('; ')}`);
+    this.name = 'ResponseSchemaMismatch';
+  }
+}
+
+function isRaw(value: unknown): value is RawResponse {
+  return typeof value === 'object' && value !== null && (value as RawResponse).raw === true;
+}
+
+/**
+ * Throws {@link ResponseSchemaMismatch} when `result` does not match `schema`. A raw JSON answer is parsed and
+ * checked when it is a success (2xx); other raw answers (CSV, HTML) have no schema to meet.
+ */
+export function checkResponse(route: string, schema: z.ZodType, result: unknown): void {
+  let value = result;
+  if (isRaw(result)) {
+    const status = result.status ?? 200;
+    const json = /^application\/(.+\+)?json\b/i.test(result.contentType);
+    if (!json || status < 200 || status >= 300) return;
+    try {
+      value = JSON.parse(typeof result.body === 'string' ? result.body : result.body.toString('utf8'));
+    } catch (error) {
+      throw new ResponseSchemaMismatch(route, [`the body is not JSON (${(error as Error).message})`]);
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return;
+  throw new ResponseSchemaMismatch(
+    route,
+    parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`),
+  );
+}
