@@ -4,6 +4,7 @@ import type { Workbench } from './workbench.ts';
 import type { CliCommand } from './plugin-api.ts';
 import type { ApiKeyStore } from './auth/api-keys.ts';
 import { TOKENS } from './tokens.ts';
+import { MONITOR_ROLES, isMonitorRole } from './auth/principal.ts';
 
 /** Builds the key commands bound to a booted Workbench. */
 export function createKeyCommands(workbench: Workbench): CliCommand[] {
@@ -21,6 +22,10 @@ export function createKeyCommands(workbench: Workbench): CliCommand[] {
         });
         if (!values.role) {
           io.err('keys create needs --role (for example --role MonitorAdmin).');
+          return 2;
+        }
+        if (!isMonitorRole(values.role)) {
+          io.err(`Unknown role "${values.role}"; valid roles: ${MONITOR_ROLES.join(', ')}.`);
           return 2;
         }
         const created = await store().create(values.role, values.name ?? 'api key');

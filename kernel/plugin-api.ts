@@ -3,6 +3,7 @@
  * module that exports {@link PluginModule}: an optional zod schema of its config section and one `register(context)`.
  * Everything a plugin may use arrives through the {@link PluginContext}; plugins never import each other.
  */
+import type { Readable } from 'node:stream';
 import type { DependencyContainer } from 'tsyringe';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
@@ -15,6 +16,8 @@ import type { Scheduler } from './scheduler.ts';
 import type { Clock } from './clock.ts';
 import type { Entitlement, Tier } from './entitlement.ts';
 import type { AuthService, Principal } from './auth/auth-service.ts';
+import type { MonitorRole } from './auth/principal.ts';
+import type { RequestObserver } from './http/request-observers.ts';
 import type { ProfilePack } from './profile-packs.ts';
 import type { PluginManifest, BaseName } from './plugin-manifest.ts';
 import type { Cache } from './cache.ts';
@@ -30,6 +33,10 @@ export interface RouteRequest<P = unknown, Q = unknown, B = unknown> {
   headers: Record<string, string | string[] | undefined>;
   /** The authenticated caller, when the route has a policy or the request carried valid credentials. */
   principal?: Principal;
+  /** Unique id of this request (also in the service log), for audit records. */
+  requestId: string;
+  /** Network address the request came from. */
+  sourceAddress: string;
 }
 
 /** A raw (non-envelope) answer, for files such as CSV exports or HTML reports. */
@@ -37,8 +44,10 @@ export interface RawResponse {
   raw: true;
   status?: number;
   contentType: string;
-  body: string | Buffer;
-  headers?: Record<string, string>;
+  /** The content; a stream is sent as it is produced (large exports stay out of memory). */
+  body: string | Buffer | Readable;
+  /** Extra headers; an array value sends the header several times (e.g. Set-Cookie). */
+  headers?: Record<string, string | string[]>;
 }
 
 /** Declaration of one route: schemas feed both validation and the OpenAPI document of the base. */
@@ -62,6 +71,11 @@ export interface RouteDefinition<
   policy?: 'MonitorAdmin';
   /** When true the principal is resolved if credentials are sent, but none are required. */
   optionalAuth?: boolean;
+  /**
+   * Open to anonymous local callers, but a caller who sends credentials must hold this role or a higher one
+   * (MonitorAdmin > MonitorOperator > MonitorViewer): 401 for a bad credential, 403 for too low a role.
+   */
+  minimumRole?: MonitorRole;
   params?: P;
   query?: Q;
   body?: B;
@@ -143,6 +157,8 @@ export interface PluginContext<C = unknown> {
   readonly routes: RouteRegistrar;
   /** Routes on any base, for cross-cutting plugins that say so. */
   routesOn(base: BaseName): RouteRegistrar;
+  /** Adds an observer told of every answered request on every base (route pattern, status, duration). */
+  observeRequests(observer: RequestObserver): void;
   readonly lifecycle: Lifecycle;
   /** Declares the plugin's error catalogue (listed in the README's error table). */
   registerErrors(catalogue: ErrorCatalogue): void;

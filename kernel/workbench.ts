@@ -32,6 +32,7 @@ import { discoverProfilePacks, type ProfilePack } from './profile-packs.ts';
 import { createBaseServer, type BaseServer } from './http/base-server.ts';
 import { createRefusingRegistrar, createRouteRegistrar } from './http/route-registrar.ts';
 import { LifecycleHooks } from './lifecycle.ts';
+import { RequestObservers } from './http/request-observers.ts';
 import type { CliCommand, PluginContext } from './plugin-api.ts';
 
 /** The product version (from package.json). */
@@ -130,7 +131,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
 
   try {
     await storage.migrate('kernel', kernelMigrations);
-    const apiKeys = new ApiKeyStore(storage.db, clock);
+    const apiKeys = new ApiKeyStore(storage.db, clock, (change) => events.emit('auth.api-key-changed', change));
     const roles = new RoleAssignmentStore(storage.db, clock);
     const auth = new AuthService(apiKeys, roles, kernelConfig.auth.jwt.rolesClaim);
     if (kernelConfig.auth.jwt.hs256Secret || kernelConfig.auth.jwt.jwksUrl) {
@@ -167,6 +168,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       });
     }
 
+    const requestObservers = new RequestObservers(() => BASES.map((base) => ({ base, app: servers[base].app })));
     const commands = new Map<string, CliCommand>();
     for (const plugin of loaded) {
       const { id, base } = plugin.manifest;
@@ -180,6 +182,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
           owner: id,
           defaultTier: plugin.manifest.tier,
           checkResponses: options.checkResponses ?? false,
+          events,
         });
       const context: PluginContext = {
         manifest: plugin.manifest,
@@ -202,6 +205,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         profiles: packs,
         routes: base === 'none' ? createRefusingRegistrar(id) : registrarFor(base),
         routesOn: registrarFor,
+        observeRequests: (observer) => requestObservers.add(observer),
         lifecycle: lifecycle.forOwner(id),
         registerErrors: (catalogue) => errors.register(id, catalogue),
         registerCommand: (command) => {

@@ -5,6 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
+import type { ApiKeyChangedEvent } from './auth-events.ts';
 
 /** A stored key as listed (never the secret). */
 export interface ApiKeyRecord {
@@ -57,6 +58,8 @@ export class ApiKeyStore {
   constructor(
     private readonly db: Kysely<{ kernel_api_keys: ApiKeyRow }>,
     private readonly clock: Clock,
+    /** Told of every creation and revocation (the kernel forwards it to the event bus for the audit trail). */
+    private readonly onChange?: (event: ApiKeyChangedEvent) => void,
   ) {}
 
   /** Makes a key with a role; the returned `key` is the only time the secret is visible. */
@@ -76,6 +79,7 @@ export class ApiKeyStore {
       last_used_at: null,
     };
     await this.db.insertInto('kernel_api_keys').values(row).execute();
+    this.onChange?.({ change: 'created', keyId: id, prefix, role });
     return { ...toRecord(row), key };
   }
 
@@ -93,7 +97,9 @@ export class ApiKeyStore {
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const revoked = Number(result.numUpdatedRows) > 0;
+    if (revoked) this.onChange?.({ change: 'revoked', keyId: id, prefix: `wbk_${id}` });
+    return revoked;
   }
 
   /** True when the text has the shape of one of our keys (so it is not tried as a JWT). */

@@ -1,6 +1,7 @@
 /**
  * The MonitorAdmin policy and caller identification. A request carries `Authorization: Bearer <token>` where the
- * token is an API key (`wbk_...`) or a JWT from any registered verifier. Missing, malformed, expired or unknown
+ * token is an API key (`wbk_...`) or a JWT from any registered verifier, or (without an Authorization header) a
+ * session cookie that a registered session verifier recognises. Missing, malformed, expired or unknown
  * credentials: 401; valid but without the role: 403.
  */
 import type { JWTPayload } from 'jose';
@@ -8,13 +9,41 @@ import { kernelErrors } from '../errors.ts';
 import type { ApiKeyStore } from './api-keys.ts';
 import type { RoleAssignmentStore } from './role-assignments.ts';
 import { TokenRejected, type TokenVerifier } from './jwt-verifier.ts';
-import { MONITOR_ADMIN_ROLE, type Principal } from './principal.ts';
+import { MONITOR_ADMIN_ROLE, holdsAtLeast, type MonitorRole, type Principal } from './principal.ts';
 
 export type { Principal } from './principal.ts';
+
+/** Request headers as the auth layer reads them. */
+export type CredentialHeaders = Record<string, string | string[] | undefined>;
+
+/**
+ * A source of identities carried in a cookie (the single sign-on plugin's browser sessions). A cookie it does not
+ * know, or one that has expired, makes {@link SessionVerifier.verify} answer `undefined` (the caller gets 401).
+ */
+export interface SessionVerifier {
+  /** Name of the cookie holding the session. */
+  readonly cookieName: string;
+  verify(value: string): Promise<Principal | undefined>;
+}
+
+/** The value of one cookie in a Cookie header, or undefined. */
+export function readCookie(header: string | string[] | undefined, name: string): string | undefined {
+  const text = Array.isArray(header) ? header.join('; ') : header;
+  if (!text) return undefined;
+  for (const part of text.split(';')) {
+    const index = part.indexOf('=');
+    if (index > 0 && part.slice(0, index).trim() === name) {
+      const value = part.slice(index + 1).trim();
+      return value === '' ? undefined : value;
+    }
+  }
+  return undefined;
+}
 
 /** Identifies callers and enforces policies. */
 export class AuthService {
   private readonly verifiers: TokenVerifier[] = [];
+  private readonly sessionVerifiers: SessionVerifier[] = [];
 
   constructor(
     readonly apiKeys: ApiKeyStore,
@@ -25,6 +54,45 @@ export class AuthService {
   /** Adds a token source (the single sign-on plugin adds its providers here). */
   addTokenVerifier(verifier: TokenVerifier): void {
     this.verifiers.push(verifier);
+  }
+
+  /** Adds a cookie-borne identity source (browser sign-in sessions). */
+  addSessionVerifier(verifier: SessionVerifier): void {
+    this.sessionVerifiers.push(verifier);
+  }
+
+  /**
+   * The caller of a request: the Authorization header when one is sent, else a session cookie of a registered
+   * session verifier; `undefined` when the request carries neither. Throws 401 for a credential that proves nothing.
+   */
+  async identifyRequest(headers: CredentialHeaders): Promise<Principal | undefined> {
+    const authorization = headers.authorization;
+    if (typeof authorization === 'string' && authorization !== '') return this.identify(authorization);
+    for (const verifier of this.sessionVerifiers) {
+      const value = readCookie(headers.cookie, verifier.cookieName);
+      if (value === undefined) continue;
+      const principal = await verifier.verify(value);
+      if (!principal) throw kernelErrors.create('UNAUTHORIZED', { reason: 'The session has expired or is unknown; sign in again.' });
+      return principal;
+    }
+    return undefined;
+  }
+
+  /** Identifies the caller of a request and requires the MonitorAdmin role. */
+  async requireAdminRequest(headers: CredentialHeaders): Promise<Principal> {
+    return this.requireRole(await this.identifyRequest(headers));
+  }
+
+  /**
+   * For routes open to anonymous local callers but guarded once the caller is identified: a caller who sends
+   * credentials must hold `minimum` or a higher role (403 otherwise); an anonymous caller passes.
+   */
+  async requireRoleIfIdentified(headers: CredentialHeaders, minimum: MonitorRole): Promise<Principal | undefined> {
+    const principal = await this.identifyRequest(headers);
+    if (principal && !holdsAtLeast(principal.roles, minimum)) {
+      throw kernelErrors.create('FORBIDDEN', { reason: `This change needs the ${minimum} role or a higher one.` });
+    }
+    return principal;
   }
 
   /**
@@ -49,7 +117,10 @@ export class AuthService {
 
   /** Identifies the caller and requires the MonitorAdmin role. */
   async requireAdmin(authorization: string | undefined): Promise<Principal> {
-    const principal = await this.identify(authorization);
+    return this.requireRole(await this.identify(authorization));
+  }
+
+  private requireRole(principal: Principal | undefined): Principal {
     if (!principal) {
       throw kernelErrors.create('UNAUTHORIZED', {
         reason: 'This route needs an admin credential: send Authorization: Bearer <API key or JWT>.',

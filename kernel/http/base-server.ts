@@ -2,6 +2,7 @@
  * One fastify instance per base address, bound to loopback only, with the request guard, error handling and the
  * OpenAPI/docs routes installed before any plugin adds its own.
  */
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { BaseName } from '../plugin-manifest.ts';
@@ -52,6 +53,8 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
     // Keep-alive sockets must not hold shutdown beyond its 5 s budget.
     forceCloseConnections: true,
     return503OnClosing: true,
+    // Request ids appear in audit records and logs: unique across restarts, not a per-process counter.
+    genReqId: () => randomUUID(),
     // Our own error catalogue answers for bad JSON; prototype poisoning is refused as invalid JSON.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

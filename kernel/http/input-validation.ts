@@ -2,7 +2,7 @@
  * Validates route input (params, query, body) with the route's zod schemas and reports every problem at once:
  * 400 VALIDATION_FAILED with `details` listing the location and path of each.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { kernelErrors } from '../errors.ts';
 
 /** One schema problem. */
@@ -49,3 +49,13 @@ export function parseInput(
   }
   return { params, query, body };
 }
+
+/**
+ * A timestamp in a query or body: an ISO 8601 date-time with `Z` or an offset (`2026-03-01T12:00:00Z`), or a date
+ * (`2026-03-01`, meaning its UTC midnight); parsed to a Date.
+ */
+export const timestampInput = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: 'must be an ISO 8601 timestamp such as 2026-03-01T12:00:00Z or a date such as 2026-03-01',
+  })
+  .transform((text) => new Date(text.length === 10 ? `${text}T00:00:00Z` : text));

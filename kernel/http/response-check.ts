@@ -23,14 +23,15 @@ function isRaw(value: unknown): value is RawResponse {
 
 /**
  * Throws {@link ResponseSchemaMismatch} when `result` does not match `schema`. A raw JSON answer is parsed and
- * checked when it is a success (2xx); other raw answers (CSV, HTML) have no schema to meet.
+ * checked when it is a success (2xx); other raw answers (CSV, HTML, streams) have no schema to meet.
  */
 export function checkResponse(route: string, schema: z.ZodType, result: unknown): void {
   let value = result;
   if (isRaw(result)) {
     const status = result.status ?? 200;
     const json = /^application\/(.+\+)?json\b/i.test(result.contentType);
-    if (!json || status < 200 || status >= 300) return;
+    // A streamed body is sent as it is produced; it cannot be read here without consuming it.
+    if (!json || status < 200 || status >= 300 || !(typeof result.body === 'string' || Buffer.isBuffer(result.body))) return;
     try {
       value = JSON.parse(typeof result.body === 'string' ? result.body : result.body.toString('utf8'));
     } catch (error) {

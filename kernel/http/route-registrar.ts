@@ -9,6 +9,9 @@ import type { RouteDefinition, RouteRegistrar, RawResponse } from '../plugin-api
 import type { BaseName } from '../plugin-manifest.ts';
 import type { Entitlement, Tier } from '../entitlement.ts';
 import type { AuthService, Principal } from '../auth/auth-service.ts';
+import type { EventBus } from '../events.ts';
+import { WorkbenchError } from '../errors.ts';
+import type { CredentialRefusedEvent } from '../auth/auth-events.ts';
 import { parseInput } from './input-validation.ts';
 import type { OpenApiCollector } from './openapi-document.ts';
 import { checkResponse } from './response-check.ts';
@@ -30,11 +33,27 @@ export interface RegistrarDeps {
   defaultTier: Tier;
   /** Check every answer against the route's response schema (tests turn this on); a mismatch is a 500. */
   checkResponses: boolean;
+  /** Where refused credentials are announced (`auth.credential-refused`). */
+  events: EventBus;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** What kind of credential a request presented, and a key's public prefix (never its secret). */
+function presentedCredential(headers: Headers, sessionPresented: boolean): Pick<CredentialRefusedEvent, 'credentialKind' | 'keyPrefix'> {
+  const authorization = typeof headers.authorization === 'string' ? headers.authorization : '';
+  const token = /^Bearer[ ]+(\S+)/i.exec(authorization)?.[1];
+  if (token?.startsWith('wbk_')) {
+    const prefix = /^wbk_[a-z0-9]{1,12}/.exec(token)?.[0];
+    return { credentialKind: 'api-key', ...(prefix ? { keyPrefix: prefix } : {}) };
+  }
+  if (authorization !== '') return { credentialKind: 'bearer' };
+  return { credentialKind: sessionPresented ? 'session' : 'none' };
 }
 
 /** Creates the registrar a plugin uses for one base. */
 export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
-  const { app, entitlement, auth } = deps;
+  const { app, entitlement, auth, events } = deps;
   return {
     base: deps.base,
     route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
@@ -48,16 +67,37 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
       const neededTier = definition.tier !== 'free' ? definition.tier : undefined;
       const hasInput = Boolean(definition.params || definition.query || definition.body);
       const routeName = `${definition.method} ${definition.url}`;
+      const identifies = definition.policy === 'MonitorAdmin' || definition.minimumRole !== undefined || definition.optionalAuth;
       app.route({
         method: definition.method,
         url: definition.url,
         handler: async (request, reply) => {
           if (neededTier) entitlement.require(neededTier, definition.url);
           let principal: Principal | undefined;
-          if (definition.policy === 'MonitorAdmin') {
-            principal = await auth.requireAdmin(request.headers.authorization);
-          } else if (definition.optionalAuth) {
-            principal = await auth.identify(request.headers.authorization);
+          if (identifies) {
+            try {
+              if (definition.policy === 'MonitorAdmin') principal = await auth.requireAdminRequest(request.headers);
+              else if (definition.minimumRole) {
+                principal = await auth.requireRoleIfIdentified(request.headers, definition.minimumRole);
+              } else principal = await auth.identifyRequest(request.headers);
+            } catch (error) {
+              if (error instanceof WorkbenchError && (error.status === 401 || error.status === 403)) {
+                const credential = presentedCredential(request.headers, request.headers.cookie !== undefined);
+                // A request that presented nothing is not a refused credential; everything else is announced.
+                if (credential.credentialKind !== 'none') {
+                  events.emit('auth.credential-refused', {
+                    status: error.status,
+                    reason: error.message,
+                    ...credential,
+                    method: request.method,
+                    url: request.url.split('?')[0],
+                    requestId: String(request.id),
+                    sourceAddress: request.ip,
+                  });
+                }
+              }
+              throw error;
+            }
           }
           const input = hasInput
             ? parseInput(definition, { params: request.params, query: request.query, body: request.body })
@@ -68,6 +108,8 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
             body: input.body as z.output<B>,
             headers: request.headers,
             principal,
+            requestId: String(request.id),
+            sourceAddress: request.ip,
           });
           if (deps.checkResponses) checkResponse(routeName, definition.response, result);
           if (isRawResponse(result)) {

@@ -11,4 +11,19 @@ export interface FeatureFlags {
   forOrganization(organizationId: string): Promise<Record<string, boolean>>;
   /** Stores a flag; an empty organisation id makes it global. */
   set(name: string, enabled: boolean, organizationId: string, at: string): Promise<void>;
+  /** Removes a stored flag (the config default, or the global value, applies again); false when none was stored. */
+  remove(name: string, organizationId: string): Promise<boolean>;
+  /** Stored flags (not config defaults): of one organisation (`''` for global ones), or all when omitted. */
+  stored(organizationId?: string): Promise<StoredFeatureFlag[]>;
+  /** The config defaults. */
+  defaults(): Record<string, boolean>;
+}
+
+/** A flag stored by an admin. */
+export interface StoredFeatureFlag {
+  name: string;
+  /** Empty for a global flag. */
+  organizationId: string;
+  enabled: boolean;
+  updatedAt: string;
 }

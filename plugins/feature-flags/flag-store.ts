@@ -3,7 +3,7 @@
  * organisation id applies only to callers of that organisation.
  */
 import type { Kysely, Migration } from 'kysely';
-import type { FeatureFlags } from './api.ts';
+import type { FeatureFlags, StoredFeatureFlag } from './api.ts';
 
 /** Table of stored flags. */
 export interface FeatureFlagRow {
@@ -36,13 +36,18 @@ export const featureFlagMigrations: Record<string, Migration> = {
 export class FeatureFlagStore implements FeatureFlags {
   constructor(
     private readonly db: Kysely<{ feature_flags: FeatureFlagRow }>,
-    private readonly defaults: Record<string, boolean>,
+    private readonly configDefaults: Record<string, boolean>,
   ) {}
+
+  /** The config defaults. */
+  defaults(): Record<string, boolean> {
+    return { ...this.configDefaults };
+  }
 
   /** Global flags: config defaults overridden by global rows. */
   async global(): Promise<Record<string, boolean>> {
     const rows = await this.db.selectFrom('feature_flags').selectAll().where('organization_id', '=', '').execute();
-    return { ...this.defaults, ...Object.fromEntries(rows.map((r) => [r.name, Boolean(r.enabled)])) };
+    return { ...this.configDefaults, ...Object.fromEntries(rows.map((r) => [r.name, Boolean(r.enabled)])) };
   }
 
   /** Flags of an organisation: the global flags overridden by that organisation's rows. */
@@ -66,5 +71,23 @@ export class FeatureFlagStore implements FeatureFlags {
       .insertInto('feature_flags')
       .values({ name, organization_id: organizationId, enabled: enabled ? 1 : 0, updated_at: at })
       .execute();
+  }
+
+  /** Removes a stored flag; false when none was stored. */
+  async remove(name: string, organizationId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('feature_flags')
+      .where('name', '=', name)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Stored flags of one organisation ('' = global), or all. */
+  async stored(organizationId?: string): Promise<StoredFeatureFlag[]> {
+    let query = this.db.selectFrom('feature_flags').selectAll();
+    if (organizationId !== undefined) query = query.where('organization_id', '=', organizationId);
+    const rows = await query.orderBy('organization_id').orderBy('name').execute();
+    return rows.map((r) => ({ name: r.name, organizationId: r.organization_id, enabled: Boolean(r.enabled), updatedAt: r.updated_at }));
   }
 }

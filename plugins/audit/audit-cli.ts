@@ -1,0 +1,27 @@
+/** `workbench audit verify`: checks the hash chain; exit code 0 when intact, 1 at the first broken link. */
+import { parseArgs } from 'node:util';
+import type { CliCommand } from '../../kernel/plugin-api.ts';
+import type { AuditStore } from './audit-store.ts';
+
+/** The audit commands. */
+export function createAuditCommands(store: AuditStore): CliCommand[] {
+  return [
+    {
+      name: 'audit verify',
+      usage: 'audit verify [--json]',
+      summary: 'verify the audit trail hash chain; exit code 1 names the first broken link',
+      async run(args, io) {
+        const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
+        const result = await store.verify();
+        if (values.json) io.out(JSON.stringify(result));
+        else if (result.intact) {
+          const from = result.anchor ? ` (after the anchor at entry ${result.anchor.lastPrunedId})` : '';
+          io.out(`Audit trail intact: ${result.checked} entries checked${from}.`);
+        } else {
+          io.out(`Audit trail BROKEN at entry ${result.firstBroken?.id}: ${result.firstBroken?.reason}`);
+        }
+        return result.intact ? 0 : 1;
+      },
+    },
+  ];
+}

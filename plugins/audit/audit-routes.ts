@@ -1,0 +1,111 @@
+/** The audit routes on the monitor base: query, export and verify (policy MonitorAdmin, enterprise tier). */
+import { z } from 'zod';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import { timestampInput } from '../../kernel/http/input-validation.ts';
+import type { AuditStore, AuditFilter } from './audit-store.ts';
+import { auditCsvStream, auditJsonStream } from './audit-export.ts';
+import { auditErrors } from './audit-errors.ts';
+
+const filterShape = {
+  action: z.string().min(1).max(100).optional(),
+  resourceType: z.string().min(1).max(100).optional(),
+  from: timestampInput.optional(),
+  to: timestampInput.optional(),
+};
+
+const entrySchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  actor: z.string(),
+  actorKind: z.string(),
+  action: z.string(),
+  resourceType: z.string(),
+  resourceId: z.string().nullable(),
+  outcome: z.string(),
+  requestId: z.string().nullable(),
+  sourceAddress: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  previousHash: z.string(),
+  hash: z.string(),
+});
+
+const verificationSchema = z.object({
+  intact: z.boolean(),
+  checked: z.number(),
+  anchor: z
+    .object({ lastPrunedId: z.number(), lastPrunedHash: z.string(), prunedAt: z.string(), prunedTotal: z.number() })
+    .nullable(),
+  firstBroken: z.object({ id: z.number(), reason: z.string() }).nullable(),
+});
+
+function checkedFilter(filter: AuditFilter): AuditFilter {
+  if (filter.from && filter.to && filter.from > filter.to) {
+    throw auditErrors.create('AUDIT_WINDOW_INVALID', { from: filter.from.toISOString(), to: filter.to.toISOString() });
+  }
+  return filter;
+}
+
+/** Registers the audit routes. */
+export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): void {
+  const listRoute = (url: string, summary: string) =>
+    routes.route({
+      method: 'GET',
+      url,
+      summary,
+      tags: ['audit'],
+      tier: 'enterprise',
+      policy: 'MonitorAdmin',
+      query: z
+        .object({
+          ...filterShape,
+          limit: z.coerce.number().int().min(1).max(1000).default(100),
+          offset: z.coerce.number().int().min(0).default(0),
+        })
+        .strict(),
+      response: z.object({
+        total: z.number(),
+        limit: z.number(),
+        offset: z.number(),
+        entries: z.array(entrySchema),
+      }),
+      async handler({ query }) {
+        const { limit, offset, ...filter } = query;
+        const { total, entries } = await store.query(checkedFilter(filter), limit, offset);
+        return { total, limit, offset, entries };
+      },
+    });
+  listRoute('/api/monitor/audit/', 'Audit entries, newest first (filters action, resourceType, from, to; limit ≤ 1000)');
+  listRoute('/api/monitor/audit', 'Audit entries (the same as /api/monitor/audit/)');
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/audit/export',
+    summary: 'Export audit entries, oldest first, as a streamed CSV (formula-safe) or JSON file',
+    tags: ['audit'],
+    tier: 'enterprise',
+    policy: 'MonitorAdmin',
+    query: z.object({ ...filterShape, format: z.enum(['csv', 'json']).default('json') }).strict(),
+    response: z.string(),
+    handler({ query }) {
+      const { format, ...filter } = query;
+      const entries = store.stream(checkedFilter(filter));
+      return {
+        raw: true,
+        contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+        headers: { 'content-disposition': `attachment; filename="audit.${format}"` },
+        body: format === 'csv' ? auditCsvStream(entries) : auditJsonStream(entries),
+      };
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/audit/verify',
+    summary: 'Verify the hash chain of the audit trail and name the first broken link',
+    tags: ['audit'],
+    tier: 'enterprise',
+    policy: 'MonitorAdmin',
+    response: verificationSchema,
+    handler: () => store.verify(),
+  });
+}

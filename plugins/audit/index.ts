@@ -1,0 +1,94 @@
+/**
+ * The audit plugin: a hash-chained trail of every admin write, sign-in, API key change and refused credential.
+ * Other plugins record through the {@link AUDIT_TRAIL} token; the kernel's auth events (`auth.credential-refused`,
+ * `auth.api-key-changed`) are recorded here. Entries older than `retentionDays` are pruned daily, leaving an anchor
+ * so the remaining chain stays verifiable.
+ */
+import { userInfo } from 'node:os';
+import { z } from 'zod';
+import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { AUDIT_TRAIL } from './api.ts';
+import { AuditStore, auditMigrations } from './audit-store.ts';
+import { registerAuditRoutes } from './audit-routes.ts';
+import { createAuditCommands } from './audit-cli.ts';
+import { auditErrors } from './audit-errors.ts';
+
+const configSchema = z
+  .object({
+    /** Days an entry is kept; null keeps every entry forever. */
+    retentionDays: z.number().int().min(1).nullable().default(365),
+    /** When pruning runs (cron, local time). */
+    pruneSchedule: z.string().min(9).default('17 3 * * *'),
+  })
+  .strict();
+
+type AuditConfig = z.infer<typeof configSchema>;
+
+const DAY_MS = 86_400_000;
+
+function localActor(): string {
+  try {
+    return `os:${userInfo().username}`;
+  } catch {
+    return 'os:unknown';
+  }
+}
+
+/** Registers the trail, its routes, its command and its listeners. */
+export const plugin: PluginModule<AuditConfig> = {
+  configSchema,
+  async register(context) {
+    context.registerErrors(auditErrors.catalogue);
+    await context.storage.migrate(auditMigrations);
+    const store = new AuditStore(context.storage.db, context.clock);
+    context.container.registerInstance(AUDIT_TRAIL, store);
+    if (context.routes) registerAuditRoutes(context.routes, store);
+    for (const command of createAuditCommands(store)) context.registerCommand(command);
+
+    context.events.on('auth.credential-refused', (event) =>
+      store.record({
+        action: 'credential.refuse',
+        resourceType: 'route',
+        resourceId: `${event.method} ${event.url}`,
+        outcome: 'denied',
+        actor: event.keyPrefix ?? 'anonymous',
+        actorKind: event.credentialKind === 'api-key' ? 'api-key' : 'anonymous',
+        requestId: event.requestId,
+        sourceAddress: event.sourceAddress,
+        details: { status: event.status, credentialKind: event.credentialKind, reason: event.reason },
+      }),
+    );
+    // Keys change through `workbench keys` on this machine: the actor is the operating-system user who ran it.
+    context.events.on('auth.api-key-changed', (event) =>
+      store.record({
+        action: event.change === 'created' ? 'key.create' : 'key.revoke',
+        resourceType: 'api-key',
+        resourceId: event.prefix,
+        outcome: 'success',
+        actor: localActor(),
+        actorKind: 'local',
+        details: event.role ? { role: event.role } : {},
+      }),
+    );
+
+    const retentionDays = context.config.retentionDays;
+    if (retentionDays !== null) {
+      const prune = async () => {
+        const cutoff = new Date(context.clock.now().getTime() - retentionDays * DAY_MS);
+        const { removed, anchorId } = await store.prune(cutoff);
+        if (removed === 0) return;
+        context.logger.info({ removed, anchorId }, 'audit entries past retention pruned');
+        await store.record({
+          action: 'audit.prune',
+          resourceType: 'audit',
+          outcome: 'success',
+          actor: 'system',
+          actorKind: 'local',
+          details: { removed, anchorId, retentionDays },
+        });
+      };
+      context.lifecycle.onStart(prune);
+      context.scheduler.schedule('audit-retention', context.config.pruneSchedule, prune);
+    }
+  },
+};
