@@ -9,6 +9,7 @@ import { kernelErrors } from '../../kernel/errors.ts';
 import type { FeatureFlags } from '../feature-flags/api.ts';
 import type { AuditTrail } from '../audit/api.ts';
 import { recordAdminWrite } from './admin-audit.ts';
+import { ADMIN_ROUTE } from './admin-route-defaults.ts';
 import { requireWorkspace } from './workspace-routes.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
 
@@ -29,11 +30,10 @@ export function registerFeatureFlagRoutes(
   const routes = context.routes;
   if (!routes) return;
   const { flags, workspaces, audit } = deps;
-  const common = { tags: ['admin'], tier: 'enterprise', policy: 'MonitorAdmin' } as const;
   const scopeOf = (workspaceId: string | undefined) => workspaceId ?? '';
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/monitor/admin/features',
     summary: 'Config defaults, effective global flags and every stored flag (global and per workspace)',
@@ -58,7 +58,7 @@ export function registerFeatureFlagRoutes(
   });
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'PUT',
     url: '/api/monitor/admin/features/:name',
     summary: 'Set a flag globally, or for one workspace with workspaceId',
@@ -77,7 +77,7 @@ export function registerFeatureFlagRoutes(
   });
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'DELETE',
     url: '/api/monitor/admin/features/:name',
     summary: 'Remove a stored flag (global, or of the workspace named by ?workspaceId) so the default applies again',

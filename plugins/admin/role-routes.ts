@@ -9,6 +9,7 @@ import { kernelErrors } from '../../kernel/errors.ts';
 import { MONITOR_ADMIN_ROLE, MONITOR_ROLES, isMonitorRole, type MonitorRole } from '../../kernel/auth/principal.ts';
 import type { AuditTrail } from '../audit/api.ts';
 import { recordAdminWrite } from './admin-audit.ts';
+import { ADMIN_ROUTE } from './admin-route-defaults.ts';
 import { adminErrors } from './admin-errors.ts';
 import { SerialQueue } from '../../kernel/serial-queue.ts';
 
@@ -42,9 +43,7 @@ export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): v
     method: 'GET',
     url: '/api/monitor/admin/roles',
     summary: 'Role assignments of the organisation',
-    tags: ['admin'],
-    tier: 'enterprise',
-    policy: 'MonitorAdmin',
+    ...ADMIN_ROUTE,
     response: z.object({ assignments: z.array(assignmentSchema), validRoles: z.array(z.string()) }),
     async handler() {
       return { assignments: await roles.list(), validRoles: [...MONITOR_ROLES] };
@@ -55,9 +54,7 @@ export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): v
     method: 'POST',
     url: '/api/monitor/admin/roles',
     summary: 'Assign a role to a user (replaces the role the user had)',
-    tags: ['admin'],
-    tier: 'enterprise',
-    policy: 'MonitorAdmin',
+    ...ADMIN_ROUTE,
     body: z.object({ userId: userIdInput, role: z.string().min(1).max(100) }).strict(),
     response: assignmentSchema.extend({ previousRole: z.string().nullable() }),
     handler(request) {
@@ -77,9 +74,7 @@ export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): v
     method: 'DELETE',
     url: '/api/monitor/admin/roles/:userId',
     summary: "Revoke a user's role",
-    tags: ['admin'],
-    tier: 'enterprise',
-    policy: 'MonitorAdmin',
+    ...ADMIN_ROUTE,
     params: z.object({ userId: userIdInput }),
     response: z.object({ userId: z.string(), revokedRole: z.string() }),
     handler(request) {

@@ -6,11 +6,10 @@
  *   stored no roll-up for (the service was not running) is **not observed** and counts as down; a minute with
  *   messages but no recorded check counts as reachable and enabled (messages were read from the folder);
  * - uptime % = up minutes / window minutes × 100;
- * - within-response % = messages whose latency falls in a stored latency bucket whose upper bound is at most
- *   maxResponseMs / messages with a known latency × 100 (exact when maxResponseMs is a bucket bound, otherwise
- *   conservative: the bound used is reported as `responseBoundMs`);
+ * - within-response % = messages whose latency (arrival minus MSH-7) is at most maxResponseMs / messages with a
+ *   known latency × 100, from the per-minute counts the monitor stores;
  * - error rate % = failed messages / messages × 100;
- * - a **breach** minute is down, or slow (some message beyond the response bound); consecutive breach minutes form
+ * - a **breach** minute is down, or slow (some message beyond maxResponseMs); consecutive breach minutes form
  *   one breach range;
  * - the SLA is **met** when uptime % ≥ uptimeTarget and within-response % ≥ uptimeTarget (no timed messages: that
  *   part holds);
@@ -34,8 +33,10 @@ export interface SlaMinuteInput {
   failed: number;
   reachable: boolean | null;
   enabled: boolean | null;
-  /** Latency histogram of the minute (non-cumulative counts); absent when the monitor keeps none. */
-  latencyBuckets?: ReadonlyArray<{ upperBoundMs: number | null; count: number }>;
+  /** Messages of the minute with a known latency. */
+  latencyCount: number;
+  /** Of those, messages whose latency is at most maxResponseMs (asked of the monitor with the SLA's bound). */
+  messagesWithinMs?: number;
 }
 
 /** Why a minute breached. */
@@ -61,8 +62,6 @@ export interface SlaReport {
   minutes: { total: number; up: number; down: number; notObserved: number; unreachable: number; disabled: number; slow: number };
   uptimePercent: number | null;
   messages: { total: number; failed: number; withLatency: number; withinMaxResponse: number };
-  /** The largest stored bucket bound not above maxResponseMs; null when no bucket fits or latencies are unknown. */
-  responseBoundMs: number | null;
   withinMaxResponsePercent: number | null;
   errorRatePercent: number | null;
   errorBudget: { allowedDownMinutes: number; usedDownMinutes: number; usedPercent: number | null; exhausted: boolean };
@@ -103,16 +102,6 @@ export function computeSlaReport(sla: SlaDefinition, rows: readonly SlaMinuteInp
     const at = Date.parse(row.minute);
     if (at >= first && at < end) byMinute.set(at, row);
   }
-  const latencyKnown = rows.some((row) => row.latencyBuckets !== undefined);
-  let responseBoundMs: number | null = null;
-  for (const row of byMinute.values()) {
-    for (const bucket of row.latencyBuckets ?? []) {
-      const bound = bucket.upperBoundMs;
-      if (bound !== null && Number.isFinite(bound) && bound <= sla.maxResponseMs && (responseBoundMs === null || bound > responseBoundMs)) {
-        responseBoundMs = bound;
-      }
-    }
-  }
 
   const counts = { total, up: 0, down: 0, notObserved: 0, unreachable: 0, disabled: 0, slow: 0 };
   const messages = { total: 0, failed: 0, withLatency: 0, withinMaxResponse: 0 };
@@ -140,12 +129,8 @@ export function computeSlaReport(sla: SlaDefinition, rows: readonly SlaMinuteInp
       if (reachable === null || enabled === null) down = 'not-observed';
       else if (!reachable) down = 'unreachable';
       else if (!enabled) down = 'disabled';
-      let timed = 0;
-      let within = 0;
-      for (const bucket of row.latencyBuckets ?? []) {
-        timed += bucket.count;
-        if (responseBoundMs !== null && bucket.upperBoundMs !== null && bucket.upperBoundMs <= responseBoundMs) within += bucket.count;
-      }
+      const timed = row.latencyCount;
+      const within = Math.min(row.messagesWithinMs ?? timed, timed);
       messages.withLatency += timed;
       messages.withinMaxResponse += within;
       slow = within < timed;
@@ -174,7 +159,7 @@ export function computeSlaReport(sla: SlaDefinition, rows: readonly SlaMinuteInp
   close();
 
   const uptimePercent = percent(counts.up, total);
-  const withinMaxResponsePercent = latencyKnown ? percent(messages.withinMaxResponse, messages.withLatency) : null;
+  const withinMaxResponsePercent = percent(messages.withinMaxResponse, messages.withLatency);
   const allowedDownMinutes = round((total * (100 - sla.uptimeTarget)) / 100);
   const usedPercent = allowedDownMinutes > 0 ? round((counts.down / allowedDownMinutes) * 100) : null;
   const exhausted = allowedDownMinutes > 0 ? counts.down >= allowedDownMinutes : counts.down > 0;
@@ -188,7 +173,6 @@ export function computeSlaReport(sla: SlaDefinition, rows: readonly SlaMinuteInp
     minutes: counts,
     uptimePercent,
     messages,
-    responseBoundMs: latencyKnown ? responseBoundMs : null,
     withinMaxResponsePercent,
     errorRatePercent: percent(messages.failed, messages.total),
     errorBudget: { allowedDownMinutes, usedDownMinutes: counts.down, usedPercent, exhausted },

@@ -10,6 +10,7 @@ import type { AuditTrail } from '../audit/api.ts';
 import type { FeatureFlags } from '../feature-flags/api.ts';
 import { adminErrors } from './admin-errors.ts';
 import { recordAdminWrite } from './admin-audit.ts';
+import { ADMIN_ROUTE } from './admin-route-defaults.ts';
 import { requireKnownRole, userIdInput } from './role-routes.ts';
 import type { Workspace, WorkspaceStore } from './workspace-store.ts';
 
@@ -50,10 +51,9 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
   const { store, audit } = deps;
   // Check-then-insert sequences (duplicate names, members, interfaces) must not interleave.
   const queue = new SerialQueue();
-  const common = { tags: ['admin'], tier: 'enterprise', policy: 'MonitorAdmin' } as const;
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/monitor/admin/workspaces',
     summary: 'Workspaces with their members and interfaces',
@@ -62,7 +62,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
   });
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'POST',
     url: '/api/monitor/admin/workspaces',
     summary: 'Create a workspace (its id, made from the name, is the organisation id of observability and flags)',
@@ -82,7 +82,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
   });
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/monitor/admin/workspaces/:id',
     summary: 'One workspace',
@@ -92,7 +92,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
   });
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'DELETE',
     url: '/api/monitor/admin/workspaces/:id',
     summary: 'Delete a workspace with its memberships and interface links (the interfaces stay in the monitor)',
@@ -111,7 +111,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
   });
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'POST',
     url: '/api/monitor/admin/workspaces/:id/members',
     summary: 'Add a member with a role',
@@ -135,7 +135,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
   });
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'DELETE',
     url: '/api/monitor/admin/workspaces/:id/members/:userId',
     summary: 'Remove a member',
@@ -155,7 +155,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
   });
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'POST',
     url: '/api/monitor/admin/workspaces/:id/interfaces',
     summary: 'Add a monitored interface (it must exist in the monitor)',
@@ -182,7 +182,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
   });
 
   routes.route({
-    ...common,
+    ...ADMIN_ROUTE,
     method: 'DELETE',
     url: '/api/monitor/admin/workspaces/:id/interfaces/:interfaceId',
     summary: 'Remove an interface from the workspace (it stays in the monitor)',
