@@ -452,3 +452,14 @@ export function isHl7TableValue(table: string, value: string): boolean | undefin
   }
   return values ? Object.hasOwn(values, value) : undefined;
 }
+
+let dataTypeNames: Set<string> | undefined;
+
+/** True when some supported version defines a data type of that name (CE, withdrawn in v2.7, is one). */
+export function isDataTypeOfAnyVersion(name: string): boolean {
+  if (!dataTypeNames) {
+    dataTypeNames = new Set<string>();
+    for (const version of HL7_VERSIONS) for (const type of Object.keys(loadRaw(version).fields)) dataTypeNames.add(type);
+  }
+  return dataTypeNames.has(name);
+}

@@ -12,7 +12,7 @@
  * raised: a valid message allocates almost nothing here.
  */
 import type { Hl7ComponentDefinition, Hl7FieldDefinition, Hl7SegmentDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
-import { isHl7DefinedTable, isHl7TableValue } from './hl7-definitions.ts';
+import { isDataTypeOfAnyVersion, isHl7DefinedTable, isHl7TableValue } from './hl7-definitions.ts';
 import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
 import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import { isFieldEmpty } from './hl7-path.ts';
@@ -227,16 +227,37 @@ function checkPrimitive(
   const problem = checkPrimitiveValue(dataType, value);
   if (problem) {
     const { path, name } = describeValue(place, component, part);
-    ctx.issues.add(problem.code, path, `${describeField(path, name)} is ${problem.reason}: "${value}".`);
+    ctx.issues.add(problem.code, path, `${describeField(path, name)} is ${problem.reason}: "${value}".`, problem.tolerable);
     return;
   }
   if (dataType === 'ID' && table && value !== '' && value !== '""' && !TABLES_CHECKED_ELSEWHERE.has(table)) {
-    if (table === VALUE_TYPE_TABLE && ctx.definitions.dataType(value)) return;
+    if (table === VALUE_TYPE_TABLE) {
+      checkValueType(place, value, component, part);
+      return;
+    }
     if (isHl7DefinedTable(table) && isHl7TableValue(table, value) === false) {
       const { path, name } = describeValue(place, component, part);
       ctx.issues.add('VALUE_NOT_IN_TABLE', path, `${describeField(path, name)} value "${value}" is not in HL7 table ${table} for ${ctx.label}.`);
     }
   }
+}
+
+/**
+ * A value type (table 0125: OBX-2, OM1-3...) must be a data type of the version, or the value it types cannot be
+ * read. A type another supported version defines (CE after its withdrawal in v2.7) still tells a receiver how to
+ * read the value, so compatibility mode reports it as a warning; anything else is an error in both modes.
+ */
+function checkValueType(place: Place, value: string, component?: Hl7ComponentDefinition, part?: Hl7ComponentDefinition): void {
+  const ctx = place.ctx;
+  if (ctx.definitions.dataType(value)) return;
+  const { path, name } = describeValue(place, component, part);
+  const elsewhere = isDataTypeOfAnyVersion(value);
+  ctx.issues.add(
+    'INVALID_DATA_TYPE',
+    path,
+    `${describeField(path, name)} "${value}" is not a data type of ${ctx.label}${elsewhere ? ' (it is one of another HL7 version)' : ''}, so the value it types cannot be interpreted.`,
+    elsewhere,
+  );
 }
 
 /**

@@ -286,6 +286,28 @@ function excerpt(text: string, start: number, end: number): string {
   return slice.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?') + (end - start > 40 ? '...' : '');
 }
 
+/** True when the line from `start` to `end` opens a message or an envelope: `MSH`, `FHS` or `BHS` then a delimiter. */
+function isHeaderLine(text: string, start: number, end: number): boolean {
+  if (end - start < 4) return false;
+  const name = text.slice(start, start + 3);
+  return (name === 'MSH' || name === 'FHS' || name === 'BHS') && isDelimiterChar(text.charAt(start + 3));
+}
+
+/**
+ * Reports what precedes the first header (a `[SOM]` marker, junk lines, a stray segment) as one problem that says
+ * how much there is: the messages after it are still read, but a receiver expects the input to begin with a header.
+ */
+function reportLeadingContent(text: string, contentStart: number, headerStart: number, lines: number, headerLine: number, result: Hl7ParseResult): void {
+  const bytes = Buffer.byteLength(text.slice(contentStart, headerStart), 'utf8');
+  const name = text.slice(headerStart, headerStart + 3);
+  result.problems.push({
+    line: 1,
+    code: 'PARSE_ERROR',
+    message: `${lines} line(s) (${bytes} bytes) precede the first ${name} segment (line ${headerLine}); the content must begin with ${name}.`,
+    tolerable: false,
+  });
+}
+
 /**
  * Parses HL7 v2 content: one message, many messages, or FHS/BHS batches. Byte input is decoded per MSH-18.
  * Never throws: anything unreadable is reported in `problems`.
@@ -335,6 +357,9 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
   let batch: Hl7Batch | undefined;
 
   const pending: Hl7ParseProblem[] = [];
+  // Content before the first header (a `[SOM]` marker, junk lines) is summed up in one problem once a header comes.
+  const contentStart = pos;
+  let leadingLines = 0;
 
   while (pos < length) {
     line++;
@@ -365,6 +390,12 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
     pos = next;
     if (start >= end) continue;
 
+    const beforeFirstHeader = result.messages.length === 0 && result.envelope.fileHeader === undefined && result.envelope.batches.length === 0;
+    if (beforeFirstHeader && !isHeaderLine(text, start, end)) {
+      leadingLines++;
+      continue;
+    }
+    if (beforeFirstHeader && leadingLines > 0) reportLeadingContent(text, contentStart, start, leadingLines, line, result);
     if (end - start < 3 || !isSegmentName(text, start)) {
       pending.push({ line, code: 'PARSE_ERROR', message: `Line ${line} is not an HL7 segment ("${excerpt(text, start, end)}").` });
       continue;
@@ -448,7 +479,13 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
   }
   if (message) message.raw = text.slice(messageStart, messageEnd);
   for (const p of pending) addProblem(result, p);
-  if (result.messages.length === 0 && result.problems.length === 0) {
+  if (result.messages.length === 0 && leadingLines > 0 && result.envelope.batches.length === 0 && !result.envelope.fileHeader) {
+    result.problems.push({
+      line: 1,
+      code: 'PARSE_ERROR',
+      message: text.trim() === '' ? 'The content is empty.' : 'The content holds no MSH segment, so it is not an HL7 v2 message.',
+    });
+  } else if (result.messages.length === 0 && result.problems.length === 0) {
     result.problems.push({
       line: text.length === 0 ? 0 : 1,
       code: 'PARSE_ERROR',

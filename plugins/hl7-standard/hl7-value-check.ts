@@ -9,6 +9,8 @@ export interface ValueProblem {
   code: 'INVALID_DATA_TYPE' | 'INVALID_DATE';
   /** What is wrong, completing "X is ..." (e.g. `not a number`). */
   reason: string;
+  /** True when the value's intent is clear despite the defect, so compatibility mode reports a warning. */
+  tolerable?: boolean;
 }
 
 /*
@@ -116,6 +118,28 @@ function checkClock(value: string, pos: number, parts: number): ValueProblem | u
   return undefined;
 }
 
+/**
+ * A time or timestamp whose fraction of a second lacks its dot (`20110613122406637`, a common sender defect): all
+ * `secondsEnd` digits up to the seconds, then 1 to 4 more digits, then an optional zone. The digits after the
+ * seconds can only be a fraction, so the intended value is clear: an invalid data type that compatibility mode
+ * tolerates, naming the value meant. When that value is not a real moment, its calendar problem is reported instead.
+ */
+function undottedFraction(value: string, secondsEnd: number, type: 'TM' | 'DTM'): ValueProblem | undefined {
+  const digits = countDigits(value, 0);
+  const fraction = digits - secondsEnd;
+  if (fraction < 1 || fraction > 4) return undefined;
+  const zone = value.slice(digits);
+  if (zone !== '' && !(zone.length === 5 && (zone[0] === '+' || zone[0] === '-') && countDigits(zone, 1) === 4)) return undefined;
+  const intended = `${value.slice(0, secondsEnd)}.${value.slice(secondsEnd)}`;
+  const real = type === 'TM' ? checkClock(intended, 0, 3) : (checkCalendar(intended, 2) ?? checkClock(intended, 8, 3));
+  if (real) return real;
+  return {
+    code: 'INVALID_DATA_TYPE',
+    reason: `not a valid ${type === 'TM' ? 'time' : 'date/time'}: the fraction of a second lacks its dot (likely meant "${intended}")`,
+    tolerable: true,
+  };
+}
+
 /** Data types whose values this module checks. */
 export const CHECKED_PRIMITIVES: ReadonlySet<string> = new Set(['NM', 'SI', 'DT', 'TM', 'DTM', 'TS']);
 
@@ -137,13 +161,15 @@ export function checkPrimitiveValue(dataType: string, value: string): ValueProbl
     }
     case 'TM': {
       const parts = readMoment(value, 2, 2);
-      if (parts < 0) return { code: 'INVALID_DATA_TYPE', reason: 'not a time (HH[MM[SS[.S]]][+/-ZZZZ])' };
+      if (parts < 0) return undottedFraction(value, 6, 'TM') ?? { code: 'INVALID_DATA_TYPE', reason: 'not a time (HH[MM[SS[.S]]][+/-ZZZZ])' };
       return checkClock(value, 0, 1 + parts);
     }
     case 'DTM':
     case 'TS': {
       const parts = readMoment(value, 4, 5);
-      if (parts < 0) return { code: 'INVALID_DATA_TYPE', reason: 'not a date/time (YYYY[MM[DD[HH[MM[SS[.S]]]]]][+/-ZZZZ])' };
+      if (parts < 0) {
+        return undottedFraction(value, 14, 'DTM') ?? { code: 'INVALID_DATA_TYPE', reason: 'not a date/time (YYYY[MM[DD[HH[MM[SS[.S]]]]]][+/-ZZZZ])' };
+      }
       return checkCalendar(value, Math.min(parts, 2)) ?? checkClock(value, 8, Math.max(parts - 2, 0));
     }
     default:

@@ -167,11 +167,19 @@ describe('validateHl7: modes and multi-message input', () => {
   });
 
   it('tolerates comment lines between messages in compatibility mode only', () => {
+    const text = `${message()}\r// next\r${message()}`;
+    expect(codes(validateHl7(text, { mode: 'strict' }))).toEqual(['PARSE_ERROR@line 5']);
+    const compat = validateHl7(text, { mode: 'compatibility' });
+    expect(compat.isValid).toBe(true);
+    expect(codes(compat, 'warning')).toEqual(['PARSE_ERROR@line 5']);
+  });
+
+  it('never tolerates content before the first message: a receiver expects the input to begin with MSH', () => {
     const text = `// feed export\r${message()}\r// next\r${message()}`;
     expect(codes(validateHl7(text, { mode: 'strict' }))).toEqual(['PARSE_ERROR@line 1', 'PARSE_ERROR@line 6']);
     const compat = validateHl7(text, { mode: 'compatibility' });
-    expect(compat.isValid).toBe(true);
-    expect(codes(compat, 'warning')).toEqual(['PARSE_ERROR@line 1', 'PARSE_ERROR@line 6']);
+    expect(codes(compat)).toEqual(['PARSE_ERROR@line 1']);
+    expect(codes(compat, 'warning')).toEqual(['PARSE_ERROR@line 6']);
   });
 
   it('never tolerates bytes that are not valid UTF-8', () => {
