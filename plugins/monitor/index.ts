@@ -7,40 +7,105 @@ import type { Kysely } from 'kysely';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { AlertEpisodes } from './alert-episodes.ts';
 import { registerAlertRoutes } from './alert-routes.ts';
+import { AlertRuleEngine } from './alert-rules.ts';
 import { MONITOR_SERVICE } from './api.ts';
 import { monitorErrors } from './errors.ts';
+import { emitIngested } from './ingest-events.ts';
+import { IngestQueue } from './ingest-queue.ts';
 import { registerInterfaceRoutes } from './interface-routes.ts';
 import { InterfaceStore } from './interface-store.ts';
 import { MessageStore } from './message-store.ts';
 import { monitorConfigSchema, type MonitorConfig } from './monitor-config.ts';
 import { MonitorServiceImpl } from './monitor-service.ts';
 import { monitorMigrations, type MonitorDatabase } from './monitor-tables.ts';
+import { pruneRawContent } from './raw-retention.ts';
+import { registerReportRoutes } from './report-routes.ts';
+import { WatchManager } from './watch-manager.ts';
 
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule<MonitorConfig> = {
   configSchema: monitorConfigSchema,
   async register(context) {
+    const { config, clock, events, logger } = context;
     context.registerErrors(monitorErrors.catalogue);
     await context.storage.migrate(monitorMigrations(context.storage.dialect));
     const db = context.storage.db as Kysely<MonitorDatabase>;
     const interfaces = new InterfaceStore(db);
     const messages = new MessageStore(db);
-    const alerts = new AlertEpisodes(db, context.events, context.clock);
-    context.container.registerInstance(MONITOR_SERVICE, new MonitorServiceImpl(interfaces, messages, alerts));
+    const alerts = new AlertEpisodes(db, events, clock);
+    const rules = new AlertRuleEngine(db, alerts, config.alertRules, clock);
+
+    let manager: WatchManager | undefined = undefined;
+    const queue = new IngestQueue({
+      db,
+      clock,
+      logger,
+      adapter: () => {
+        const adapter = context.standards.get('hl7');
+        if (!adapter) throw new Error('The hl7 standard adapter is not registered.');
+        return adapter;
+      },
+      watched: (id) => manager?.watched(id),
+      maxFileBytes: config.maxFileBytes,
+      batchFiles: config.commitBatchFiles,
+      keepRaw: config.keepRawContent,
+      async committed(files) {
+        emitIngested(events, files, (id) => manager?.state(id)?.monitored.name ?? id);
+        const touched = new Set<string>();
+        for (const { file } of files) {
+          touched.add(file.interfaceId);
+          const monitored = manager?.state(file.interfaceId)?.monitored;
+          if (monitored && file.verdict.kind !== 'touched') {
+            await rules.fileParsed(monitored, file.path, file.state === 'unparsable' ? (file.error ?? 'unreadable') : undefined);
+          }
+        }
+        for (const id of touched) await manager?.evaluate(id);
+      },
+    });
+    const watchManager = new WatchManager({
+      db,
+      clock,
+      logger,
+      queue,
+      rules,
+      settleMs: config.settleMs,
+      pollingIntervalMs: config.pollingIntervalMs,
+      checkIntervalMs: config.checkIntervalMs,
+    });
+    manager = watchManager;
+    const service = new MonitorServiceImpl(interfaces, messages, alerts);
+    context.container.registerInstance(MONITOR_SERVICE, service);
+
+    context.scheduler.schedule('monitor-raw-retention', '17 3 * * *', async () => {
+      const removed = await pruneRawContent(db, clock.nowMs() - config.rawRetentionDays * 86_400_000);
+      if (removed > 0) logger.info({ removed }, 'monitor removed raw message text past its retention');
+    });
+    context.lifecycle.onStart(() => watchManager.start([]).then(async () => {
+      for (const monitored of await interfaces.list()) await watchManager.apply(monitored);
+    }));
+    context.lifecycle.onStop(async () => {
+      await watchManager.stop();
+      await queue.stop();
+    });
 
     const routes = context.routes;
     if (!routes) return;
     registerInterfaceRoutes(routes, {
       interfaces,
-      clock: context.clock,
+      clock,
       loadedProfiles: () => context.standards.list().flatMap((adapter) => adapter.profiles().map((p) => p.name)),
       changed: async (monitored) => {
-        context.events.emit('monitor.interface.changed', { interfaceId: monitored.id, monitored });
+        await watchManager.apply(monitored);
+        events.emit('monitor.interface.changed', { interfaceId: monitored.id, monitored });
       },
       removing: async (id) => {
-        context.events.emit('monitor.interface.deleted', { interfaceId: id });
+        await watchManager.remove(id);
+        // a batch already being committed for it lands before its rows are removed
+        await queue.idle();
+        events.emit('monitor.interface.deleted', { interfaceId: id });
       },
     });
-    registerAlertRoutes(routes, alerts, context.clock);
+    registerAlertRoutes(routes, alerts, clock);
+    registerReportRoutes(routes, { db, clock, interfaces, alerts, manager: watchManager });
   },
 };

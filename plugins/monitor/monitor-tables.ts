@@ -3,7 +3,7 @@
  * time order on both SQLite and PostgreSQL. Every query of metrics, alerts and messages by window is served by an
  * index that starts with the interface and the time, so its cost follows the window, not the table.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Generated, Kysely, Migration, Selectable } from 'kysely';
 
 /** A monitored interface. */
 export interface InterfaceRow {
@@ -22,9 +22,9 @@ export interface InterfaceRow {
   updated_at: string;
 }
 
-/** One file the monitor read (the ledger). */
-export interface FileRow {
-  id: number;
+/** One file the monitor read (the ledger), as stored. */
+export interface FileTable {
+  id: Generated<number>;
   interface_id: string;
   /** Path relative to the watched folder, `/` separated. */
   path: string;
@@ -40,6 +40,9 @@ export interface FileRow {
   first_read_at: string;
   last_read_at: string;
 }
+
+/** A ledger row as read. */
+export type FileRow = Selectable<FileTable>;
 
 /** One stored message. */
 export interface MessageRow {
@@ -113,7 +116,7 @@ export interface AlertRow {
 /** The monitor's database as Kysely sees it. */
 export interface MonitorDatabase {
   monitor_interfaces: InterfaceRow;
-  monitor_files: FileRow;
+  monitor_files: FileTable;
   monitor_messages: MessageRow;
   monitor_message_identifiers: MessageIdentifierRow;
   monitor_minutes: MinuteRow;

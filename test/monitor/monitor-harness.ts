@@ -75,6 +75,13 @@ export async function startMonitorHarness(
   };
 }
 
+/** A segment with the given fields (by number), empty fields between. */
+function segment(name: string, fields: Record<number, string>): string {
+  const last = Math.max(...Object.keys(fields).map(Number));
+  const values = Array.from({ length: last }, (_, i) => fields[i + 1] ?? '');
+  return [name, ...values].join('|');
+}
+
 /** An ADT^A01 v2.5 message with the given control id, patient id and MSH-7. */
 export function adtMessage(controlId: string, options: { patientId?: string; account?: string; time?: string } = {}): string {
   const time = options.time ?? '20260101120000';
@@ -82,18 +89,18 @@ export function adtMessage(controlId: string, options: { patientId?: string; acc
   return [
     `MSH|^~\\&|SENDAPP|SENDFAC|RECVAPP|RECVFAC|${time}||ADT^A01^ADT_A01|${controlId}|P|2.5`,
     `EVN|A01|${time}`,
-    `PID|1||${patient}^^^HOSP^MR||DOE^JANE||19800101|F|||1 MAIN ST^^BOSTON^MA^02110||||||${options.account ?? `ACC${controlId}`}`,
-    `PV1|1|I|WARD^101^1|||||||||||||||${options.account ?? `V${controlId}`}`,
+    segment('PID', { 1: '1', 3: `${patient}^^^HOSP^MR`, 5: 'DOE^JANE', 7: '19800101', 8: 'F', 11: '1 MAIN ST^^BOSTON^MA^02110', 18: options.account ?? `ACC${controlId}` }),
+    segment('PV1', { 1: '1', 2: 'I', 3: 'WARD^101^1', 19: options.account ?? `V${controlId}` }),
   ].join('\r');
 }
 
 /** Polls `probe` until it returns a truthy value or `timeoutMs` passes (then throws with the last value). */
-export async function waitFor<T>(probe: () => Promise<T> | T, timeoutMs = 20_000, label = 'condition'): Promise<T> {
+export async function waitFor<T>(probe: () => Promise<T> | T, timeoutMs = 20_000, label = 'condition'): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   while (Date.now() < deadline) {
     last = await probe();
-    if (last) return last;
+    if (last) return last as NonNullable<T>;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`Timed out waiting for ${label}; last value: ${JSON.stringify(last)}`);

@@ -1,0 +1,114 @@
+/**
+ * The alert rules of interfaces: error rate (warning and critical levels), silence, p99 latency, folder missing or
+ * unreadable, unparsable file. Each rule is an episode (AlertEpisodes): raised when its condition becomes true,
+ * cleared when it stops, raised anew only after that. Time comes from the kernel clock, so tests move it.
+ */
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../kernel/clock.ts';
+import type { MonitoredInterface } from './api.ts';
+import type { AlertEpisodes } from './alert-episodes.ts';
+import type { AlertRules } from './monitor-config.ts';
+import type { MonitorDatabase } from './monitor-tables.ts';
+import { minuteOf } from './message-store.ts';
+import { lastMessageAt, windowTotals } from './window-stats.ts';
+
+/** Rule keys of the monitor's own alerts. */
+export const RULES = {
+  errorRateWarning: 'error-rate-warning',
+  errorRateCritical: 'error-rate-critical',
+  silence: 'silence',
+  latency: 'latency-p99',
+  folder: 'folder-unreachable',
+  unparsable: 'unparsable-file',
+} as const;
+
+function percent(rate: number): string {
+  return `${Math.round(rate * 1000) / 10} %`;
+}
+
+/** Evaluates the rules of interfaces and keeps their episodes. */
+export class AlertRuleEngine {
+  constructor(
+    private readonly db: Kysely<MonitorDatabase>,
+    private readonly episodes: AlertEpisodes,
+    private readonly defaults: AlertRules,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The rules of an interface: config defaults with its overrides on top. */
+  rulesFor(monitored: MonitoredInterface): AlertRules {
+    return { ...this.defaults, ...monitored.alertRules };
+  }
+
+  private async episode(monitored: MonitoredInterface, rule: string, active: boolean, raise: () => { severity: 'critical' | 'warning' | 'info'; title: string; message: string }): Promise<void> {
+    if (active) await this.episodes.raise({ interfaceId: monitored.id, interfaceName: monitored.name, rule, ...raise() });
+    else await this.episodes.clear(monitored.id, rule);
+  }
+
+  /**
+   * Error rate, latency and silence of a watched interface. `watchingSinceMs` is when watching began (silence of a
+   * new interface counts from then).
+   */
+  async evaluateTraffic(monitored: MonitoredInterface, watchingSinceMs: number): Promise<void> {
+    const rules = this.rulesFor(monitored);
+    const now = this.clock.nowMs();
+    // whole minutes: the window covers the current minute and the windowMinutes - 1 before it
+    const since = minuteOf(now - (rules.windowMinutes - 1) * 60_000);
+    const totals = await windowTotals(this.db, monitored.id, since);
+    const rate = totals.messages > 0 ? totals.failed / totals.messages : 0;
+    const judged = totals.messages >= rules.minimumMessages;
+    const rateText = () =>
+      `${totals.failed} of ${totals.messages} messages failed validation in the last ${rules.windowMinutes} minutes (${percent(rate)}).`;
+    await this.episode(monitored, RULES.errorRateWarning, judged && rate >= rules.errorRateWarning, () => ({
+      severity: 'warning',
+      title: `Error rate ${percent(rate)} on ${monitored.name}`,
+      message: `${rateText()} Warning threshold: ${percent(rules.errorRateWarning)}.`,
+    }));
+    await this.episode(monitored, RULES.errorRateCritical, judged && rate >= rules.errorRateCritical, () => ({
+      severity: 'critical',
+      title: `Error rate ${percent(rate)} on ${monitored.name}`,
+      message: `${rateText()} Critical threshold: ${percent(rules.errorRateCritical)}.`,
+    }));
+    const p99 = totals.p99LatencyMs;
+    await this.episode(monitored, RULES.latency, rules.latencyP99Ms > 0 && p99 !== null && p99 > rules.latencyP99Ms, () => ({
+      severity: 'warning',
+      title: `p99 latency ${p99} ms on ${monitored.name}`,
+      message: `The 99th percentile of latency (received minus MSH-7) over the last ${rules.windowMinutes} minutes is ${p99} ms, above the limit of ${rules.latencyP99Ms} ms.`,
+    }));
+    const last = await lastMessageAt(this.db, monitored.id);
+    const quietSince = Math.max(last ? Date.parse(last) : Number.NEGATIVE_INFINITY, watchingSinceMs);
+    const silentMs = now - quietSince;
+    await this.episode(monitored, RULES.silence, rules.silenceMinutes > 0 && silentMs >= rules.silenceMinutes * 60_000, () => ({
+      severity: 'warning',
+      title: `No messages on ${monitored.name} for ${Math.floor(silentMs / 60_000)} minutes`,
+      message: last
+        ? `The last message arrived at ${last}; the silence limit is ${rules.silenceMinutes} minutes.`
+        : `No message arrived since watching began; the silence limit is ${rules.silenceMinutes} minutes.`,
+    }));
+  }
+
+  /** Ends the traffic and folder episodes of an interface that stopped being watched (disabled). */
+  async watchingStopped(monitored: MonitoredInterface): Promise<void> {
+    for (const rule of [RULES.errorRateWarning, RULES.errorRateCritical, RULES.latency, RULES.silence, RULES.folder]) {
+      await this.episodes.clear(monitored.id, rule);
+    }
+  }
+
+  /** The folder is missing or unreadable (critical), or reachable again. */
+  async folderState(monitored: MonitoredInterface, problem: string | undefined): Promise<void> {
+    await this.episode(monitored, RULES.folder, problem !== undefined, () => ({
+      severity: 'critical',
+      title: `Folder of ${monitored.name} is unreachable`,
+      message: `${monitored.directoryPath}: ${problem}. Watching resumes by itself when it returns.`,
+    }));
+  }
+
+  /** A file could not be parsed (warning), or a later file parsed again. */
+  async fileParsed(monitored: MonitoredInterface, path: string, problem: string | undefined): Promise<void> {
+    await this.episode(monitored, RULES.unparsable, problem !== undefined, () => ({
+      severity: 'warning',
+      title: `Unparsable file on ${monitored.name}`,
+      message: `${path} holds no readable HL7 v2 message: ${problem}`,
+    }));
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Watches one interface's folder with chokidar (events, or polling for network shares) and hands over files only
+ * once they settled: size and mtime unchanged for `settleMs`. chokidar 5 matches no globs, so the interface's
+ * pattern (picomatch) filters what it reports, on the path relative to the folder. Files already in the folder are
+ * reported when watching starts, so a restart or a re-enable picks up what arrived meanwhile.
+ */
+import { stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { MonitoredInterface } from './api.ts';
+import { compileFilePattern } from './file-pattern.ts';
+
+/** A settled file, ready to read. */
+export interface SettledFile {
+  absolutePath: string;
+  /** Path relative to the folder, `/` separated. */
+  relativePath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Options of a watcher. */
+export interface FolderWatcherOptions {
+  settleMs: number;
+  pollingIntervalMs: number;
+  onSettled(file: SettledFile): void;
+  onError(error: Error): void;
+}
+
+interface Pending {
+  size: number;
+  mtimeMs: number;
+  timer: NodeJS.Timeout;
+}
+
+/** One folder's watcher. */
+export class FolderWatcher {
+  private watcher: FSWatcher | undefined;
+  private readonly pending = new Map<string, Pending>();
+  private readonly matches: (relativePath: string) => boolean;
+  private closed = false;
+
+  constructor(
+    private readonly monitored: MonitoredInterface,
+    private readonly options: FolderWatcherOptions,
+  ) {
+    this.matches = compileFilePattern(monitored.filePattern);
+  }
+
+  private relativeOf(path: string): string {
+    return relative(this.monitored.directoryPath, path).split(sep).join('/');
+  }
+
+  /** Starts watching; resolves once the files already there were reported. */
+  start(): Promise<void> {
+    const root = this.monitored.directoryPath;
+    this.watcher = watch(root, {
+      ignoreInitial: false,
+      persistent: true,
+      alwaysStat: true,
+      followSymlinks: false,
+      depth: this.monitored.recursive ? undefined : 0,
+      usePolling: this.monitored.usePolling,
+      interval: this.options.pollingIntervalMs,
+      binaryInterval: this.options.pollingIntervalMs,
+      ignorePermissionErrors: true,
+      // folders are always walked (subject to depth); files only when the pattern matches
+      ignored: (path: string, stats?: Stats) => path !== root && stats?.isFile() === true && !this.matches(this.relativeOf(path)),
+    });
+    const onFile = (path: string, stats?: Stats) => {
+      if (!this.matches(this.relativeOf(path))) return;
+      void this.observe(path, stats);
+    };
+    this.watcher.on('add', onFile);
+    this.watcher.on('change', onFile);
+    this.watcher.on('unlink', (path: string) => this.forget(path));
+    this.watcher.on('error', (error: unknown) => this.options.onError(error instanceof Error ? error : new Error(String(error))));
+    return new Promise((resolve) => this.watcher?.once('ready', () => resolve()));
+  }
+
+  private forget(path: string): void {
+    const pending = this.pending.get(path);
+    if (pending) clearTimeout(pending.timer);
+    this.pending.delete(path);
+  }
+
+  private async observe(path: string, stats?: Stats): Promise<void> {
+    let current = stats;
+    if (!current) {
+      try {
+        current = await stat(path);
+      } catch {
+        this.forget(path);
+        return;
+      }
+    }
+    this.arm(path, current.size, current.mtimeMs);
+  }
+
+  /** (Re)starts the settle timer of a file with the size and mtime just seen. */
+  private arm(path: string, size: number, mtimeMs: number): void {
+    if (this.closed) return;
+    const previous = this.pending.get(path);
+    if (previous) clearTimeout(previous.timer);
+    const timer = setTimeout(() => void this.check(path), this.options.settleMs);
+    this.pending.set(path, { size, mtimeMs, timer });
+  }
+
+  private async check(path: string): Promise<void> {
+    const pending = this.pending.get(path);
+    if (!pending || this.closed) return;
+    let now: Stats;
+    try {
+      now = await stat(path);
+    } catch {
+      this.forget(path);
+      return;
+    }
+    if (!now.isFile()) {
+      this.forget(path);
+      return;
+    }
+    if (now.size !== pending.size || now.mtimeMs !== pending.mtimeMs) {
+      this.arm(path, now.size, now.mtimeMs);
+      return;
+    }
+    this.pending.delete(path);
+    this.options.onSettled({ absolutePath: path, relativePath: this.relativeOf(path), size: now.size, mtimeMs: now.mtimeMs });
+  }
+
+  /** Files seen but not settled yet. */
+  get unsettled(): number {
+    return this.pending.size;
+  }
+
+  /** Stops watching and drops files not settled yet; safe to call twice. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.pending.values()) clearTimeout(pending.timer);
+    this.pending.clear();
+    await this.watcher?.close();
+    this.watcher = undefined;
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * The ingest queue: settled files wait here (one entry per path, the latest stat wins) and one consumer reads,
+ * judges against the ledger, validates and commits them in batches. One consumer keeps the ledger's judgement and
+ * its write in order, so two reads of one path can never both count.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../../kernel/clock.ts';
+import type { StandardAdapter } from '../../kernel/standards-registry.ts';
+import type { MonitoredInterface } from './api.ts';
+import { commitFiles, currentRow, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
+import { readContent } from './message-reading.ts';
+import type { MonitorDatabase } from './monitor-tables.ts';
+import type { SettledFile } from './folder-watcher.ts';
+
+/** A settled file of an interface, with the instant it was seen settled. */
+export interface IngestJob extends SettledFile {
+  interfaceId: string;
+  settledAtMs: number;
+}
+
+/** What the queue needs. */
+export interface IngestQueueDeps {
+  db: Kysely<MonitorDatabase>;
+  clock: Clock;
+  logger: Logger;
+  /** The HL7 adapter of the standards registry. */
+  adapter(): StandardAdapter;
+  /** The interface a job belongs to, while it is watched; undefined drops the job. */
+  watched(interfaceId: string): MonitoredInterface | undefined;
+  maxFileBytes: number;
+  batchFiles: number;
+  keepRaw: boolean;
+  /** Called after each commit (events, alert rules). */
+  committed(files: CommittedFile[]): Promise<void>;
+}
+
+/** Settled files waiting to be read, and the loop that reads them. */
+export class IngestQueue {
+  private readonly waiting = new Map<string, IngestJob>();
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: IngestQueueDeps) {}
+
+  /** Queues a settled file (replacing an older entry of the same path) and starts the loop if idle. */
+  enqueue(job: IngestJob): void {
+    if (this.stopped) return;
+    const key = `${job.interfaceId}\u0000${job.relativePath}`;
+    this.waiting.delete(key);
+    this.waiting.set(key, job);
+    this.running ??= this.loop().finally(() => {
+      this.running = undefined;
+      if (this.waiting.size > 0 && !this.stopped) this.running = this.loop();
+    });
+  }
+
+  /** Files waiting. */
+  get size(): number {
+    return this.waiting.size;
+  }
+
+  /** Resolves once nothing waits and nothing is being committed. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Stops taking jobs; the batch being committed finishes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.waiting.clear();
+    await this.idle();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.waiting.size > 0 && !this.stopped) {
+      const batch: IngestJob[] = [];
+      for (const [key, job] of this.waiting) {
+        batch.push(job);
+        this.waiting.delete(key);
+        if (batch.length >= this.deps.batchFiles) break;
+      }
+      try {
+        await this.process(batch);
+      } catch (error) {
+        // the transaction rolled back: nothing of the batch counted; the files are tried again on their next event
+        this.deps.logger.error({ err: error, files: batch.length }, 'monitor could not commit a batch of files');
+      }
+    }
+  }
+
+  private async process(batch: IngestJob[]): Promise<void> {
+    const files: ReadFile[] = [];
+    for (const job of batch) {
+      const monitored = this.deps.watched(job.interfaceId);
+      if (!monitored) continue;
+      const file = await this.read(job, monitored);
+      if (file) files.push(file);
+    }
+    if (files.length === 0 || this.stopped) return;
+    let committed: CommittedFile[];
+    try {
+      committed = await commitFiles(this.deps.db, files, this.deps.keepRaw);
+    } catch (error) {
+      // the batch rolled back: commit its files one by one, so one file the database refuses costs only itself
+      this.deps.logger.warn({ err: error, files: files.length }, 'monitor batch refused; committing its files one by one');
+      committed = [];
+      for (const file of files) committed.push(...(await this.commitAlone(file)));
+    }
+    await this.deps.committed(committed);
+  }
+
+  /** Commits one file; when the database refuses it, records it in the ledger as unparsable, without messages. */
+  private async commitAlone(file: ReadFile): Promise<CommittedFile[]> {
+    try {
+      return await commitFiles(this.deps.db, [file], this.deps.keepRaw);
+    } catch (error) {
+      this.deps.logger.error({ err: error, file: file.path }, 'monitor could not store a file; it is recorded as unparsable');
+      const reason = `its messages could not be stored (${(error as Error).message.slice(0, 200)})`;
+      return commitFiles(this.deps.db, [{ ...file, state: 'unparsable', error: reason, messages: [] }], this.deps.keepRaw);
+    }
+  }
+
+  /** Reads and judges one file; undefined when there is nothing to count (already counted, vanished, moving). */
+  private async read(job: IngestJob, monitored: MonitoredInterface): Promise<ReadFile | undefined> {
+    const row = await currentRow(this.deps.db, job.interfaceId, job.relativePath);
+    const byStat = judgeByStat(row, job.size, job.mtimeMs);
+    if (byStat?.kind === 'unchanged') return undefined;
+    const receivedAt = new Date(job.settledAtMs).toISOString();
+    const base = { interfaceId: job.interfaceId, path: job.relativePath, receivedAt };
+    if (job.size > this.deps.maxFileBytes) {
+      const problem = `The file is ${job.size} bytes, over the limit of ${this.deps.maxFileBytes} (maxFileBytes); it was not read.`;
+      const reading = readContent(Buffer.alloc(0), { adapter: this.deps.adapter(), monitored, receivedAtMs: job.settledAtMs, skip: 0 });
+      reading.messages[0].errors[0].message = problem;
+      return {
+        ...base,
+        size: job.size,
+        mtimeMs: job.mtimeMs,
+        hash: sha256(Buffer.from(`oversized:${job.size}:${job.mtimeMs}`)),
+        verdict: row ? { kind: 'rewritten', row } : { kind: 'new' },
+        state: 'unparsable',
+        error: problem,
+        messages: reading.messages,
+      };
+    }
+    let content: Buffer;
+    try {
+      content = await readFile(job.absolutePath);
+      const after = await stat(job.absolutePath);
+      if (after.size !== content.length || after.mtimeMs !== job.mtimeMs) {
+        // written to while read: it settles again and comes back
+        return undefined;
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') this.deps.logger.warn({ file: job.relativePath, code }, 'monitor could not read a file');
+      return undefined;
+    }
+    const hash = sha256(content);
+    const verdict = row && !byStat ? judgeByContent(row, content, hash) : { kind: 'new' as const };
+    const file = { ...base, size: content.length, mtimeMs: job.mtimeMs, hash, verdict };
+    if (verdict.kind === 'touched') return { ...file, state: 'ingested', error: null, messages: [] };
+    if (content.length === 0) return { ...file, state: 'empty', error: null, messages: [] };
+    const skip = verdict.kind === 'appended' ? Number(verdict.row.message_count) : 0;
+    const reading = readContent(content, { adapter: this.deps.adapter(), monitored, receivedAtMs: job.settledAtMs, skip });
+    return {
+      ...file,
+      state: reading.unparsable ? 'unparsable' : 'ingested',
+      error: reading.problem ?? null,
+      messages: reading.messages,
+    };
+  }
+}

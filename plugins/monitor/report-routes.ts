@@ -1,0 +1,156 @@
+/**
+ * Routes of metrics, status and report (professional tier, like every monitoring route: the status and report
+ * summarise the interfaces, which are a professional feature).
+ */
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import { kernelErrors } from '../../kernel/errors.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import type { MonitoredInterface } from './api.ts';
+import type { AlertEpisodes } from './alert-episodes.ts';
+import { interfaceMetrics, windowStartMs, type InterfaceMetrics } from './interface-metrics.ts';
+import type { InterfaceStore } from './interface-store.ts';
+import { alertSchema, idParams, sinceHours } from './monitor-schemas.ts';
+import type { MonitorReport } from './monitor-report.ts';
+import { interfaceStatus, overallState, STATES, type InterfaceStatus } from './monitor-status.ts';
+import type { MonitorDatabase } from './monitor-tables.ts';
+import { renderReportHtml } from './report-html.ts';
+import { renderReportText } from './report-text.ts';
+import { topErrors } from './top-errors.ts';
+import type { WatchManager } from './watch-manager.ts';
+import { lastMessageAt } from './window-stats.ts';
+
+/** What the routes need. */
+export interface ReportRouteDeps {
+  db: Kysely<MonitorDatabase>;
+  clock: Clock;
+  interfaces: InterfaceStore;
+  alerts: AlertEpisodes;
+  manager: WatchManager;
+}
+
+const hourSchema = z.object({ hour: z.string(), messagesProcessed: z.number(), errors: z.number(), successes: z.number() });
+
+const metricsSchema = z.object({
+  interfaceId: z.string(),
+  sinceHours: z.number(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  messagesTotal: z.number(),
+  messagesSuccessful: z.number(),
+  messagesFailed: z.number(),
+  successRate: z.number().nullable(),
+  averageLatencyMs: z.number().nullable(),
+  p99LatencyMs: z.number().nullable(),
+  totalMessagesProcessed: z.number(),
+  totalErrors: z.number(),
+  totalSuccesses: z.number(),
+  errorRate: z.number().nullable(),
+  lastMessageAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  uptimeSeconds: z.number(),
+  hourlyBreakdown: z.array(hourSchema),
+});
+
+const statusSchema = z.object({
+  interfaceId: z.string(),
+  name: z.string(),
+  enabled: z.boolean(),
+  state: z.enum(STATES),
+  reason: z.string(),
+  lastMessageAt: z.string().nullable(),
+  openAlerts: z.array(alertSchema),
+});
+
+/** Registers metrics, status and report. */
+export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDeps): void {
+  const { db, clock, interfaces, alerts, manager } = deps;
+
+  const metricsOf = (monitored: MonitoredInterface, hours: number): Promise<InterfaceMetrics> =>
+    interfaceMetrics(db, monitored.id, {
+      sinceHours: hours,
+      nowMs: clock.nowMs(),
+      watchingSinceMs: manager.state(monitored.id)?.watchingSinceMs ?? null,
+    });
+
+  async function statusOf(monitored: MonitoredInterface): Promise<InterfaceStatus> {
+    return interfaceStatus(monitored, {
+      problem: monitored.enabled ? manager.state(monitored.id)?.problem : undefined,
+      lastMessageAt: await lastMessageAt(db, monitored.id),
+      openAlerts: await alerts.openAlerts(monitored.id),
+    });
+  }
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/interfaces/:id/metrics',
+    summary: 'Metrics of an interface over the last sinceHours clock hours (1..8760, default 24), both field sets, every hour present',
+    tags: ['monitor'],
+    tier: 'professional',
+    params: idParams,
+    query: z.object({ sinceHours }).strict(),
+    response: metricsSchema,
+    async handler({ params, query }) {
+      const monitored = await interfaces.get(params.id);
+      if (!monitored) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });
+      return metricsOf(monitored, query.sinceHours);
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/status',
+    summary: 'Overall monitoring state and each interface: healthy, degraded, down or idle with the reason',
+    tags: ['monitor'],
+    tier: 'professional',
+    response: z.object({ state: z.enum(STATES), checkedAt: z.string(), interfaces: z.array(statusSchema) }),
+    async handler() {
+      const statuses: InterfaceStatus[] = [];
+      for (const monitored of await interfaces.list()) statuses.push(await statusOf(monitored));
+      return { state: overallState(statuses.map((s) => s.state)), checkedAt: clock.now().toISOString(), interfaces: statuses };
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/report',
+    summary: 'Report of a window: text (default), html (one self-contained page) or json',
+    tags: ['monitor'],
+    tier: 'professional',
+    query: z.object({ format: z.enum(['text', 'html', 'json']).default('text'), sinceHours }).strict(),
+    response: z.unknown(),
+    async handler({ query }) {
+      const nowMs = clock.nowMs();
+      const since = new Date(windowStartMs(nowMs, query.sinceHours)).toISOString();
+      const report: MonitorReport = {
+        generatedAt: new Date(nowMs).toISOString(),
+        sinceHours: query.sinceHours,
+        windowStart: since,
+        windowEnd: new Date(nowMs).toISOString(),
+        overallState: 'idle',
+        totals: { messages: 0, failed: 0, interfaces: 0 },
+        interfaces: [],
+        alerts: await alerts.list({ since }),
+      };
+      for (const monitored of await interfaces.list()) {
+        const metrics = await metricsOf(monitored, query.sinceHours);
+        const errors = await topErrors(db, monitored.id, since);
+        report.interfaces.push({
+          status: await statusOf(monitored),
+          metrics,
+          topErrors: errors.errors,
+          failedMessagesScanned: errors.scanned,
+          topErrorsCapped: errors.capped,
+        });
+        report.totals.messages += metrics.messagesTotal;
+        report.totals.failed += metrics.messagesFailed;
+        report.totals.interfaces++;
+      }
+      report.overallState = overallState(report.interfaces.map((i) => i.status.state));
+      if (query.format === 'json') return report;
+      if (query.format === 'html') return { raw: true, contentType: 'text/html; charset=utf-8', body: renderReportHtml(report) };
+      return { raw: true, contentType: 'text/plain; charset=utf-8', body: renderReportText(report) };
+    },
+  });
+}

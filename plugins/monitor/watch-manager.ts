@@ -1,0 +1,193 @@
+/**
+ * Keeps one watcher per enabled interface and follows every change of the interfaces. A periodic check looks at
+ * each folder: one that disappeared or became unreadable closes its watcher and raises a critical alert; when it is
+ * back the watcher restarts by itself (and reads what arrived meanwhile). The same check writes each interface's
+ * minute row (reachable, enabled) and evaluates the traffic rules.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../../kernel/clock.ts';
+import type { MonitoredInterface } from './api.ts';
+import type { AlertRuleEngine } from './alert-rules.ts';
+import { FolderWatcher } from './folder-watcher.ts';
+import type { IngestQueue } from './ingest-queue.ts';
+import { directoryProblem } from './interface-input.ts';
+import { minuteOf } from './message-store.ts';
+import type { MonitorDatabase } from './monitor-tables.ts';
+
+/** State of one interface in the running service. */
+export interface WatchState {
+  monitored: MonitoredInterface;
+  watcher?: FolderWatcher;
+  /** Why the folder cannot be watched, while it cannot. */
+  problem?: string;
+  /** When watching (re)started, by the kernel clock; null while not watching. */
+  watchingSinceMs: number | null;
+  /** Last minute row written: `minute|reachable|enabled`. */
+  heartbeat?: string;
+}
+
+/** Options of the manager. */
+export interface WatchManagerDeps {
+  db: Kysely<MonitorDatabase>;
+  clock: Clock;
+  logger: Logger;
+  queue: IngestQueue;
+  rules: AlertRuleEngine;
+  settleMs: number;
+  pollingIntervalMs: number;
+  checkIntervalMs: number;
+}
+
+/** Watchers of every interface. */
+export class WatchManager {
+  private readonly states = new Map<string, WatchState>();
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+  private stopped = false;
+  /** Changes of one interface run one after another, so a quick disable/enable never leaves two watchers. */
+  private changes: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: WatchManagerDeps) {}
+
+  /** The interface while it is watched (enabled and its folder reachable). */
+  watched(id: string): MonitoredInterface | undefined {
+    const state = this.states.get(id);
+    return state?.watcher ? state.monitored : undefined;
+  }
+
+  /** The running state of an interface. */
+  state(id: string): WatchState | undefined {
+    return this.states.get(id);
+  }
+
+  /** Starts watching the given interfaces and the periodic check. */
+  async start(interfaces: MonitoredInterface[]): Promise<void> {
+    for (const monitored of interfaces) await this.apply(monitored);
+    this.timer = setInterval(() => void this.check(), this.deps.checkIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Follows a created or changed interface: restarts its watcher with the new settings, or stops it. */
+  apply(monitored: MonitoredInterface): Promise<void> {
+    return this.serially(async () => {
+      const previous = this.states.get(monitored.id);
+      await previous?.watcher?.close();
+      const state: WatchState = { monitored, watchingSinceMs: null };
+      this.states.set(monitored.id, state);
+      if (monitored.enabled) await this.open(state);
+      else await this.deps.rules.watchingStopped(monitored);
+      await this.writeHeartbeat(state);
+    });
+  }
+
+  /** Stops watching an interface that is being removed. */
+  remove(id: string): Promise<void> {
+    return this.serially(async () => {
+      const state = this.states.get(id);
+      this.states.delete(id);
+      await state?.watcher?.close();
+    });
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.changes.then(task, task);
+    this.changes = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Opens the watcher of an enabled interface, or records why its folder cannot be watched. */
+  private async open(state: WatchState): Promise<void> {
+    if (this.stopped) return;
+    const { monitored } = state;
+    const problem = directoryProblem(monitored.directoryPath);
+    state.problem = problem;
+    await this.deps.rules.folderState(monitored, problem);
+    if (problem) {
+      this.deps.logger.warn({ interface: monitored.name, problem }, 'monitored folder is unreachable; retrying');
+      return;
+    }
+    const watcher = new FolderWatcher(monitored, {
+      settleMs: this.deps.settleMs,
+      pollingIntervalMs: this.deps.pollingIntervalMs,
+      onSettled: (file) => this.deps.queue.enqueue({ ...file, interfaceId: monitored.id, settledAtMs: this.deps.clock.nowMs() }),
+      onError: (error) => this.deps.logger.warn({ interface: monitored.name, err: error }, 'folder watcher reported an error'),
+    });
+    state.watcher = watcher;
+    state.watchingSinceMs = this.deps.clock.nowMs();
+    await watcher.start();
+  }
+
+  /** One round of the periodic check: reachability, minute rows, traffic rules. */
+  check(): Promise<void> {
+    this.checking ??= this.checkNow()
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'monitor check failed'))
+      .finally(() => {
+        this.checking = undefined;
+      });
+    return this.checking;
+  }
+
+  private async checkNow(): Promise<void> {
+    for (const state of [...this.states.values()]) {
+      if (this.stopped) return;
+      await this.serially(async () => {
+        if (this.states.get(state.monitored.id) !== state) return;
+        const { monitored } = state;
+        if (monitored.enabled) {
+          const problem = directoryProblem(monitored.directoryPath);
+          if (problem && state.watcher) {
+            await state.watcher.close();
+            state.watcher = undefined;
+            state.watchingSinceMs = null;
+            state.problem = problem;
+            this.deps.logger.warn({ interface: monitored.name, problem }, 'monitored folder became unreachable');
+            await this.deps.rules.folderState(monitored, problem);
+          } else if (!problem && !state.watcher) {
+            await this.open(state);
+          }
+        }
+        await this.writeHeartbeat(state);
+        if (state.watcher && state.watchingSinceMs !== null) await this.deps.rules.evaluateTraffic(monitored, state.watchingSinceMs);
+      });
+    }
+  }
+
+  /** Evaluates the traffic rules of an interface at once (after a commit). */
+  evaluate(id: string): Promise<void> {
+    return this.serially(async () => {
+      const state = this.states.get(id);
+      if (state?.watcher && state.watchingSinceMs !== null) await this.deps.rules.evaluateTraffic(state.monitored, state.watchingSinceMs);
+    });
+  }
+
+  /** Writes the minute row of an interface when the minute or its state changed. */
+  private async writeHeartbeat(state: WatchState): Promise<void> {
+    const minute = minuteOf(this.deps.clock.nowMs());
+    const reachable = state.monitored.enabled ? (state.watcher ? 1 : 0) : state.problem ? 0 : 1;
+    const enabled = state.monitored.enabled ? 1 : 0;
+    const key = `${minute}|${reachable}|${enabled}`;
+    if (state.heartbeat === key) return;
+    state.heartbeat = key;
+    await this.deps.db
+      .insertInto('monitor_minutes')
+      .values({ interface_id: state.monitored.id, minute, messages: 0, failed: 0, latency_sum: 0, latency_count: 0, reachable, enabled })
+      .onConflict((oc) =>
+        oc.columns(['interface_id', 'minute']).doUpdateSet((eb) => ({
+          // false once any check of the minute saw the folder unreachable or the interface disabled
+          reachable: eb(eb.fn.coalesce('monitor_minutes.reachable', eb.lit(1)), '*', eb.ref('excluded.reachable')),
+          enabled: eb(eb.fn.coalesce('monitor_minutes.enabled', eb.lit(1)), '*', eb.ref('excluded.enabled')),
+        })),
+      )
+      .execute();
+  }
+
+  /** Stops the check and every watcher; safe to call twice. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.checking;
+    await this.changes;
+    for (const state of this.states.values()) await state.watcher?.close();
+  }
+}

@@ -1,0 +1,233 @@
+// Watching real folders through real HTTP: files one by one, bursts, batch files, slow writers, appends, rewrites,
+// deletions, a folder removed and restored, an interface disabled and enabled with files arriving meanwhile, and
+// content that is not HL7 at all. Counts are checked against the ledger and the metrics.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
+import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
+
+async function createInterface(h: MonitorHarness, name: string, dir: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const response = await h.post('/api/monitor/interfaces', { name, directoryPath: dir, ...extra });
+  expect(response.status, JSON.stringify(response.json)).toBe(201);
+  return response.json.data.id;
+}
+
+async function metrics(h: MonitorHarness, id: string): Promise<{ messagesTotal: number; messagesFailed: number }> {
+  const response = await h.get(`/api/monitor/interfaces/${id}/metrics?sinceHours=1`);
+  expect(response.status).toBe(200);
+  return response.json.data;
+}
+
+async function waitForTotal(h: MonitorHarness, id: string, total: number): Promise<void> {
+  await waitFor(async () => (await metrics(h, id)).messagesTotal === total, 30_000, `${total} messages on ${id}`);
+}
+
+describe.each(storages())('watching folders on %s', (storage) => {
+  let h: MonitorHarness;
+  let service: MonitorService;
+  beforeAll(async () => {
+    h = await startMonitorHarness({ storage });
+    service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('counts files dropped one by one, stores their facts, and ignores files outside the pattern', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `one-by-one ${storage}`, dir);
+    for (let i = 0; i < 5; i++) {
+      writeFileSync(join(dir, `m${i}.hl7`), adtMessage(`ONE${i}`, { patientId: `PAT${i}`, account: `ACC${i}` }));
+    }
+    writeFileSync(join(dir, 'notes.txt'), 'not watched');
+    writeFileSync(join(dir, '.hidden.hl7'), adtMessage('HIDDEN'));
+    await waitForTotal(h, id, 5);
+    const stored = await service.messagesByControlId('ONE3');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      interfaceId: id,
+      messageType: 'ADT',
+      triggerEvent: 'A01',
+      version: '2.5',
+      controlId: 'ONE3',
+      sendingApplication: 'SENDAPP',
+      sendingFacility: 'SENDFAC',
+      patientIds: [{ id: 'PAT3', assigningAuthority: 'HOSP' }],
+      accountNumber: 'ACC3',
+      visitNumber: 'ACC3',
+      isValid: true,
+    });
+    expect(stored[0].raw).toContain('MSH|^~\\&|SENDAPP');
+    expect(stored[0].messageTime).toBe(new Date(2026, 0, 1, 12, 0, 0).toISOString());
+    expect(stored[0].latencyMs).toBe(Date.parse(stored[0].receivedAt) - Date.parse(stored[0].messageTime!));
+    expect((await service.messagesByPatientId('PAT1')).map((m) => m.controlId)).toEqual(['ONE1']);
+    expect((await service.messagesByAccountNumber('ACC2')).map((m) => m.controlId)).toEqual(['ONE2']);
+    expect(await service.messagesByControlId('HIDDEN')).toHaveLength(0);
+    expect(await service.storedMessageCounts(id)).toEqual({ messages: 5, failed: 0, files: 5, interfaces: 1 });
+  });
+
+  it('counts a burst of 1,000 files exactly', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `burst ${storage}`, dir);
+    for (let i = 0; i < 1000; i++) writeFileSync(join(dir, `b${i}.hl7`), adtMessage(`BURST${i}`));
+    await waitForTotal(h, id, 1000);
+    expect((await service.storedMessageCounts(id)).files).toBe(1000);
+    const all = await service.messagesInWindow(id, { since: new Date(0), limit: 5000, withoutRaw: true });
+    expect(new Set(all.map((m) => m.controlId)).size).toBe(1000);
+  });
+
+  it('splits batch files (FHS/BHS, several MSH, MLLP, BOM, LF and CRLF) into their messages', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `batches ${storage}`, dir);
+    const batch = ['FHS|^~\\&|ENGINE', 'BHS|^~\\&|ENGINE', adtMessage('BAT1'), adtMessage('BAT2'), adtMessage('BAT3'), 'BTS|3', 'FTS|1'].join('\r');
+    writeFileSync(join(dir, 'batch.hl7'), batch);
+    writeFileSync(join(dir, 'mllp.hl7'), `\u000b${adtMessage('MLLP1')}\u001c\r`);
+    writeFileSync(join(dir, 'bom-lf.hl7'), `\ufeff${adtMessage('LF1').replaceAll('\r', '\n')}\n${adtMessage('LF2').replaceAll('\r', '\n')}\n`);
+    writeFileSync(join(dir, 'crlf.hl7'), `${adtMessage('CRLF1').replaceAll('\r', '\r\n')}\r\n`);
+    await waitForTotal(h, id, 7);
+    const batchMessages = (await service.messagesInWindow(id, { since: new Date(0) })).filter((m) => m.controlId?.startsWith('BAT'));
+    expect(batchMessages.map((m) => [m.controlId, m.indexInFile])).toEqual([['BAT1', 0], ['BAT2', 1], ['BAT3', 2]]);
+    expect(new Set(batchMessages.map((m) => m.fileId)).size).toBe(1);
+    expect((await service.messagesByControlId('LF2'))[0].isValid).toBe(true);
+    expect((await service.storedMessageCounts(id)).files).toBe(4);
+  });
+
+  it('counts a file written slowly in chunks once, after the last chunk', async () => {
+    // the settle time is what this test is about, so it runs on SQLite (a second PostgreSQL schema adds nothing)
+    const slow = await startMonitorHarness({ monitor: { settleMs: 700 } });
+    try {
+      const dir = slow.folder();
+      const id = await createInterface(slow, 'slow', dir);
+      const content = [adtMessage('SLOW1'), adtMessage('SLOW2')].join('\r');
+      const path = join(dir, 'slow.hl7');
+      const chunks = 10;
+      const size = Math.ceil(content.length / chunks);
+      for (let i = 0; i < chunks; i++) {
+        appendFileSync(path, content.slice(i * size, (i + 1) * size));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect((await metrics(slow, id)).messagesTotal, `after chunk ${i + 1}`).toBe(0);
+      }
+      await waitForTotal(slow, id, 2);
+      const svc = slow.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+      expect(await svc.storedMessageCounts(id)).toMatchObject({ messages: 2, files: 1 });
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('counts only the new messages of an appended file, and a rewritten file as a new one; deletion changes nothing', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `append ${storage}`, dir);
+    const path = join(dir, 'feed.hl7');
+    writeFileSync(path, `${adtMessage('APP1')}\r${adtMessage('APP2')}\r`);
+    await waitForTotal(h, id, 2);
+    appendFileSync(path, `${adtMessage('APP3')}\r`);
+    await waitForTotal(h, id, 3);
+    expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 3, files: 1 });
+    expect((await service.messagesByControlId('APP3'))[0].indexInFile).toBe(2);
+
+    writeFileSync(path, `${adtMessage('NEW1')}\r`);
+    await waitForTotal(h, id, 4);
+    expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 4, files: 2 });
+    expect(await service.messagesByControlId('APP1')).toHaveLength(1);
+
+    rmSync(path);
+    writeFileSync(join(dir, 'after.hl7'), adtMessage('AFTER'));
+    await waitForTotal(h, id, 5);
+    expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 5, files: 3 });
+  });
+
+  it('stores content that is not HL7 as one failed message with a parse error and raises an unparsable-file alert', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `garbage ${storage}`, dir);
+    writeFileSync(join(dir, 'garbage.hl7'), Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x0a, 0x42]));
+    await waitFor(async () => (await metrics(h, id)).messagesFailed === 1, 30_000, 'one failed message');
+    const [message] = await service.messagesInWindow(id, { since: new Date(0) });
+    expect(message.isValid).toBe(false);
+    expect(message.errors[0].code).toBe('PARSE_ERROR');
+    const alerts = await waitFor(async () => {
+      const list = (await h.get(`/api/monitor/alerts?interfaceId=${id}`)).json.data as Array<{ rule: string; title: string }>;
+      return list.find((a) => a.rule === 'unparsable-file');
+    });
+    expect(alerts.title).toContain('Unparsable');
+  });
+
+  it('raises a critical alert when the folder disappears and resumes by itself when it returns', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `vanishing ${storage}`, dir);
+    writeFileSync(join(dir, 'a.hl7'), adtMessage('VAN1'));
+    await waitForTotal(h, id, 1);
+    const parked = `${dir}-parked`;
+    renameSync(dir, parked);
+    const alert = await waitFor(async () => {
+      const list = (await h.get(`/api/monitor/alerts?severity=critical&interfaceId=${id}`)).json.data as Array<{ rule: string; clearedAt: string | null; id: string }>;
+      return list.find((a) => a.rule === 'folder-unreachable' && a.clearedAt === null);
+    });
+    const status = await h.get('/api/monitor/status');
+    const mine = status.json.data.interfaces.find((i: { interfaceId: string }) => i.interfaceId === id);
+    expect(mine.state).toBe('down');
+    expect(status.json.data.state).toBe('down');
+    writeFileSync(join(parked, 'b.hl7'), adtMessage('VAN2'));
+    renameSync(parked, dir);
+    await waitForTotal(h, id, 2);
+    writeFileSync(join(dir, 'c.hl7'), adtMessage('VAN3'));
+    await waitForTotal(h, id, 3);
+    const after = (await h.get(`/api/monitor/alerts?interfaceId=${id}`)).json.data as Array<{ id: string; clearedAt: string | null }>;
+    expect(after.find((a) => a.id === alert.id)?.clearedAt).not.toBeNull();
+    const minutes = await service.minuteRollups(id, { since: new Date(Date.now() - 3_600_000) });
+    expect(minutes.some((m) => !m.reachable)).toBe(true);
+  });
+
+  it('stops watching when disabled and reads what arrived meanwhile when enabled again', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `toggle ${storage}`, dir, { recursive: true, filePattern: '**/*.hl7' });
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'a.hl7'), adtMessage('TOG1'));
+    await waitForTotal(h, id, 1);
+    expect((await h.put(`/api/monitor/interfaces/${id}`, { enabled: false })).json.data.enabled).toBe(false);
+    writeFileSync(join(dir, 'b.hl7'), adtMessage('TOG2'));
+    writeFileSync(join(dir, 'sub', 'c.hl7'), adtMessage('TOG3'));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await metrics(h, id)).messagesTotal).toBe(1);
+    expect((await h.put(`/api/monitor/interfaces/${id}`, { enabled: true })).json.data.enabled).toBe(true);
+    await waitForTotal(h, id, 3);
+    expect((await service.storedMessageCounts(id)).files).toBe(3);
+  });
+
+  it('watches with polling', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `polling ${storage}`, dir, { usePolling: true });
+    writeFileSync(join(dir, 'p.hl7'), adtMessage('POLL1'));
+    await waitForTotal(h, id, 1);
+  });
+});
+
+describe('restarts', () => {
+  it('never counts a file twice and never misses one dropped while the service was down', async () => {
+    const dataDir = join((await import('node:os')).tmpdir(), `workbench-restart-${process.pid}-${Date.now()}`);
+    const first = await startMonitorHarness({ config: { dataDir } });
+    const dir = first.folder();
+    let id = '';
+    try {
+      id = await createInterface(first, 'restart', dir);
+      for (let i = 0; i < 20; i++) writeFileSync(join(dir, `r${i}.hl7`), adtMessage(`R${i}`));
+      await waitForTotal(first, id, 20);
+    } finally {
+      await first.wb.stop();
+    }
+    for (let i = 20; i < 30; i++) writeFileSync(join(dir, `r${i}.hl7`), adtMessage(`R${i}`));
+    appendFileSync(join(dir, 'r0.hl7'), `\r${adtMessage('R0B')}`);
+    const second = await startMonitorHarness({ config: { dataDir } });
+    try {
+      await waitForTotal(second, id, 31);
+      const svc = second.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await svc.storedMessageCounts(id)).toEqual({ messages: 31, failed: 0, files: 30, interfaces: 1 });
+    } finally {
+      await second.stop();
+      await first.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
