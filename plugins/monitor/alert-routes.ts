@@ -27,6 +27,7 @@ export function registerAlertRoutes(routes: RouteRegistrar, alerts: AlertEpisode
   routes.route({
     method: 'POST',
     url: '/api/monitor/alerts/:id/acknowledge',
+    minimumRole: 'MonitorOperator',
     summary: 'Acknowledge an alert; acknowledgedAt is set once (a second call keeps the first time)',
     tags: ['monitor'],
     tier: 'professional',

@@ -231,6 +231,8 @@ export interface MonitorService {
   raiseAlert(input: RaiseAlertInput): Promise<Alert>;
   /** Ends the open episode of `rule` for the interface, if any; returns whether one was open. */
   clearAlert(interfaceId: string, rule: string): Promise<boolean>;
+  /** Settled files waiting to be read (a gauge for observability). */
+  queueDepth(): number;
 }
 
 /** Summary of one message of an ingested file (payload of `message.ingested`). */

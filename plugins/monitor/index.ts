@@ -73,7 +73,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       checkIntervalMs: config.checkIntervalMs,
     });
     manager = watchManager;
-    const service = new MonitorServiceImpl(interfaces, messages, alerts);
+    const service = new MonitorServiceImpl(interfaces, messages, alerts, () => queue.size);
     context.container.registerInstance(MONITOR_SERVICE, service);
 
     context.scheduler.schedule('monitor-raw-retention', '17 3 * * *', async () => {

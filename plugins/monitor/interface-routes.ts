@@ -56,6 +56,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
   routes.route({
     method: 'POST',
     url: '/api/monitor/interfaces',
+    minimumRole: 'MonitorOperator',
     summary: 'Create a monitored interface (enabled at once)',
     tags: ['monitor'],
     tier: 'professional',
@@ -99,6 +100,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
   routes.route({
     method: 'PUT',
     url: '/api/monitor/interfaces/:id',
+    minimumRole: 'MonitorOperator',
     summary: 'Change an interface; enabled false stops watching at once, true resumes and reads what arrived meanwhile',
     tags: ['monitor'],
     tier: 'professional',
@@ -122,6 +124,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
   routes.route({
     method: 'DELETE',
     url: '/api/monitor/interfaces/:id',
+    minimumRole: 'MonitorOperator',
     summary: 'Stop watching and remove an interface with its ledger, messages and roll-ups (alerts stay)',
     tags: ['monitor'],
     tier: 'professional',

@@ -24,7 +24,12 @@ export class MonitorServiceImpl implements MonitorService {
     private readonly interfaces: InterfaceStore,
     private readonly messages: MessageStore,
     private readonly alerts: AlertEpisodes,
+    private readonly waitingFiles: () => number,
   ) {}
+
+  queueDepth(): number {
+    return this.waitingFiles();
+  }
 
   listInterfaces(): Promise<MonitoredInterface[]> {
     return this.interfaces.list();
