@@ -8,37 +8,13 @@ import type { JWTPayload } from 'jose';
 import { kernelErrors } from '../errors.ts';
 import type { ApiKeyStore } from './api-keys.ts';
 import type { RoleAssignmentStore } from './role-assignments.ts';
-import { TokenRejected, type TokenVerifier } from './jwt-verifier.ts';
+import { TokenRejected, readCookie, type SessionVerifier, type TokenVerifier } from './credential-contracts.ts';
 import { MONITOR_ADMIN_ROLE, holdsAtLeast, type MonitorRole, type Principal } from './principal.ts';
 
 export type { Principal } from './principal.ts';
 
 /** Request headers as the auth layer reads them. */
 export type CredentialHeaders = Record<string, string | string[] | undefined>;
-
-/**
- * A source of identities carried in a cookie (the single sign-on plugin's browser sessions). A cookie it does not
- * know, or one that has expired, makes {@link SessionVerifier.verify} answer `undefined` (the caller gets 401).
- */
-export interface SessionVerifier {
-  /** Name of the cookie holding the session. */
-  readonly cookieName: string;
-  verify(value: string): Promise<Principal | undefined>;
-}
-
-/** The value of one cookie in a Cookie header, or undefined. */
-export function readCookie(header: string | string[] | undefined, name: string): string | undefined {
-  const text = Array.isArray(header) ? header.join('; ') : header;
-  if (!text) return undefined;
-  for (const part of text.split(';')) {
-    const index = part.indexOf('=');
-    if (index > 0 && part.slice(0, index).trim() === name) {
-      const value = part.slice(index + 1).trim();
-      return value === '' ? undefined : value;
-    }
-  }
-  return undefined;
-}
 
 /** Identifies callers and enforces policies. */
 export class AuthService {

@@ -3,23 +3,10 @@
  * pinned per key kind (so an HS256 token can never be checked with a public key, and `alg: none` is never
  * accepted), `exp` is required, `iss`/`aud` are checked when configured, with the configured clock tolerance.
  */
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { KernelConfig } from '../config-schema.ts';
 import type { Clock } from '../clock.ts';
-
-/** Why a token was refused (becomes the 401 message). */
-export class TokenRejected extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'TokenRejected';
-  }
-}
-
-/** A source of verified JWT payloads. Other plugins (single sign-on) add more verifiers to the auth service. */
-export interface TokenVerifier {
-  /** Verified payload, `undefined` when the token is not for this verifier, or throws {@link TokenRejected}. */
-  verify(token: string): Promise<JWTPayload | undefined>;
-}
+import { TokenRejected, type TokenVerifier } from './credential-contracts.ts';
 
 type JwtConfig = KernelConfig['auth']['jwt'];
 

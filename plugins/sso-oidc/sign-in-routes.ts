@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import { z } from 'zod';
 import type { PluginContext, RawResponse, RouteDefinition, RouteRequest } from '../../kernel/plugin-api.ts';
-import { readCookie } from '../../kernel/auth/auth-service.ts';
+import { readCookie } from '../../kernel/auth/credential-contracts.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { auditContextOf, type AuditTrail } from '../audit/api.ts';
 import type { ActiveIssuer } from './active-issuer.ts';

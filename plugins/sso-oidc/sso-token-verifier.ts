@@ -5,7 +5,7 @@
  * role assignments only. Tokens of other issuers are left to the other verifiers.
  */
 import { decodeJwt, jwtVerify, type JWTPayload } from 'jose';
-import { TokenRejected, type TokenVerifier } from '../../kernel/auth/jwt-verifier.ts';
+import { TokenRejected, type TokenVerifier } from '../../kernel/auth/credential-contracts.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { OidcIssuer } from './oidc-issuer.ts';
 import type { UserMapping } from './user-mapping.ts';
