@@ -3,8 +3,15 @@
  *
  * The matcher walks the structure greedily: a group or choice is entered only when the current segment can start
  * it (its FIRST set), so a missing optional group never swallows segments. Segments the structure does not know
- * at all (Z-segments, segments of another message type) are set aside first and reported on their own; a known
- * segment left over after the walk is out of order, and matching resumes after it.
+ * at all (Z-segments, segments of another message type) are set aside first and reported on their own.
+ *
+ * Recovery: a known segment that nothing from the current point on can take (the rest of the current sequence,
+ * another occurrence of an enclosing repeating group, or what follows an enclosing group) is reported once, as out
+ * of order or, when a non-repeating segment occurs again, as a repetition, and is stepped over; matching goes on
+ * at the same place in the structure, so later segments and groups are judged as if it were not there. A required
+ * element that the segment after a stray one can start takes that segment, with the stray one reported (`PID PID
+ * ORC`: the second PID is the problem, not a missing order). A whole group written in the wrong place (`PV1 PV2`
+ * after the orders) is one finding about the group.
  */
 import type { Hl7MessageStructure, Hl7StructureNode } from './hl7-definitions.ts';
 import type { Hl7IssueCollector } from './hl7-issue-messages.ts';
@@ -25,6 +32,29 @@ interface CompiledStructure {
    * group: the same few sets serve every message, so they are built once instead of per group occurrence.
    */
   restarts: WeakMap<ReadonlySet<string>, Map<Hl7StructureNode, ReadonlySet<string>>>;
+  /**
+   * Follow and acceptance sets, by enclosing follow set and node, built once like the restart sets: `inner` is what
+   * may come after the node's children (the node's later siblings, its own FIRST set when it repeats, the enclosing
+   * follow set); `accept` what may come before an occurrence of the node (its FIRST set, later siblings, follow);
+   * `after` what may come once the node may not occur again.
+   */
+  follows: WeakMap<ReadonlySet<string>, Map<Hl7StructureNode, NodeSets>>;
+  /** Groups (outermost first) whose FIRST set holds a name: the candidates when a segment opens a misplaced group. */
+  groupsStarting: Map<string, Hl7StructureNode[]>;
+  /** Description of each segment name, for sentences. */
+  descriptions: Map<string, string>;
+  /**
+   * Groups that an empty match satisfies although their minimum is 1: every member optional. hl7-dictionary
+   * writes v2.3's `{ [OBX] {[NTE]} }` (ORU_R01 OBSERVATION) that way; a group of optional parts cannot be missing.
+   */
+  hollow: Set<Hl7StructureNode>;
+}
+
+/** Sets of names about one node within one enclosing context. */
+interface NodeSets {
+  inner: ReadonlySet<string>;
+  accept: ReadonlySet<string>;
+  after: ReadonlySet<string>;
 }
 
 const compiled = new WeakMap<Hl7MessageStructure, CompiledStructure>();
@@ -51,6 +81,8 @@ export function compileStructure(structure: Hl7MessageStructure): CompiledStruct
   if (result) return result;
   const names = new Set<string>();
   const repeatable = new Set<string>();
+  const groupsStarting = new Map<string, Hl7StructureNode[]>();
+  const descriptions = new Map<string, string>();
   const first = new Map<Hl7StructureNode, Set<string>>();
   const later = new Map<Hl7StructureNode, Set<string>>();
   const walk = (nodes: Hl7StructureNode[], repeating: boolean) => {
@@ -65,14 +97,30 @@ export function compileStructure(structure: Hl7MessageStructure): CompiledStruct
       if (node.kind === 'segment') {
         if (names.has(node.name)) repeatable.add(node.name);
         names.add(node.name);
+        descriptions.set(node.name, node.description);
         if (repeats) repeatable.add(node.name);
       }
       firstOf(node, first);
+      if (node.kind === 'group') {
+        for (const name of firstOf(node, first)) {
+          const list = groupsStarting.get(name) ?? [];
+          list.push(node);
+          groupsStarting.set(name, list);
+        }
+      }
       walk(node.children, repeats);
     }
   };
   walk(structure.nodes, false);
-  result = { names, repeatable, first, later, restarts: new WeakMap() };
+  const hollow = new Set<Hl7StructureNode>();
+  const visit = (nodes: Hl7StructureNode[]) => {
+    for (const node of nodes) {
+      visit(node.children);
+      if (node.kind !== 'segment' && node.min > 0 && node.children.every((child) => child.min === 0 || hollow.has(child))) hollow.add(node);
+    }
+  };
+  visit(structure.nodes);
+  result = { names, repeatable, first, later, restarts: new WeakMap(), follows: new WeakMap(), groupsStarting, descriptions, hollow };
   compiled.set(structure, result);
   return result;
 }
@@ -90,15 +138,24 @@ export interface StructureCheckInput {
   issues: Hl7IssueCollector;
 }
 
-const NO_RESTART: ReadonlySet<string> = new Set();
+const NOTHING: ReadonlySet<string> = new Set();
 
 interface MatchState {
   segments: Hl7Segment[];
   pos: number;
-  reportMissing: boolean;
   /** Set while trying a group out: problems are counted, not reported. */
   dryRun: boolean;
   trialProblems: number;
+  /** Set while measuring how far a misplaced group reaches: nothing is stepped over, matching just stops. */
+  noRecovery: boolean;
+  /**
+   * Segments that misplaced-group trials may still read: a trial that is not taken costs what it read, and the
+   * budget (a few times the message's length) keeps the whole check linear on pathological input.
+   */
+  trialBudget: number;
+  /** Names of the segments before `seenUpTo`, for telling a repetition from a misplacement in one pass. */
+  seen: Set<string>;
+  seenUpTo: number;
   input: StructureCheckInput;
   compiledStructure: CompiledStructure;
 }
@@ -106,9 +163,10 @@ interface MatchState {
 /**
  * Matches a sequence of nodes. `restart` holds the names that may begin another occurrence of an enclosing
  * repeating group: such a name after a non-repeating segment starts a new group occurrence, not a repetition.
+ * `follow` holds every name that may come after the sequence (restart names and what follows enclosing groups).
  */
-function matchSequence(nodes: Hl7StructureNode[], state: MatchState, groupPath: string, restart: ReadonlySet<string>): void {
-  for (let i = 0; i < nodes.length; i++) matchRepeated(nodes[i] as Hl7StructureNode, nodes, i, state, groupPath, restart);
+function matchSequence(nodes: Hl7StructureNode[], state: MatchState, groupPath: string, restart: ReadonlySet<string>, follow: ReadonlySet<string>): void {
+  for (let i = 0; i < nodes.length; i++) matchRepeated(nodes[i] as Hl7StructureNode, nodes, i, state, groupPath, restart, follow);
 }
 
 /** True when a later node of the sequence can take a segment of that name. */
@@ -131,8 +189,26 @@ function restartInside(group: Hl7StructureNode, restart: ReadonlySet<string>, co
   return inner;
 }
 
-function canStart(node: Hl7StructureNode, state: MatchState): boolean {
-  const segment = state.segments[state.pos];
+/** The follow and acceptance sets of a node within an enclosing follow set (cached per structure). */
+function setsOf(node: Hl7StructureNode, follow: ReadonlySet<string>, compiledStructure: CompiledStructure): NodeSets {
+  let byNode = compiledStructure.follows.get(follow);
+  if (!byNode) {
+    byNode = new Map();
+    compiledStructure.follows.set(follow, byNode);
+  }
+  let sets = byNode.get(node);
+  if (!sets) {
+    const first = compiledStructure.first.get(node) ?? NOTHING;
+    const later = compiledStructure.later.get(node) ?? NOTHING;
+    const after = new Set([...later, ...follow]);
+    sets = { inner: node.max > 1 ? new Set([...after, ...first]) : after, accept: new Set([...first, ...after]), after };
+    byNode.set(node, sets);
+  }
+  return sets;
+}
+
+function canStart(node: Hl7StructureNode, state: MatchState, at = state.pos): boolean {
+  const segment = state.segments[at];
   return segment !== undefined && (state.compiledStructure.first.get(node)?.has(segment.name) ?? false);
 }
 
@@ -143,33 +219,33 @@ function matchRepeated(
   state: MatchState,
   groupPath: string,
   restart: ReadonlySet<string>,
+  follow: ReadonlySet<string>,
 ): void {
+  const sets = setsOf(node, follow, state.compiledStructure);
+  const min = state.compiledStructure.hollow.has(node) ? 0 : node.min;
   let count = 0;
-  while (count < node.max && canStart(node, state) && worthEntering(node, siblings, index, state, groupPath, restart)) {
+  for (;;) {
+    const room = count < node.max;
+    stepOverMisplaced(state, room ? sets.accept : sets.after);
+    if (!room) break;
+    if (!canStart(node, state)) {
+      // A required element the next segment can start: the segment in between is the stray one.
+      if (count < min && !state.noRecovery && state.pos < state.segments.length && canStart(node, state, state.pos + 1)) {
+        reportMisplaced(state, false);
+        continue;
+      }
+      break;
+    }
+    // A required element not yet seen is entered whatever follows: leaving it out is a problem for sure.
+    if (count >= min && !worthEntering(node, siblings, index, state, groupPath, restart, sets.inner)) break;
     const before = state.pos;
-    matchOnce(node, state, groupPath, restart);
+    matchOnce(node, state, groupPath, restart, sets.inner);
     // A group that took nothing (its first part was left to an alternative) did not occur.
     if (state.pos === before) break;
     count++;
   }
-  if (node.kind === 'segment' && count > 0 && node.max !== Number.POSITIVE_INFINITY && !restart.has(node.name) && !laterNodeTakes(siblings, index, node.name, state)) {
-    // A non-repeating segment written twice in a row is a repetition problem, not an ordering one.
-    while (state.segments[state.pos]?.name === node.name) {
-      const segment = state.segments[state.pos] as Hl7Segment;
-      state.pos++;
-      if (state.dryRun) {
-        state.trialProblems++;
-        continue;
-      }
-      state.input.issues.add(
-        'TOO_MANY_REPETITIONS',
-        state.input.pathOf(segment),
-        `Segment ${node.name} (${node.description}) may occur at most ${node.max} time(s) here in ${state.input.label}, but occurs again on line ${segment.line}.`,
-      );
-    }
-  }
-  if (count < node.min && state.dryRun) state.trialProblems++;
-  else if (count < node.min && state.reportMissing) {
+  if (count < min && state.dryRun) state.trialProblems++;
+  else if (count < min) {
     const where = groupPath ? ` in group ${groupPath}` : '';
     if (node.kind === 'segment') {
       state.input.issues.add('SEGMENT_MISSING', node.name, `Segment ${node.name} (${node.description}) is required${where} in ${state.input.label} but is missing.`);
@@ -182,6 +258,82 @@ function matchRepeated(
       );
     }
   }
+}
+
+/** Steps over (and reports) every segment from the current one on that no element from here can take. */
+function stepOverMisplaced(state: MatchState, acceptable: ReadonlySet<string>): void {
+  if (state.noRecovery) return;
+  while (state.pos < state.segments.length && !acceptable.has((state.segments[state.pos] as Hl7Segment).name)) reportMisplaced(state, true);
+}
+
+/**
+ * Reports the segment at the current position as misplaced and steps over it, or over the whole group it opens
+ * when a group of the structure starting with it takes several segments from here.
+ */
+function reportMisplaced(state: MatchState, groupsToo: boolean): void {
+  const segment = state.segments[state.pos] as Hl7Segment;
+  const group = groupsToo ? misplacedGroupLength(state) : undefined;
+  const taken = group?.length ?? 1;
+  const start = state.pos;
+  state.pos += taken;
+  if (state.dryRun) {
+    state.trialProblems++;
+    return;
+  }
+  const { input, compiledStructure } = state;
+  if (group) {
+    const last = state.segments[start + taken - 1] as Hl7Segment;
+    input.issues.add(
+      'SEGMENT_OUT_OF_ORDER',
+      input.pathOf(segment),
+      `Group ${group.node.name} (${group.node.description}), segments ${segment.name} to ${last.name} on lines ${segment.line}-${last.line}, is not allowed at this position in the ${input.label} message structure.`,
+    );
+    return;
+  }
+  const previous = state.segments[start - 1];
+  if (previous?.name === segment.name || (!compiledStructure.repeatable.has(segment.name) && occursBefore(state, start, segment.name))) {
+    input.issues.add(
+      'TOO_MANY_REPETITIONS',
+      input.pathOf(segment),
+      `Segment ${segment.name} (${compiledStructure.descriptions.get(segment.name) ?? segment.name}) occurs again on line ${segment.line}, where ${input.label} allows no further occurrence of it.`,
+    );
+    return;
+  }
+  input.issues.add(
+    'SEGMENT_OUT_OF_ORDER',
+    input.pathOf(segment),
+    `Segment ${segment.name} (line ${segment.line}) is not allowed at this position in the ${input.label} message structure.`,
+  );
+}
+
+/** True when a segment of that name comes before position `end` (reports come in order, so this is one pass). */
+function occursBefore(state: MatchState, end: number, name: string): boolean {
+  for (; state.seenUpTo < end; state.seenUpTo++) state.seen.add((state.segments[state.seenUpTo] as Hl7Segment).name);
+  return state.seen.has(name);
+}
+
+/**
+ * When the misplaced segment opens a group of the structure that takes more than it from here (matched on its
+ * own, stopping at the first segment it cannot take), that group and how many segments it spans.
+ */
+function misplacedGroupLength(state: MatchState): { node: Hl7StructureNode; length: number } | undefined {
+  const name = (state.segments[state.pos] as Hl7Segment).name;
+  const candidates = state.compiledStructure.groupsStarting.get(name);
+  if (!candidates || state.trialBudget <= 0) return undefined;
+  const saved = { pos: state.pos, dryRun: state.dryRun, trialProblems: state.trialProblems, noRecovery: state.noRecovery };
+  let best: { node: Hl7StructureNode; length: number } | undefined;
+  for (const node of candidates) {
+    state.pos = saved.pos;
+    state.dryRun = true;
+    state.noRecovery = true;
+    state.trialProblems = 0;
+    matchOnce(node, state, '', NOTHING, NOTHING);
+    const length = state.pos - saved.pos;
+    if (state.trialProblems === 0 && length > 1 && length > (best?.length ?? 1)) best = { node, length };
+    else state.trialBudget -= length;
+  }
+  Object.assign(state, saved);
+  return best;
 }
 
 /**
@@ -197,32 +349,36 @@ function worthEntering(
   state: MatchState,
   groupPath: string,
   restart: ReadonlySet<string>,
+  inner: ReadonlySet<string>,
 ): boolean {
   if (node.kind === 'segment' || state.dryRun) return true;
   const name = (state.segments[state.pos] as Hl7Segment).name;
   if (!restart.has(name) && !laterNodeTakes(siblings, index, name, state)) return true;
-  const pos = state.pos;
+  const saved = { pos: state.pos, noRecovery: state.noRecovery };
   state.dryRun = true;
+  // The trial stops at the first segment the group cannot take: what comes after it is not the group's concern.
+  state.noRecovery = true;
   state.trialProblems = 0;
-  matchOnce(node, state, groupPath, restart);
+  matchOnce(node, state, groupPath, restart, inner);
   const clean = state.trialProblems === 0;
   state.dryRun = false;
-  state.pos = pos;
+  state.pos = saved.pos;
+  state.noRecovery = saved.noRecovery;
   return clean;
 }
 
-function matchOnce(node: Hl7StructureNode, state: MatchState, groupPath: string, restart: ReadonlySet<string>): void {
+function matchOnce(node: Hl7StructureNode, state: MatchState, groupPath: string, restart: ReadonlySet<string>, inner: ReadonlySet<string>): void {
   if (node.kind === 'segment') {
     state.pos++;
     return;
   }
-  const inner = node.max > 1 ? restartInside(node, restart, state.compiledStructure) : restart;
+  const innerRestart = node.max > 1 ? restartInside(node, restart, state.compiledStructure) : restart;
   if (node.kind === 'choice') {
     const option = node.children.find((child) => canStart(child, state));
-    if (option) matchOnce(option, state, groupPath, inner);
+    if (option) matchOnce(option, state, groupPath, innerRestart, inner);
     return;
   }
-  matchSequence(node.children, state, groupPath ? `${groupPath}.${node.name}` : node.name, inner);
+  matchSequence(node.children, state, groupPath ? `${groupPath}.${node.name}` : node.name, innerRestart, inner);
 }
 
 /** Checks one message's segments against its structure, reporting into `input.issues`. */
@@ -247,20 +403,19 @@ export function checkMessageStructure(input: StructureCheckInput): void {
       true,
     );
   }
-  const state: MatchState = { segments: known, pos: 0, reportMissing: true, dryRun: false, trialProblems: 0, input, compiledStructure };
-  matchSequence(input.structure.nodes, state, '', NO_RESTART);
-  while (state.pos < known.length) {
-    const segment = known[state.pos] as Hl7Segment;
-    input.issues.add(
-      'SEGMENT_OUT_OF_ORDER',
-      input.pathOf(segment),
-      `Segment ${segment.name} (line ${segment.line}) is not allowed at this position in the ${input.label} message structure.`,
-    );
-    state.pos++;
-    // Resume after the misplaced segment without re-reporting what the first pass found missing.
-    const before = state.pos;
-    state.reportMissing = false;
-    matchSequence(input.structure.nodes.slice(1), state, '', NO_RESTART);
-    if (state.pos === before) continue;
-  }
+  const state: MatchState = {
+    segments: known,
+    pos: 0,
+    dryRun: false,
+    trialProblems: 0,
+    noRecovery: false,
+    trialBudget: 4 * known.length + 64,
+    seen: new Set(),
+    seenUpTo: 0,
+    input,
+    compiledStructure,
+  };
+  matchSequence(input.structure.nodes, state, '', NOTHING, NOTHING);
+  // Whatever the structure's end leaves over can go nowhere.
+  stepOverMisplaced(state, NOTHING);
 }
