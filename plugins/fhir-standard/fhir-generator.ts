@@ -4,20 +4,27 @@
  * service), and reproducible: with a seed, ids, dates and values all derive from the seeded SyntheticRandom, so
  * the output is byte-identical on any machine and day. Output is pretty-printed JSON.
  */
-import type { SyntheticClinician, SyntheticDataService, SyntheticPerson, SyntheticRandom } from '../synthetic-data/api.ts';
 import {
   ALLERGENS,
+  ALLERGY_REACTIONS,
+  allergenCode,
   BLOOD_PRESSURE,
+  CODE_SYSTEM_URIS as SYSTEMS,
   CONDITIONS,
   ENCOUNTER_KINDS,
   LAB_RESULTS,
   MEDICATIONS,
-  type QuantityObservationKind,
-  REACTIONS,
-  SYSTEMS,
+  type ObservationKind,
+  type SyntheticClinician,
+  type SyntheticDataService,
+  type SyntheticPerson,
+  type SyntheticRandom,
   VACCINES,
   VITAL_SIGNS,
-} from './fhir-clinical-codes.ts';
+} from '../synthetic-data/api.ts';
+
+/** Chronic conditions: the problem-list entries and encounter reasons the generator draws. */
+const CHRONIC_CONDITIONS = CONDITIONS.filter((c) => c.course === 'chronic');
 
 /** Resource types `generate` accepts; the first is the default. */
 export const FHIR_MESSAGE_TYPES = [
@@ -168,7 +175,7 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
   function encounter(scene: Scene, withId: boolean): Json {
     const kind = scene.random.pick(ENCOUNTER_KINDS);
     const end = new Date(scene.visit.getTime() + scene.random.int(kind.hours[0] * 60, kind.hours[1] * 60 + 45) * 60_000);
-    const reason = scene.random.pick(CONDITIONS);
+    const reason = scene.random.pick(CHRONIC_CONDITIONS);
     return {
       resourceType: 'Encounter',
       ...(withId ? { id: uuid(scene.random) } : {}),
@@ -180,7 +187,7 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
       subject: subject(scene),
       participant: [{ individual: clinicianReference(scene.clinician) }],
       period: { start: dateTime(scene.visit), end: dateTime(end) },
-      reasonCode: [concept(SYSTEMS.snomed, reason.code, reason.display)],
+      reasonCode: [concept(SYSTEMS.snomed, reason.snomed, reason.display)],
     };
   }
 
@@ -219,24 +226,24 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
     };
   }
 
-  function quantityObservation(scene: Scene, withId: boolean, category: 'vital-signs' | 'laboratory', kind: QuantityObservationKind): Json {
+  function quantityObservation(scene: Scene, withId: boolean, category: 'vital-signs' | 'laboratory', kind: ObservationKind): Json {
     const value = between(scene.random, kind.min, kind.max, kind.decimals);
     const flag = interpretation(value, kind);
-    const range = referenceRange(kind, kind.unit, kind.ucum);
+    const range = referenceRange(kind, kind.unitDisplay, kind.ucum);
     return {
-      ...observationBase(scene, withId, category, concept(SYSTEMS.loinc, kind.code, kind.display), kind.display),
-      valueQuantity: quantity(value, kind.unit, kind.ucum),
+      ...observationBase(scene, withId, category, concept(SYSTEMS.loinc, kind.loinc, kind.display), kind.display),
+      valueQuantity: quantity(value, kind.unitDisplay, kind.ucum),
       ...(flag ? { interpretation: [flag] } : {}),
       ...(range ? { referenceRange: range } : {}),
     };
   }
 
   function bloodPressure(scene: Scene, withId: boolean): Json {
-    const component = (part: typeof BLOOD_PRESSURE.systolic | typeof BLOOD_PRESSURE.diastolic, value: number): Json => ({
-      code: concept(SYSTEMS.loinc, part.code, part.display),
-      valueQuantity: quantity(value, BLOOD_PRESSURE.unit, BLOOD_PRESSURE.ucum),
+    const component = (part: ObservationKind, value: number): Json => ({
+      code: concept(SYSTEMS.loinc, part.loinc, part.display),
+      valueQuantity: quantity(value, part.unitDisplay, part.ucum),
       interpretation: [interpretation(value, part) as Json],
-      referenceRange: referenceRange(part, BLOOD_PRESSURE.unit, BLOOD_PRESSURE.ucum),
+      referenceRange: referenceRange(part, part.unitDisplay, part.ucum),
     });
     const systolic = scene.random.int(BLOOD_PRESSURE.systolic.min, BLOOD_PRESSURE.systolic.max);
     const diastolic = Math.min(scene.random.int(BLOOD_PRESSURE.diastolic.min, BLOOD_PRESSURE.diastolic.max), systolic - 25);
@@ -254,7 +261,7 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
   }
 
   function condition(scene: Scene, withId: boolean): Json {
-    const picked = scene.random.pick(CONDITIONS);
+    const picked = scene.random.pick(CHRONIC_CONDITIONS);
     const onsetYearsAgo = scene.random.int(1, Math.max(1, Math.min(20, scene.person.ageYears - 18)));
     const onset = new Date(scene.visit.getTime() - onsetYearsAgo * 365 * 24 * HOUR_MS - scene.random.int(0, 300) * 24 * HOUR_MS);
     return {
@@ -264,7 +271,7 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
       clinicalStatus: concept(SYSTEMS.conditionClinical, 'active', 'Active'),
       verificationStatus: concept(SYSTEMS.conditionVerification, 'confirmed', 'Confirmed'),
       category: [concept(SYSTEMS.conditionCategory, 'problem-list-item', 'Problem List Item')],
-      code: concept(SYSTEMS.snomed, picked.code, picked.display),
+      code: concept(SYSTEMS.snomed, picked.snomed, picked.display),
       subject: subject(scene),
       ...(scene.encounterReference ? { encounter: { reference: scene.encounterReference } } : {}),
       onsetDateTime: dateTime(onset).slice(0, 10),
@@ -276,13 +283,15 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
   function medicationRequest(scene: Scene, withId: boolean): Json {
     const drug = scene.random.pick(MEDICATIONS);
     const days = scene.random.pick([30, 60, 90]);
+    const doses = /^(Take|Inhale) 2/.test(drug.sig) ? 2 : 1;
+    const doseUnit = drug.form.code === 'INHL' ? 'puff' : drug.form.display.toLowerCase();
     return {
       resourceType: 'MedicationRequest',
       ...(withId ? { id: uuid(scene.random) } : {}),
       text: narrative(`${drug.display}: ${drug.sig}`),
       status: 'active',
       intent: 'order',
-      medicationCodeableConcept: concept(SYSTEMS.rxnorm, drug.code, drug.display),
+      medicationCodeableConcept: concept(SYSTEMS.rxnorm, drug.rxnorm, drug.display),
       subject: subject(scene),
       ...(scene.encounterReference ? { encounter: { reference: scene.encounterReference } } : {}),
       authoredOn: dateTime(scene.visit),
@@ -292,13 +301,13 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
           sequence: 1,
           text: drug.sig,
           timing: { repeat: { frequency: drug.perDay, period: 1, periodUnit: 'd' } },
-          route: concept(SYSTEMS.snomed, '26643006', 'Oral route'),
-          doseAndRate: [{ doseQuantity: { value: drug.sig.startsWith('Take 2') ? 2 : 1, unit: 'tablet', system: 'http://terminology.hl7.org/CodeSystem/v3-orderableDrugForm', code: drug.form.code } }],
+          route: drug.form.code === 'INHL' ? concept(SYSTEMS.snomed, '447694001', 'Respiratory tract route') : concept(SYSTEMS.snomed, '26643006', 'Oral route'),
+          doseAndRate: [{ doseQuantity: { value: doses, unit: doseUnit, system: 'http://terminology.hl7.org/CodeSystem/v3-orderableDrugForm', code: drug.form.code } }],
         },
       ],
       dispenseRequest: {
         numberOfRepeatsAllowed: scene.random.int(0, 5),
-        quantity: { value: days * drug.perDay * (drug.sig.startsWith('Take 2') ? 2 : 1), unit: 'tablet', system: 'http://terminology.hl7.org/CodeSystem/v3-orderableDrugForm', code: drug.form.code },
+        quantity: { value: days * drug.perDay * doses, unit: doseUnit, system: 'http://terminology.hl7.org/CodeSystem/v3-orderableDrugForm', code: drug.form.code },
         expectedSupplyDuration: { value: days, unit: 'days', system: SYSTEMS.ucum, code: 'd' },
       },
     };
@@ -306,7 +315,8 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
 
   function allergyIntolerance(scene: Scene, withId: boolean): Json {
     const allergen = scene.random.pick(ALLERGENS);
-    const reaction = scene.random.pick(REACTIONS);
+    const reaction = scene.random.pick(ALLERGY_REACTIONS);
+    const substance = allergenCode(allergen);
     const onset = new Date(scene.visit.getTime() - scene.random.int(30, 3000) * 24 * HOUR_MS);
     return {
       resourceType: 'AllergyIntolerance',
@@ -317,7 +327,7 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
       type: 'allergy',
       category: [allergen.category],
       criticality: reaction.severity === 'severe' ? 'high' : 'low',
-      code: concept(SYSTEMS.snomed, allergen.code, allergen.display),
+      code: concept(SYSTEMS[substance.system], substance.code, allergen.display),
       patient: subject(scene),
       onsetDateTime: dateTime(onset).slice(0, 10),
       recordedDate: dateTime(scene.visit),
@@ -335,7 +345,7 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
       ...(withId ? { id: uuid(scene.random) } : {}),
       text: narrative(`${vaccine.display} given to ${fullName(scene.person)}`),
       status: 'completed',
-      vaccineCode: concept(SYSTEMS.cvx, vaccine.code, vaccine.display),
+      vaccineCode: concept(SYSTEMS.cvx, vaccine.cvx, vaccine.display),
       patient: subject(scene),
       occurrenceDateTime: dateTime(given),
       primarySource: true,

@@ -3,19 +3,34 @@
  * once from the synthetic-data source so that every segment tells the same story (the admitting doctor of PV1 signs
  * the order, OBX values sit around their reference range, the discharge follows the admission...).
  */
-import type { SyntheticClinician, SyntheticPerson, SyntheticRandom } from '../synthetic-data/api.ts';
 import {
-  ALLERGIES,
+  ALLERGENS,
+  type AllergenConcept,
+  BLOOD_PRESSURE,
   CHARGES,
-  DIAGNOSES,
+  CONDITIONS,
+  type ConditionConcept,
   DOCUMENTS,
   LAB_PANELS,
   type LabPanel,
-  type NumericObservationCode,
+  type ObservationKind,
+  type SyntheticClinician,
+  type SyntheticPerson,
+  type SyntheticRandom,
   VACCINES,
-  type VaccineCode,
+  type VaccineConcept,
   VITAL_SIGNS,
-} from './hl7-clinical-codes.ts';
+} from '../synthetic-data/api.ts';
+
+/** Vital signs recorded on admission, in charting order (the first two to four are reported). */
+const ADMISSION_VITALS: readonly ObservationKind[] = [
+  VITAL_SIGNS[0],
+  VITAL_SIGNS[1],
+  VITAL_SIGNS[2],
+  BLOOD_PRESSURE.systolic,
+  BLOOD_PRESSURE.diastolic,
+  ...VITAL_SIGNS.slice(3),
+];
 
 /** The organisations exchanging the message (synthetic names; the ampersand exercises escaping in XON values). */
 export interface Hl7Parties {
@@ -31,7 +46,9 @@ export interface Hl7Parties {
 
 /** One numeric observation with its value and interpretation. */
 export interface GeneratedObservation {
-  code: NumericObservationCode;
+  code: ObservationKind;
+  /** Reference range the value and flag are judged against. */
+  range: { low: number; high: number };
   value: string;
   /** `N`, `H` or `L` (HL7 table 0078). */
   flag: 'N' | 'H' | 'L';
@@ -63,9 +80,9 @@ export interface Hl7Scenario {
   placerOrderNumber: string;
   fillerOrderNumber: string;
   specimenTime: Date;
-  diagnosis: (typeof DIAGNOSES)[number];
-  allergies: Array<(typeof ALLERGIES)[number]>;
-  vaccine: VaccineCode;
+  diagnosis: ConditionConcept;
+  allergies: AllergenConcept[];
+  vaccine: VaccineConcept;
   lotNumber: string;
   charges: Array<(typeof CHARGES)[number] & { quantity: number }>;
   document: (typeof DOCUMENTS)[number];
@@ -120,13 +137,15 @@ function livingWith(kin: SyntheticPerson, patient: SyntheticPerson): SyntheticPe
   };
 }
 
-function observe(random: SyntheticRandom, code: NumericObservationCode): GeneratedObservation {
-  const span = code.high - code.low;
+function observe(random: SyntheticRandom, code: ObservationKind): GeneratedObservation {
+  // Kinds without a reference interval (height, weight) are judged against their plausible range.
+  const range = { low: code.low ?? code.min, high: code.high ?? code.max };
+  const span = range.high - range.low;
   // Mostly normal results, some just outside the range, as a real census looks.
-  const raw = code.low - span * 0.15 + (random.int(0, 1000) / 1000) * span * 1.3;
+  const raw = range.low - span * 0.15 + (random.int(0, 1000) / 1000) * span * 1.3;
   const value = raw.toFixed(code.decimals);
   const numeric = Number(value);
-  return { code, value, flag: numeric > code.high ? 'H' : numeric < code.low ? 'L' : 'N' };
+  return { code, range, value, flag: numeric > range.high ? 'H' : numeric < range.low ? 'L' : 'N' };
 }
 
 function location(random: SyntheticRandom) {
@@ -177,14 +196,14 @@ export function createHl7Scenario(random: SyntheticRandom): Hl7Scenario {
       mrn: faker.string.numeric({ length: 8, allowLeadingZeros: false }),
       accountNumber: faker.string.numeric({ length: 10, allowLeadingZeros: false }),
     },
-    vitals: VITAL_SIGNS.slice(0, random.int(2, 4)).map((code) => observe(random, code)),
+    vitals: ADMISSION_VITALS.slice(0, random.int(2, 4)).map((code) => observe(random, code)),
     panel,
     labResults: panel.members.map((code) => observe(random, code)),
     placerOrderNumber: `PL${faker.string.numeric(8)}`,
     fillerOrderNumber: `FL${faker.string.numeric(8)}`,
     specimenTime: new Date(eventTime.getTime() - random.int(60, 240) * 60_000),
-    diagnosis: random.pick(DIAGNOSES),
-    allergies: faker.helpers.arrayElements(ALLERGIES, random.int(1, 2)),
+    diagnosis: random.pick(CONDITIONS),
+    allergies: faker.helpers.arrayElements(ALLERGENS, random.int(1, 2)),
     vaccine: random.pick(VACCINES),
     lotNumber: `${faker.string.alpha({ length: 2, casing: 'upper' })}${faker.string.numeric(5)}`,
     charges: faker.helpers.arrayElements(CHARGES, chargeCount).map((c) => ({ ...c, quantity: 1 })),

@@ -7,7 +7,7 @@ import type { SyntheticClinician, SyntheticPerson } from '../synthetic-data/api.
 import type { Hl7VersionDefinitions } from './hl7-definitions.ts';
 import type { GeneratedObservation, Hl7Scenario } from './hl7-generator-scenario.ts';
 import { type GenFields, type GenRepetition, isFillable, repeat } from './hl7-generator-values.ts';
-import { ALLERGEN_SYSTEM } from './hl7-clinical-codes.ts';
+import { allergenCode, HL7_ALLERGEN_TYPES, HL7_CODING_SYSTEMS } from '../synthetic-data/api.ts';
 import type { Hl7MessageBlueprint } from './hl7-message-blueprints.ts';
 
 /** What a builder knows about the segment it builds. */
@@ -139,7 +139,7 @@ function pv1(c: SegmentBuildContext): GenFields {
 
 function pv2(c: SegmentBuildContext): GenFields {
   const d = c.scenario.diagnosis;
-  return { 3: coded(d.code, d.display, 'I10') };
+  return { 3: coded(d.icd10, d.icd10Display, 'I10') };
 }
 
 function numericObx(c: SegmentBuildContext, o: GeneratedObservation, time: Date): GenFields {
@@ -148,8 +148,8 @@ function numericObx(c: SegmentBuildContext, o: GeneratedObservation, time: Date)
     2: 'NM',
     3: coded(o.code.loinc, o.code.display, 'LN'),
     5: o.value,
-    6: coded(o.code.unit, o.code.unitDisplay, 'UCUM'),
-    7: `${o.code.low}-${o.code.high}`,
+    6: coded(o.code.ucum, o.code.unitDisplay, 'UCUM'),
+    7: `${o.range.low}-${o.range.high}`,
     8: o.flag,
     11: 'F',
     14: hl7DateTime(time),
@@ -188,11 +188,12 @@ function obx(c: SegmentBuildContext): GenFields {
 
 function al1(c: SegmentBuildContext): GenFields {
   const a = c.scenario.allergies[c.occurrence % c.scenario.allergies.length];
-  const typeName = { DA: 'Drug allergy', FA: 'Food allergy', EA: 'Environmental allergy' }[a.type];
+  const type = HL7_ALLERGEN_TYPES[a.category];
+  const allergen = allergenCode(a);
   return {
     1: String(c.occurrence + 1),
-    2: coded(a.type, typeName, 'HL70127'),
-    3: coded(a.code, a.display, ALLERGEN_SYSTEM[a.type]),
+    2: coded(type.code, type.display, 'HL70127'),
+    3: coded(allergen.code, a.display, HL7_CODING_SYSTEMS[allergen.system]),
     4: coded('MO', 'Moderate', 'HL70128'),
     5: a.reaction,
   };
@@ -200,7 +201,7 @@ function al1(c: SegmentBuildContext): GenFields {
 
 function dg1(c: SegmentBuildContext): GenFields {
   const d = c.scenario.diagnosis;
-  return { 1: String(c.occurrence + 1), 2: 'I10', 3: coded(d.code, d.display, 'I10'), 4: d.display, 5: hl7DateTime(c.scenario.admitTime), 6: 'A' };
+  return { 1: String(c.occurrence + 1), 2: 'I10', 3: coded(d.icd10, d.icd10Display, 'I10'), 4: d.display, 5: hl7DateTime(c.scenario.admitTime), 6: 'A' };
 }
 
 function gt1(c: SegmentBuildContext): GenFields {
@@ -393,7 +394,7 @@ function ft1(c: SegmentBuildContext): GenFields {
     7: coded(charge.code, charge.display, 'C4'),
     10: String(charge.quantity),
     11: [[charge.price.toFixed(2), 'USD']],
-    19: coded(s.diagnosis.code, s.diagnosis.display, 'I10'),
+    19: coded(s.diagnosis.icd10, s.diagnosis.icd10Display, 'I10'),
     20: clinicianName(s.attending),
     25: coded(charge.code, charge.display, 'C4'),
   };

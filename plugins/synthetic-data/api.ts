@@ -99,3 +99,23 @@ export interface SyntheticDataService {
    */
   createRandom(seed?: number): SyntheticRandom;
 }
+
+/**
+ * The clinical vocabulary every generator shares (LOINC/UCUM observations, SNOMED CT and ICD-10-CM conditions with
+ * prevalence by age and sex, RxNorm medications, allergens, CVX vaccines, encounter kinds, CPT charges, documents):
+ * plain data and pure look-ups, one source for the HL7 v2, FHIR and population generators.
+ */
+export { CODE_SYSTEM_URIS, HL7_CODING_SYSTEMS, type ClinicalConcept } from './clinical-code-systems.ts';
+export { BLOOD_PRESSURE, LAB_PANELS, LAB_RESULTS, SINGLE_LAB_TESTS, VITAL_SIGNS, type LabPanel, type ObservationKind } from './clinical-observations.ts';
+export {
+  CONDITIONS,
+  PREVALENCE_AGE_BANDS,
+  conditionPrevalence,
+  prevalenceBandOf,
+  type ConditionConcept,
+  type PrevalenceBySex,
+} from './clinical-conditions.ts';
+export { MEDICATIONS, medicationsFor, type MedicationConcept } from './clinical-medications.ts';
+export { ALLERGENS, ALLERGY_REACTIONS, HL7_ALLERGEN_TYPES, allergenCode, type AllergenConcept } from './clinical-allergies.ts';
+export { VACCINES, type VaccineConcept } from './clinical-immunizations.ts';
+export { CHARGES, DOCUMENTS, ENCOUNTER_KINDS, type EncounterKind } from './clinical-encounters.ts';

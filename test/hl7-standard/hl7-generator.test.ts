@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WorkbenchError } from '../../kernel/errors.ts';
-import { LAB_PANELS, VACCINES } from '../../plugins/hl7-standard/hl7-clinical-codes.ts';
+import { LAB_PANELS, VACCINES } from '../../plugins/synthetic-data/api.ts';
 import { getHl7Definitions, HL7_VERSIONS } from '../../plugins/hl7-standard/hl7-definitions.ts';
 import { generateHl7Messages, HL7_GENERATED_MESSAGE_TYPES } from '../../plugins/hl7-standard/hl7-generator.ts';
 import { parseHl7 } from '../../plugins/hl7-standard/hl7-parser.ts';
@@ -130,7 +130,7 @@ describe('clinical content', () => {
         const code = loinc.get(path('3.1'));
         expect(code, path('3.1')).toBeDefined();
         expect(path('3.3')).toBe('LN');
-        expect(path('6.1')).toBe(code?.unit);
+        expect(path('6.1')).toBe(code?.ucum);
         expect(path('6.3')).toBe('UCUM');
         const value = Number(path('5'));
         const [low, high] = path('7').split('-').map(Number);
