@@ -119,3 +119,19 @@ export { MEDICATIONS, medicationsFor, type MedicationConcept } from './clinical-
 export { ALLERGENS, ALLERGY_REACTIONS, HL7_ALLERGEN_TYPES, allergenCode, type AllergenConcept } from './clinical-allergies.ts';
 export { VACCINES, type VaccineConcept } from './clinical-immunizations.ts';
 export { CHARGES, DOCUMENTS, ENCOUNTER_KINDS, type EncounterKind } from './clinical-encounters.ts';
+
+/**
+ * Census-like populations: US age/sex/race/Hispanic-origin distributions by area (`us`, `us-ca`...), a fast source
+ * of people that follows them, and membership checks used to attest that a population is synthetic-only.
+ */
+export { areaDemographics, knownAreas, US_AGE_BANDS, type AreaDemographics } from './us-census-distributions.ts';
+export {
+  createCensusPersonSource,
+  isGeneratorAddress,
+  isGeneratorName,
+  SYNTHETIC_MRN_PREFIX,
+  type CensusPersonSource,
+} from './census-person.ts';
+export { CDC_ETHNICITIES, CDC_RACES } from './cdc-race-ethnicity.ts';
+/** A seeded source with fast integer draws, for volume generators. */
+export { createFastRandom } from './fast-random.ts';

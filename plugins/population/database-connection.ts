@@ -1,0 +1,132 @@
+/**
+ * Opens a connected database through the Kysely dialect of its engine (pg, mysql2, or tedious/tarn as the mssql
+ * package uses them), with connect and statement timeouts, and proves the connection with a first query. Failures
+ * become one clear error naming the host and the reason, never the password. The engine's own pool stays reachable
+ * for the fast load paths Kysely does not wrap (PostgreSQL COPY, SQL Server bulk load).
+ */
+import { Kysely, MssqlDialect, MysqlDialect, PostgresDialect, sql } from 'kysely';
+import { createPool as createMysqlPool, type Pool as MysqlPool } from 'mysql2';
+import pg from 'pg';
+import * as tarn from 'tarn';
+import * as tedious from 'tedious';
+import type { ParsedConnection } from './connection-string.ts';
+import { populationErrors } from './errors.ts';
+
+/** Timeouts of a connection, in milliseconds. */
+export interface ConnectionTimeouts {
+  connectMs: number;
+  statementMs: number;
+}
+
+/** An open connection. */
+export interface DatabaseConnection {
+  readonly target: ParsedConnection;
+  // the connected schema is only known at run time
+  readonly db: Kysely<any>;
+  /** The engine's pool, for COPY (postgres). */
+  readonly pgPool?: pg.Pool;
+  /** The engine's pool (mysql). */
+  readonly mysqlPool?: MysqlPool;
+  close(): Promise<void>;
+}
+
+/** The reason of a driver error, in words, with any occurrence of the password masked. */
+export function describeConnectionError(error: unknown, target: ParsedConnection): string {
+  const e = error as { code?: string; errno?: number; message?: string; number?: number };
+  const code = e.code ?? '';
+  let reason: string;
+  if (code === 'ECONNREFUSED') reason = 'connection refused (is the server running and listening on that port?)';
+  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') reason = 'the host name could not be resolved';
+  else if (code === 'ETIMEDOUT' || code === 'ETIMEOUT' || /timeout|timed out/i.test(e.message ?? '')) reason = 'no answer before the connect timeout';
+  else if (code === '28P01' || code === '28000' || code === 'ER_ACCESS_DENIED_ERROR' || code === 'ELOGIN' || e.number === 18456) {
+    reason = `the server refused the credentials of user "${target.user}" (wrong user name or password)`;
+  } else if (code === '3D000' || code === 'ER_BAD_DB_ERROR') reason = `database "${target.database}" does not exist on that server`;
+  else reason = (e.message ?? String(error)).split('\n')[0].slice(0, 300);
+  return target.password ? reason.split(target.password).join('***') : reason;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function createConnection(target: ParsedConnection, timeouts: ConnectionTimeouts): DatabaseConnection {
+  switch (target.provider) {
+    case 'postgres': {
+      const pool = new pg.Pool({
+        host: target.host,
+        port: target.port,
+        user: target.user || undefined,
+        password: target.password || undefined,
+        database: target.database,
+        max: 4,
+        connectionTimeoutMillis: timeouts.connectMs,
+        statement_timeout: timeouts.statementMs,
+        ssl: target.options.sslmode === 'require' ? { rejectUnauthorized: false } : undefined,
+      });
+      // An idle client losing its server must not crash the process; the next query reports it.
+      pool.on('error', () => undefined);
+      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+      return { target, db, pgPool: pool, close: () => db.destroy() };
+    }
+    case 'mysql': {
+      const pool = createMysqlPool({
+        host: target.host,
+        port: target.port,
+        user: target.user || undefined,
+        password: target.password || undefined,
+        database: target.database,
+        connectionLimit: 4,
+        connectTimeout: timeouts.connectMs,
+        dateStrings: true,
+        supportBigNumbers: true,
+        bigNumberStrings: true,
+      });
+      const db = new Kysely<any>({ dialect: new MysqlDialect({ pool }) });
+      return { target, db, mysqlPool: pool, close: () => db.destroy() };
+    }
+    case 'sqlserver': {
+      const db = new Kysely<any>({
+        dialect: new MssqlDialect({
+          tarn: { ...tarn, options: { min: 0, max: 4, acquireTimeoutMillis: timeouts.connectMs } },
+          tedious: {
+            ...tedious,
+            connectionFactory: () =>
+              new tedious.Connection({
+                server: target.host,
+                authentication: { type: 'default', options: { userName: target.user, password: target.password } },
+                options: {
+                  port: target.port,
+                  database: target.database,
+                  encrypt: target.options.encrypt === 'true',
+                  trustServerCertificate: target.options.trustServerCertificate !== 'false',
+                  connectTimeout: timeouts.connectMs,
+                  requestTimeout: timeouts.statementMs,
+                },
+              }),
+          },
+        }),
+      });
+      return { target, db, close: () => db.destroy() };
+    }
+  }
+}
+
+/** Opens and proves a connection; 502 DATABASE_UNREACHABLE naming host and reason when it cannot. */
+export async function openDatabaseConnection(target: ParsedConnection, timeouts: ConnectionTimeouts): Promise<DatabaseConnection> {
+  const connection = createConnection(target, timeouts);
+  try {
+    await withTimeout(sql`select 1 as ok`.execute(connection.db), timeouts.connectMs + 1000);
+    return connection;
+  } catch (error) {
+    await withTimeout(connection.close(), 2000).catch(() => undefined);
+    throw populationErrors.create('DATABASE_UNREACHABLE', {
+      provider: target.provider,
+      host: `${target.host}:${target.port}`,
+      reason: describeConnectionError(error, target),
+    });
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Routes of the connected database: connect, schema, learn, profiles, seed (and its dry run and progress) and
+ * cleanup. Thin glue over the session, the learner and the seed service.
+ */
+import { z } from 'zod';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import { parseConnectionString } from './connection-string.ts';
+import { openDatabaseConnection, type ConnectionTimeouts } from './database-connection.ts';
+import type { DatabaseSession } from './database-session.ts';
+import { populationErrors } from './errors.ts';
+import { learnProfile, type LearnedProfile } from './profile-learner.ts';
+import type { ProfileStore } from './profile-store.ts';
+import type { SeedRuns } from './seed-runs.ts';
+import { PROVIDERS } from './sql-dialect.ts';
+
+const TAGS = ['population'];
+const anyObject = z.record(z.string(), z.unknown());
+
+const connectBody = z
+  .object({
+    provider: z.enum(PROVIDERS),
+    connectionString: z.string().min(1).max(4000).describe('kept in memory only: never stored, logged or returned'),
+  })
+  .strict();
+
+const learnBody = z
+  .object({
+    tables: z.array(z.string().min(1).max(200)).min(1).max(200),
+    sampleSize: z.number().int().min(1).max(100_000).default(1000),
+    name: z.string().min(1).max(200).regex(/^[\w.-]+$/, 'letters, digits, "_", "." and "-" only').optional().describe('profile name; default the database name'),
+    k: z.number().int().min(2).max(1000).optional().describe('k-anonymity threshold; default from config (5)'),
+  })
+  .strict();
+
+const jobBody = z.object({ jobId: z.string().min(1).max(64) }).strict();
+
+const cleanupQuery = z
+  .object({
+    connectionString: z.string().min(1).max(4000).optional().describe('URL-encoded; default the connected database'),
+    provider: z.enum(PROVIDERS).optional(),
+  })
+  .strict();
+
+/** A profile as routes return it: identity hashes are counted, never listed. */
+function publicProfile(profile: LearnedProfile) {
+  const { identities, ...rest } = profile;
+  return { ...rest, identities: identities ? { tables: identities.tables, count: identities.count } : null };
+}
+
+/** Registers the database routes. */
+export function registerDatabaseRoutes(
+  routes: RouteRegistrar,
+  deps: { session: DatabaseSession; profiles: ProfileStore; seeds: SeedRuns; timeouts: ConnectionTimeouts; k: number; now: () => Date },
+): void {
+  const { session, profiles, seeds } = deps;
+
+  const schemaView = () => {
+    const connected = session.require('read the schema');
+    return { ...connected.schema, database: connected.connection.target.label };
+  };
+
+  routes.route({
+    method: 'POST',
+    url: '/api/population/connect',
+    summary: 'Connect a PostgreSQL, MySQL/MariaDB or SQL Server database and analyse its schema',
+    description: 'The connection string stays in memory for the session; it is never stored, logged or returned.',
+    tags: TAGS,
+    tier: 'professional',
+    body: connectBody,
+    response: anyObject,
+    async handler({ body }) {
+      const connected = await session.connect(body.provider, body.connectionString);
+      const { schema } = connected;
+      return {
+        connected: true,
+        database: connected.connection.target.label,
+        provider: schema.provider,
+        tables: schema.tables.map((t) => ({ name: t.name, rowCount: t.rowCount })),
+        insertOrder: schema.insertOrder,
+        cycles: schema.cycles,
+      };
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/population/schema',
+    summary: 'Schema analysed at the last connect: tables, columns, keys, enum/check values, row counts, insert order',
+    tags: TAGS,
+    tier: 'professional',
+    response: anyObject,
+    async handler() {
+      await session.refresh();
+      return schemaView();
+    },
+  });
+
+  routes.route({
+    method: 'POST',
+    url: '/api/population/learn',
+    summary: 'Learn aggregate patterns of tables from a sample (k-anonymous; never rows)',
+    tags: TAGS,
+    tier: 'professional',
+    body: learnBody,
+    response: anyObject,
+    async handler({ body }) {
+      const connected = session.require('learn');
+      const known = new Set(connected.schema.tables.map((t) => t.name));
+      const missing = body.tables.filter((t) => !known.has(t));
+      if (missing.length > 0) throw populationErrors.create('UNKNOWN_TABLES', { tables: missing.map((t) => `"${t}"`).join(', '), known: [...known].join(', ') || 'none' });
+      const profile = await learnProfile(connected.connection.db, connected.schema, {
+        name: body.name ?? connected.schema.database,
+        tables: body.tables,
+        sampleSize: body.sampleSize,
+        k: body.k ?? deps.k,
+        now: deps.now(),
+      });
+      await profiles.save(profile);
+      return publicProfile(profile);
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/population/profiles',
+    summary: 'Learned profiles',
+    tags: TAGS,
+    tier: 'professional',
+    response: z.array(anyObject),
+    handler: () => profiles.list(),
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/population/profiles/:name',
+    summary: 'One learned profile',
+    tags: TAGS,
+    tier: 'professional',
+    params: z.object({ name: z.string().min(1).max(200) }),
+    response: anyObject,
+    handler: async ({ params }) => publicProfile(await profiles.get(params.name)),
+  });
+
+  routes.route({
+    method: 'POST',
+    url: '/api/population/seed/dry-run',
+    summary: 'The seed plan (statements in order, row counts, first rows); executes nothing',
+    tags: TAGS,
+    tier: 'professional',
+    body: jobBody,
+    response: anyObject,
+    async handler({ body }) {
+      const connected = session.require('dry-run a seed');
+      await session.refresh();
+      return seeds.dryRun(body.jobId, connected);
+    },
+  });
+
+  routes.route({
+    method: 'POST',
+    url: '/api/population/seed',
+    summary: 'Seed the connected database with a generated population (background; poll the returned run)',
+    tags: TAGS,
+    tier: 'professional',
+    body: jobBody,
+    response: anyObject,
+    successStatus: 202,
+    async handler({ body }) {
+      const connected = session.require('seed');
+      await session.refresh();
+      return seeds.start(body.jobId, connected);
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/population/seed/:id',
+    summary: 'State and manifest of a seed run',
+    tags: TAGS,
+    tier: 'professional',
+    params: z.object({ id: z.string().min(1).max(64) }),
+    response: anyObject,
+    handler: ({ params }) => seeds.get(params.id),
+  });
+
+  routes.route({
+    method: 'DELETE',
+    url: '/api/population/seed/cleanup',
+    summary: 'Delete exactly the rows seeded into a database (reverse foreign-key order, never TRUNCATE)',
+    tags: TAGS,
+    tier: 'professional',
+    query: cleanupQuery,
+    response: anyObject,
+    async handler({ query }) {
+      if (!query.connectionString) {
+        const connected = session.require('clean up');
+        return seeds.cleanup(connected.connection);
+      }
+      if (!query.provider) throw populationErrors.create('CONNECTION_STRING_INVALID', { provider: 'database', reason: 'provider (postgres, mysql or sqlserver) is required with connectionString' });
+      const target = parseConnectionString(query.provider, query.connectionString);
+      const current = session.peek();
+      if (current && current.connection.target.key === target.key) return seeds.cleanup(current.connection);
+      const connection = await openDatabaseConnection(target, deps.timeouts);
+      try {
+        return await seeds.cleanup(connection);
+      } finally {
+        await connection.close().catch(() => undefined);
+      }
+    },
+  });
+}

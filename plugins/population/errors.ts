@@ -1,0 +1,50 @@
+/** Error catalogue of the population plugin. */
+import { defineErrorCatalogue } from '../../kernel/errors.ts';
+
+/** Errors the population routes raise. */
+export const populationErrors = defineErrorCatalogue({
+  CONNECTION_STRING_INVALID: {
+    status: 400,
+    message: 'connectionString is not a usable {provider} connection string: {reason}.',
+  },
+  DATABASE_UNREACHABLE: {
+    status: 502,
+    message: 'Could not connect to the {provider} server at {host}: {reason}.',
+  },
+  NOT_CONNECTED: {
+    status: 409,
+    message: 'No database is connected; POST /api/population/connect first, then {action}.',
+  },
+  UNKNOWN_AREA: {
+    status: 400,
+    message: 'geographicFocus "{area}" is not known; use "us" or a state as "us-" and its USPS code (for example "us-ca").',
+  },
+  UNKNOWN_TABLES: {
+    status: 400,
+    message: 'The connected schema has no table {tables}; known tables: {known}.',
+  },
+  JOB_NOT_FOUND: { status: 404, message: 'No population job has the id "{id}".' },
+  JOB_NOT_COMPLETED: { status: 409, message: 'Population job "{id}" is {state}; {what} is available once it has completed.' },
+  JOB_FINISHED: { status: 409, message: 'Population job "{id}" has already {state}; only a queued or running job can be cancelled.' },
+  JOB_QUEUE_FULL: { status: 503, message: '{queued} population jobs are already waiting; try again when one has finished.' },
+  FILE_NOT_FOUND: { status: 404, message: 'Population job "{id}" has no file "{name}"; its files are {files}.' },
+  PROFILE_NOT_FOUND: { status: 404, message: 'No learned profile is named "{name}".' },
+  SEED_FORMAT_UNSUPPORTED: {
+    status: 409,
+    message: 'Population job "{id}" was generated as {format}; only sql and csv populations are seeded into a database.',
+  },
+  SEED_NO_TARGET_TABLES: {
+    status: 409,
+    message: 'The connected schema has none of the population tables ({tables}), so there is nothing to seed into.',
+  },
+  SEED_RUN_NOT_FOUND: { status: 404, message: 'No seed run has the id "{id}".' },
+  SEED_BUSY: { status: 409, message: 'A seed or cleanup is already running on this database (run "{id}"); wait for it to finish.' },
+  NOTHING_TO_CLEAN: {
+    status: 404,
+    message: 'Nothing was seeded into {database} by this workbench (or it was already cleaned up), so there is nothing to delete.',
+  },
+  CLEANUP_FAILED: {
+    status: 409,
+    message: 'Cleanup stopped at table {table}: {reason}. Nothing of that table was deleted; tables cleaned before it stay cleaned.',
+  },
+});

@@ -1,0 +1,333 @@
+/**
+ * Generation jobs: a request becomes a stored job (queued), one job runs at a time in the background (running), and
+ * it ends completed, failed or cancelled. Patients are generated one at a time and streamed to files, so memory stays
+ * flat whatever the count; the loop yields to the event loop regularly so the service stays responsive. Progress is
+ * stored as it goes, and a job left queued or running by a stop or crash is marked failed with the reason at the
+ * next start rather than vanishing.
+ */
+import { randomInt, randomUUID, createHash } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { createFastRandom, type SyntheticDataService } from '../synthetic-data/api.ts';
+import { AnalyticsAccumulator, type PopulationAnalytics } from './population-analytics.ts';
+import { ComplianceAccumulator, type ComplianceCheck, type LearnedIdentities } from './compliance-checks.ts';
+import { createCsvWriter } from './csv-writer.ts';
+import { populationErrors } from './errors.ts';
+import type { OutputFile } from './file-sink.ts';
+import { createFhirWriter } from './fhir-writer.ts';
+import { createHl7Writer } from './hl7-writer.ts';
+import type { JobRow, JobState, PopulationTables } from './job-records.ts';
+import { createPatientGenerator } from './patient-generator.ts';
+import type { PopulationWriter } from './population-writer.ts';
+import type { Provider } from './sql-dialect.ts';
+import { createSqlWriter } from './sql-writer.ts';
+
+/** Output formats. */
+export const POPULATION_FORMATS = ['sql', 'csv', 'hl7', 'fhir'] as const;
+
+/** What a job generates. */
+export interface JobParams {
+  count: number;
+  format: (typeof POPULATION_FORMATS)[number];
+  geographicFocus: string;
+  /** The seed used (drawn at random when the request gave none, so the run can be replayed). */
+  seed: number;
+  /** Dialect of the SQL script. */
+  sqlDialect: Provider;
+}
+
+/** A job as callers see it. */
+export interface JobView {
+  jobId: string;
+  state: JobState;
+  params: JobParams;
+  progress: { generated: number; total: number; percent: number };
+  counts: Record<string, number>;
+  files: OutputFile[];
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** The attestation of a completed job. */
+export interface ComplianceAttestation {
+  jobId: string;
+  syntheticOnly: boolean;
+  phiDetected: boolean;
+  checks: ComplianceCheck[];
+  seed: number;
+  generatorVersion: string;
+  /** SHA-256 over the files' own SHA-256 digests, in file order. */
+  outputSha256: string;
+  generatedAt: string | null;
+  attestedAt: string;
+}
+
+/** What the jobs service needs. */
+export interface GenerationJobsDeps {
+  db: Kysely<PopulationTables>;
+  jobsDir: string;
+  synthetic: SyntheticDataService;
+  logger: Logger;
+  now: () => Date;
+  generatorVersion: string;
+  maxQueued: number;
+  /** Salted identity hashes of every learned sample, read when a job starts. */
+  learnedIdentities: () => Promise<LearnedIdentities[]>;
+}
+
+const YIELD_EVERY = 250;
+const PROGRESS_EVERY_MS = 1000;
+
+function viewOf(row: JobRow): JobView {
+  const params = JSON.parse(row.params) as JobParams;
+  return {
+    jobId: row.id,
+    state: row.state,
+    params,
+    progress: { generated: row.generated, total: row.total, percent: row.total === 0 ? 100 : Math.floor((row.generated / row.total) * 1000) / 10 },
+    counts: JSON.parse(row.counts) as Record<string, number>,
+    files: row.files ? (JSON.parse(row.files) as OutputFile[]) : [],
+    error: row.error,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/** Creates the jobs service. Call `recoverInterrupted()` once at start. */
+export function createGenerationJobs(deps: GenerationJobsDeps) {
+  const { db } = deps;
+  const cancelled = new Set<string>();
+  let running: Promise<void> | undefined;
+  let stopping = false;
+
+  async function row(id: string): Promise<JobRow> {
+    const found = await db.selectFrom('population_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!found) throw populationErrors.create('JOB_NOT_FOUND', { id });
+    return found;
+  }
+
+  async function openWriter(params: JobParams, directory: string): Promise<PopulationWriter> {
+    switch (params.format) {
+      case 'csv':
+        return createCsvWriter(directory);
+      case 'hl7':
+        return createHl7Writer(directory);
+      case 'fhir':
+        return createFhirWriter(directory, params.seed);
+      case 'sql':
+        return createSqlWriter(
+          directory,
+          params.sqlDialect,
+          `Synthetic population: ${params.count} patients, area ${params.geographicFocus}, seed ${params.seed}, ${deps.generatorVersion}.\nEvery person in it is synthetic. Tables follow the workbench's default patient schema.`,
+        );
+    }
+  }
+
+  async function run(job: JobRow): Promise<void> {
+    const params = JSON.parse(job.params) as JobParams;
+    const directory = join(deps.jobsDir, job.id);
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const startedAt = deps.now().toISOString();
+    await db.updateTable('population_jobs').set({ state: 'running', started_at: startedAt }).where('id', '=', job.id).execute();
+    const random = createFastRandom(deps.synthetic.createRandom(params.seed));
+    const generator = createPatientGenerator(random, params.geographicFocus);
+    const analytics = new AnalyticsAccumulator(generator.source.demographics);
+    const compliance = new ComplianceAccumulator(await deps.learnedIdentities());
+    let writer: PopulationWriter | undefined;
+    try {
+      writer = await openWriter(params, directory);
+      let lastProgress = Date.now();
+      for (let i = 0; i < params.count; i++) {
+        const patient = generator.next();
+        analytics.add(patient);
+        compliance.add(patient);
+        await writer.write(patient);
+        if ((i + 1) % YIELD_EVERY === 0) {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (cancelled.has(job.id) || stopping) break;
+          if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
+            lastProgress = Date.now();
+            await db
+              .updateTable('population_jobs')
+              .set({ generated: i + 1, counts: JSON.stringify(analytics.rowCounts()) })
+              .where('id', '=', job.id)
+              .execute();
+          }
+        }
+      }
+      if (cancelled.has(job.id) || stopping) {
+        writer.abort();
+        rmSync(directory, { recursive: true, force: true });
+        const state = cancelled.has(job.id) ? 'cancelled' : 'failed';
+        await db
+          .updateTable('population_jobs')
+          .set({
+            state,
+            error: state === 'failed' ? 'The service stopped while the job was running; submit it again.' : null,
+            finished_at: deps.now().toISOString(),
+          })
+          .where('id', '=', job.id)
+          .execute();
+        return;
+      }
+      const files = await writer.close();
+      const report = analytics.report();
+      await db
+        .updateTable('population_jobs')
+        .set({
+          state: 'completed',
+          generated: params.count,
+          counts: JSON.stringify(report.rows),
+          files: JSON.stringify(files),
+          analytics: JSON.stringify(report),
+          compliance: JSON.stringify(compliance.report()),
+          finished_at: deps.now().toISOString(),
+        })
+        .where('id', '=', job.id)
+        .execute();
+    } catch (error) {
+      writer?.abort();
+      rmSync(directory, { recursive: true, force: true });
+      deps.logger.error({ err: error, jobId: job.id }, 'population job failed');
+      await db
+        .updateTable('population_jobs')
+        .set({ state: 'failed', error: `Generation failed: ${(error as Error).message}`, finished_at: deps.now().toISOString() })
+        .where('id', '=', job.id)
+        .execute();
+    } finally {
+      cancelled.delete(job.id);
+    }
+  }
+
+  /** Runs queued jobs one after another until none is left. */
+  function pump(): void {
+    if (running || stopping) return;
+    running = (async () => {
+      for (;;) {
+        const next = await db.selectFrom('population_jobs').selectAll().where('state', '=', 'queued').orderBy('created_at').orderBy('id').executeTakeFirst();
+        if (!next || stopping) return;
+        await run(next);
+      }
+    })()
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'population job queue stopped'))
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  return {
+    /** Marks jobs a previous process left queued or running as failed, with the reason. */
+    async recoverInterrupted(): Promise<void> {
+      await db
+        .updateTable('population_jobs')
+        .set({ state: 'failed', error: 'The service restarted before the job finished; submit it again.', finished_at: deps.now().toISOString() })
+        .where('state', 'in', ['queued', 'running'])
+        .execute();
+    },
+
+    /** Stores a queued job and starts the queue; the seed is drawn when not given. */
+    async submit(request: Omit<JobParams, 'seed'> & { seed: number | null }): Promise<JobView> {
+      const queued = await db.selectFrom('population_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'queued').executeTakeFirst();
+      if (Number(queued?.n ?? 0) >= deps.maxQueued) throw populationErrors.create('JOB_QUEUE_FULL', { queued: queued?.n });
+      const params: JobParams = { ...request, seed: request.seed ?? randomInt(0, 2 ** 31 - 1) };
+      const job: JobRow = {
+        id: `pop_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+        state: 'queued',
+        params: JSON.stringify(params),
+        generated: 0,
+        total: params.count,
+        counts: '{}',
+        files: null,
+        error: null,
+        analytics: null,
+        compliance: null,
+        created_at: deps.now().toISOString(),
+        started_at: null,
+        finished_at: null,
+      };
+      await db.insertInto('population_jobs').values(job).execute();
+      pump();
+      return viewOf(job);
+    },
+
+    /** A job's state, progress and files. */
+    async get(id: string): Promise<JobView> {
+      return viewOf(await row(id));
+    },
+
+    /** Cancels a queued or running job (its partial files are removed). */
+    async cancel(id: string): Promise<JobView> {
+      const job = await row(id);
+      if (job.state === 'queued') {
+        await db.updateTable('population_jobs').set({ state: 'cancelled', finished_at: deps.now().toISOString() }).where('id', '=', id).where('state', '=', 'queued').execute();
+      } else if (job.state === 'running') {
+        cancelled.add(id);
+      } else {
+        throw populationErrors.create('JOB_FINISHED', { id, state: job.state });
+      }
+      return viewOf(await row(id));
+    },
+
+    /** A completed job's stored row (404 unknown, 409 not completed). */
+    async completed(id: string, what: string): Promise<JobRow> {
+      const job = await row(id);
+      if (job.state !== 'completed') throw populationErrors.create('JOB_NOT_COMPLETED', { id, state: job.state, what });
+      return job;
+    },
+
+    /** Distributions against targets of a completed job. */
+    async analytics(id: string): Promise<PopulationAnalytics> {
+      const job = await this.completed(id, 'analytics');
+      return JSON.parse(job.analytics ?? '{}') as PopulationAnalytics;
+    },
+
+    /** The no-PHI attestation of a completed job. */
+    async compliance(id: string): Promise<ComplianceAttestation> {
+      const job = await this.completed(id, 'the compliance attestation');
+      const view = viewOf(job);
+      const checks = JSON.parse(job.compliance ?? '[]') as ComplianceCheck[];
+      const syntheticOnly = checks.every((c) => c.passed);
+      const outputHash = createHash('sha256');
+      for (const file of view.files) outputHash.update(file.sha256);
+      return {
+        jobId: id,
+        syntheticOnly,
+        phiDetected: !syntheticOnly,
+        checks,
+        seed: view.params.seed,
+        generatorVersion: deps.generatorVersion,
+        outputSha256: outputHash.digest('hex'),
+        generatedAt: job.finished_at,
+        attestedAt: deps.now().toISOString(),
+      };
+    },
+
+    /** Path of a completed job's file (404 when it has no such file). */
+    async filePath(id: string, name: string): Promise<{ path: string; file: OutputFile }> {
+      const job = await this.completed(id, 'download');
+      const files = viewOf(job).files;
+      const file = files.find((f) => f.name === name);
+      if (!file) throw populationErrors.create('FILE_NOT_FOUND', { id, name, files: files.map((f) => f.name).join(', ') });
+      return { path: join(deps.jobsDir, id, file.name), file };
+    },
+
+    /** Resumes the queue (after recovery at start). */
+    start(): void {
+      pump();
+    },
+
+    /** Stops the running job (marked failed: the service stopped) and waits for it. */
+    async stop(): Promise<void> {
+      stopping = true;
+      await running;
+    },
+  };
+}
+
+/** The jobs service. */
+export type GenerationJobs = ReturnType<typeof createGenerationJobs>;

@@ -1,0 +1,115 @@
+/**
+ * Routes of generation jobs: submit (202 with the job id), state and progress, cancel, download of the files,
+ * analytics against targets and the no-PHI attestation. Thin glue over the jobs service.
+ */
+import { createReadStream } from 'node:fs';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import { areaDemographics } from '../synthetic-data/api.ts';
+import { populationErrors } from './errors.ts';
+import type { GenerationJobs, JobView } from './generation-jobs.ts';
+import {
+  analyticsSchema,
+  complianceSchema,
+  fileParamsSchema,
+  generateBodySchema,
+  jobParamsSchema,
+  jobViewSchema,
+} from './population-schemas.ts';
+import type { Provider } from './sql-dialect.ts';
+
+const TAGS = ['population'];
+
+function withDownloads(view: JobView) {
+  return { ...view, files: view.files.map((f) => ({ ...f, downloadPath: `/api/population/generate/${view.jobId}/files/${f.name}` })) };
+}
+
+/** Registers the generation routes; `connectedProvider` names the engine of the connected database, if any. */
+export function registerGenerationRoutes(routes: RouteRegistrar, jobs: GenerationJobs, connectedProvider: () => Provider | undefined): void {
+  routes.route({
+    method: 'POST',
+    url: '/api/population/generate',
+    summary: 'Generate a synthetic population in the background',
+    description: 'Answers 202 with {jobId}; poll GET /api/population/generate/{id} for state and progress.',
+    tags: TAGS,
+    tier: 'professional',
+    body: generateBodySchema,
+    response: jobViewSchema,
+    successStatus: 202,
+    async handler({ body }) {
+      if (!areaDemographics(body.geographicFocus)) throw populationErrors.create('UNKNOWN_AREA', { area: body.geographicFocus });
+      const view = await jobs.submit({
+        count: body.count,
+        format: body.format,
+        geographicFocus: body.geographicFocus.trim().toLowerCase(),
+        seed: body.seed,
+        sqlDialect: body.sqlDialect ?? connectedProvider() ?? 'postgres',
+      });
+      return withDownloads(view);
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/population/generate/:id',
+    summary: 'State, progress, counts and (when completed) the files of a population job',
+    tags: TAGS,
+    tier: 'professional',
+    params: jobParamsSchema,
+    response: jobViewSchema,
+    handler: async ({ params }) => withDownloads(await jobs.get(params.id)),
+  });
+
+  routes.route({
+    method: 'DELETE',
+    url: '/api/population/generate/:id',
+    summary: 'Cancel a queued or running population job',
+    tags: TAGS,
+    tier: 'professional',
+    params: jobParamsSchema,
+    response: jobViewSchema,
+    handler: async ({ params }) => withDownloads(await jobs.cancel(params.id)),
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/population/generate/:id/files/:name',
+    summary: 'Download one file of a completed population job',
+    description: 'Streams the file as it is read, whatever its size.',
+    tags: TAGS,
+    tier: 'professional',
+    params: fileParamsSchema,
+    response: jobViewSchema,
+    async handler({ params }) {
+      const { path, file } = await jobs.filePath(params.id, params.name);
+      return {
+        raw: true,
+        contentType: file.contentType,
+        body: createReadStream(path),
+        headers: { 'content-disposition': `attachment; filename="${file.name}"`, 'content-length': String(file.bytes) },
+      };
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/population/generate/:id/analytics',
+    summary: 'Distributions of a completed population against their targets',
+    description: 'Age pyramid, sex, race, ethnicity, states and condition prevalence; 409 while the job runs, 404 unknown.',
+    tags: TAGS,
+    tier: 'professional',
+    params: jobParamsSchema,
+    response: analyticsSchema,
+    handler: ({ params }) => jobs.analytics(params.id),
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/population/compliance/:id',
+    summary: 'No-PHI attestation of a completed population',
+    tags: TAGS,
+    tier: 'professional',
+    params: jobParamsSchema,
+    response: complianceSchema,
+    handler: ({ params }) => jobs.compliance(params.id),
+  });
+}

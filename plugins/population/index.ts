@@ -1,0 +1,70 @@
+/**
+ * Entry of the population plugin: synthetic patient populations on the population base. It stores its jobs,
+ * profiles and seed runs through the kernel's storage, writes generated files under `<dataDir>/population/jobs`,
+ * and draws every person from the synthetic-data service.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { SYNTHETIC_DATA, type SyntheticDataService } from '../synthetic-data/api.ts';
+import { populationErrors } from './errors.ts';
+import { createGenerationJobs } from './generation-jobs.ts';
+import { registerGenerationRoutes } from './generation-routes.ts';
+import { populationMigrations } from './job-records.ts';
+import { createProfileStore } from './profile-store.ts';
+import { createDatabaseSession } from './database-session.ts';
+import { registerDatabaseRoutes } from './database-routes.ts';
+import { createSeedRuns } from './seed-runs.ts';
+
+/** The plugin's config section (`plugins.population`). */
+export interface PopulationConfig {
+  maxQueuedJobs: number;
+  kAnonymity: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+}
+
+/** The plugin module the kernel loads. */
+export const plugin: PluginModule<PopulationConfig> = {
+  configSchema: z
+    .object({
+      maxQueuedJobs: z.number().int().min(1).max(1000).default(10),
+      kAnonymity: z.number().int().min(2).max(1000).default(5),
+      connectTimeoutMs: z.number().int().min(100).max(120_000).default(5000),
+      statementTimeoutMs: z.number().int().min(1000).max(3_600_000).default(300_000),
+    })
+    .strict(),
+
+  async register(context) {
+    context.registerErrors(populationErrors.catalogue);
+    await context.storage.migrate(populationMigrations);
+    const db = context.storage.db;
+    const profiles = createProfileStore(db);
+    const synthetic = context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA);
+    const now = () => context.clock.now();
+    const timeouts = { connectMs: context.config.connectTimeoutMs, statementMs: context.config.statementTimeoutMs };
+    const session = createDatabaseSession(timeouts, now);
+    const jobs = createGenerationJobs({
+      db,
+      jobsDir: join(context.dataDir, 'population', 'jobs'),
+      synthetic,
+      logger: context.logger,
+      now,
+      generatorVersion: `workbench-population/${context.manifest.version}`,
+      maxQueued: context.config.maxQueuedJobs,
+      learnedIdentities: () => profiles.identities(),
+    });
+    const seeds = createSeedRuns({ db, jobs, profiles, synthetic, logger: context.logger, now });
+    await jobs.recoverInterrupted();
+    await seeds.recoverInterrupted();
+    context.lifecycle.onStart(() => jobs.start());
+    context.lifecycle.onStop(async () => {
+      await jobs.stop();
+      await session.close();
+    });
+    if (context.routes) {
+      registerGenerationRoutes(context.routes, jobs, () => session.peek()?.schema.provider);
+      registerDatabaseRoutes(context.routes, { session, profiles, seeds, timeouts, k: context.config.kAnonymity, now });
+    }
+  },
+};
