@@ -40,9 +40,9 @@ export function createDatabaseSession(timeouts: ConnectionTimeouts, now: () => D
       return current;
     },
 
-    /** The connected database; 409 NOT_CONNECTED naming what the caller wanted to do. */
+    /** The connected database; 409 DATABASE_NOT_CONNECTED naming what the caller wanted to do. */
     require(action: string): ConnectedDatabase {
-      if (!current) throw populationErrors.create('NOT_CONNECTED', { action });
+      if (!current) throw populationErrors.create('DATABASE_NOT_CONNECTED', { action });
       return current;
     },
 

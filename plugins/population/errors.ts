@@ -11,7 +11,7 @@ export const populationErrors = defineErrorCatalogue({
     status: 502,
     message: 'Could not connect to the {provider} server at {host}: {reason}.',
   },
-  NOT_CONNECTED: {
+  DATABASE_NOT_CONNECTED: {
     status: 409,
     message: 'No database is connected; POST /api/population/connect first, then {action}.',
   },
@@ -23,12 +23,12 @@ export const populationErrors = defineErrorCatalogue({
     status: 400,
     message: 'The connected schema has no table {tables}; known tables: {known}.',
   },
-  JOB_NOT_FOUND: { status: 404, message: 'No population job has the id "{id}".' },
-  JOB_NOT_COMPLETED: { status: 409, message: 'Population job "{id}" is {state}; {what} is available once it has completed.' },
-  JOB_FINISHED: { status: 409, message: 'Population job "{id}" has already {state}; only a queued or running job can be cancelled.' },
-  JOB_QUEUE_FULL: { status: 503, message: '{queued} population jobs are already waiting; try again when one has finished.' },
-  FILE_NOT_FOUND: { status: 404, message: 'Population job "{id}" has no file "{name}"; its files are {files}.' },
-  PROFILE_NOT_FOUND: { status: 404, message: 'No learned profile is named "{name}".' },
+  POPULATION_JOB_NOT_FOUND: { status: 404, message: 'No population job has the id "{id}".' },
+  POPULATION_JOB_NOT_COMPLETED: { status: 409, message: 'Population job "{id}" is {state}; {what} is available once it has completed.' },
+  POPULATION_JOB_FINISHED: { status: 409, message: 'Population job "{id}" has already {state}; only a queued or running job can be cancelled.' },
+  POPULATION_QUEUE_FULL: { status: 503, message: '{queued} population jobs are already waiting; try again when one has finished.' },
+  POPULATION_FILE_NOT_FOUND: { status: 404, message: 'Population job "{id}" has no file "{name}"; its files are {files}.' },
+  LEARNED_PROFILE_NOT_FOUND: { status: 404, message: 'No learned profile is named "{name}".' },
   SEED_FORMAT_UNSUPPORTED: {
     status: 409,
     message: 'Population job "{id}" was generated as {format}; only sql and csv populations are seeded into a database.',
@@ -45,6 +45,6 @@ export const populationErrors = defineErrorCatalogue({
   },
   CLEANUP_FAILED: {
     status: 409,
-    message: 'Cleanup stopped at table {table}: {reason}. Nothing of that table was deleted; tables cleaned before it stay cleaned.',
+    message: 'Cleanup stopped at table {table}: {reason}. The deletions of that seed run were rolled back; runs cleaned before it stay cleaned.',
   },
 });

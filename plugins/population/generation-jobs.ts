@@ -107,7 +107,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
 
   async function row(id: string): Promise<JobRow> {
     const found = await db.selectFrom('population_jobs').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!found) throw populationErrors.create('JOB_NOT_FOUND', { id });
+    if (!found) throw populationErrors.create('POPULATION_JOB_NOT_FOUND', { id });
     return found;
   }
 
@@ -233,7 +233,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
     /** Stores a queued job and starts the queue; the seed is drawn when not given. */
     async submit(request: Omit<JobParams, 'seed'> & { seed: number | null }): Promise<JobView> {
       const queued = await db.selectFrom('population_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'queued').executeTakeFirst();
-      if (Number(queued?.n ?? 0) >= deps.maxQueued) throw populationErrors.create('JOB_QUEUE_FULL', { queued: queued?.n });
+      if (Number(queued?.n ?? 0) >= deps.maxQueued) throw populationErrors.create('POPULATION_QUEUE_FULL', { queued: queued?.n });
       const params: JobParams = { ...request, seed: request.seed ?? randomInt(0, 2 ** 31 - 1) };
       const job: JobRow = {
         id: `pop_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
@@ -268,7 +268,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
       } else if (job.state === 'running') {
         cancelled.add(id);
       } else {
-        throw populationErrors.create('JOB_FINISHED', { id, state: job.state });
+        throw populationErrors.create('POPULATION_JOB_FINISHED', { id, state: job.state });
       }
       return viewOf(await row(id));
     },
@@ -276,7 +276,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
     /** A completed job's stored row (404 unknown, 409 not completed). */
     async completed(id: string, what: string): Promise<JobRow> {
       const job = await row(id);
-      if (job.state !== 'completed') throw populationErrors.create('JOB_NOT_COMPLETED', { id, state: job.state, what });
+      if (job.state !== 'completed') throw populationErrors.create('POPULATION_JOB_NOT_COMPLETED', { id, state: job.state, what });
       return job;
     },
 
@@ -312,7 +312,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
       const job = await this.completed(id, 'download');
       const files = viewOf(job).files;
       const file = files.find((f) => f.name === name);
-      if (!file) throw populationErrors.create('FILE_NOT_FOUND', { id, name, files: files.map((f) => f.name).join(', ') });
+      if (!file) throw populationErrors.create('POPULATION_FILE_NOT_FOUND', { id, name, files: files.map((f) => f.name).join(', ') });
       return { path: join(deps.jobsDir, id, file.name), file };
     },
 

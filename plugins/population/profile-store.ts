@@ -36,7 +36,7 @@ export function createProfileStore(db: Kysely<PopulationTables>) {
     /** One profile (404 when unknown); the identity hashes are summarised, not listed. */
     async get(name: string): Promise<LearnedProfile> {
       const row = await db.selectFrom('population_profiles').selectAll().where('name', '=', name).executeTakeFirst();
-      if (!row) throw populationErrors.create('PROFILE_NOT_FOUND', { name });
+      if (!row) throw populationErrors.create('LEARNED_PROFILE_NOT_FOUND', { name });
       return JSON.parse(row.profile) as LearnedProfile;
     },
 

@@ -1,0 +1,280 @@
+/**
+ * The connected-database flow against real servers (PostgreSQL and MariaDB on this machine; SQL Server when
+ * WORKBENCH_TEST_MSSQL_URL is set), each test in a fresh database it creates and drops: a schema with foreign keys, a
+ * cycle broken by a nullable column, enums and check lists, and rows that were there before seeding. Connect, schema,
+ * learn (k-anonymous), dry-run (changes nothing), seed (exact manifest), cleanup (exactly the seeded rows, leaving
+ * earlier rows and rows added since), and the errors of each step.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import {
+  type FreshDatabase,
+  freshMysqlDatabase,
+  freshPostgresDatabase,
+  generateAndWait,
+  testMysqlUrl,
+  testPostgresUrl,
+  waitFor,
+} from './population-test-kit.ts';
+
+const POSTGRES_SCHEMA = [
+  `create type sex_code as enum ('female', 'male', 'other')`,
+  `create table departments (id integer primary key, name varchar(40) not null)`,
+  `create table patients (
+     id bigint primary key, mrn varchar(20) not null unique, given_name varchar(60) not null, family_name varchar(60) not null,
+     sex sex_code not null, birth_date date not null, zip varchar(10), state varchar(2),
+     status varchar(10) not null check (status in ('active', 'inactive')), primary_encounter_id bigint null)`,
+  `create table encounters (
+     id bigserial primary key, patient_id bigint not null references patients (id), class_code varchar(10) not null,
+     start_time timestamp not null, end_time timestamp, department_id integer not null references departments (id))`,
+  `alter table patients add constraint patients_primary_encounter foreign key (primary_encounter_id) references encounters (id)`,
+  `create table observations (
+     id bigint primary key, patient_id bigint not null references patients (id), encounter_id bigint not null references encounters (id),
+     loinc_code varchar(10) not null, value numeric(12,3), unit varchar(20), effective_time timestamp not null, created_at timestamp not null default now())`,
+  `create table audit_notes (id serial primary key, note text not null)`,
+  `insert into departments values (1, 'Medicine'), (2, 'Surgery')`,
+  `insert into patients values (1, 'REAL0001', 'Ada', 'Lovelace', 'female', '1960-12-10', '94102', 'CA', 'active', null),
+     (2, 'REAL0002', 'Alan', 'Turing', 'male', '1954-06-23', '94102', 'CA', 'inactive', null)`,
+  `insert into encounters (id, patient_id, class_code, start_time, end_time, department_id) values (1, 1, 'AMB', '2024-01-01 10:00', '2024-01-01 10:30', 1), (2, 2, 'AMB', '2024-02-01 10:00', null, 2)`,
+  `select setval(pg_get_serial_sequence('encounters', 'id'), 2)`,
+  `update patients set primary_encounter_id = id`,
+  `insert into observations values (1, 1, 1, '8867-4', 72, '/min', '2024-01-01 10:05', now())`,
+  `insert into audit_notes (note) values ('kept')`,
+];
+
+const MYSQL_SCHEMA = [
+  `create table departments (id integer primary key, name varchar(40) not null) engine=InnoDB`,
+  `create table patients (
+     id bigint primary key, mrn varchar(20) not null unique, given_name varchar(60) not null, family_name varchar(60) not null,
+     sex enum('female', 'male', 'other') not null, birth_date date not null, zip varchar(10), state varchar(2),
+     status varchar(10) not null check (status in ('active', 'inactive')), primary_encounter_id bigint null) engine=InnoDB`,
+  `create table encounters (
+     id bigint auto_increment primary key, patient_id bigint not null, class_code varchar(10) not null,
+     start_time datetime not null, end_time datetime, department_id integer not null,
+     foreign key (patient_id) references patients (id), foreign key (department_id) references departments (id)) engine=InnoDB`,
+  `alter table patients add constraint patients_primary_encounter foreign key (primary_encounter_id) references encounters (id)`,
+  `create table observations (
+     id bigint primary key, patient_id bigint not null, encounter_id bigint not null,
+     loinc_code varchar(10) not null, value decimal(12,3), unit varchar(20), effective_time datetime not null, created_at timestamp not null default current_timestamp,
+     foreign key (patient_id) references patients (id), foreign key (encounter_id) references encounters (id)) engine=InnoDB`,
+  `create table audit_notes (id integer auto_increment primary key, note text not null) engine=InnoDB`,
+  `insert into departments values (1, 'Medicine'), (2, 'Surgery')`,
+  `insert into patients values (1, 'REAL0001', 'Ada', 'Lovelace', 'female', '1960-12-10', '94102', 'CA', 'active', null),
+     (2, 'REAL0002', 'Alan', 'Turing', 'male', '1954-06-23', '94102', 'CA', 'inactive', null)`,
+  `insert into encounters (id, patient_id, class_code, start_time, end_time, department_id) values (1, 1, 'AMB', '2024-01-01 10:00', '2024-01-01 10:30', 1), (2, 2, 'AMB', '2024-02-01 10:00', null, 2)`,
+  `update patients set primary_encounter_id = id`,
+  `insert into observations (id, patient_id, encounter_id, loinc_code, value, unit, effective_time) values (1, 1, 1, '8867-4', 72, '/min', '2024-01-01 10:05')`,
+  `insert into audit_notes (note) values ('kept')`,
+];
+
+const COUNTED = ['departments', 'patients', 'encounters', 'observations', 'audit_notes'];
+
+async function counts(database: FreshDatabase): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of COUNTED) out[table] = Number((await database.query(`select count(*) as n from ${table}`))[0].n);
+  return out;
+}
+
+const servers: Array<{ name: string; url: string | undefined; provider: 'postgres' | 'mysql'; fresh: (url: string) => Promise<FreshDatabase>; schema: string[] }> = [
+  { name: 'PostgreSQL', url: testPostgresUrl, provider: 'postgres', fresh: freshPostgresDatabase, schema: POSTGRES_SCHEMA },
+  { name: 'MariaDB', url: testMysqlUrl, provider: 'mysql', fresh: freshMysqlDatabase, schema: MYSQL_SCHEMA },
+];
+
+for (const server of servers) {
+  if (!server.url) {
+    describe.skip(`population on ${server.name} (set WORKBENCH_TEST_${server.provider === 'postgres' ? 'POSTGRES' : 'MYSQL'}_URL to run)`, () => {
+      it('skipped', () => undefined);
+    });
+    console.warn(`population database tests on ${server.name} skipped: its test URL is not set`);
+    continue;
+  }
+  const serverUrl = server.url;
+
+  describe(`population on ${server.name}`, () => {
+    let wb: TestWorkbench;
+    let database: FreshDatabase;
+
+    beforeAll(async () => {
+      wb = await startTestWorkbench();
+      database = await server.fresh(serverUrl);
+      for (const statement of server.schema) await database.query(statement);
+    });
+
+    afterAll(async () => {
+      await wb?.stop();
+      await database?.drop();
+    });
+
+    const connect = () => wb.call('population', { path: '/api/population/connect', body: { provider: server.provider, connectionString: database.url } });
+
+    it('refuses a bad connection string (400) and names host and reason when the server cannot be reached', async () => {
+      const bad = await wb.call('population', { path: '/api/population/connect', body: { provider: server.provider, connectionString: 'not a url' } });
+      expect(bad.status).toBe(400);
+      expect(bad.json.error.code).toBe('CONNECTION_STRING_INVALID');
+      const wrongScheme = await wb.call('population', { path: '/api/population/connect', body: { provider: server.provider, connectionString: 'sqlserver://a@h/db' } });
+      expect(wrongScheme.status).toBe(400);
+      const closedPort = new URL(database.url);
+      closedPort.port = '1';
+      const unreachable = await wb.call('population', { path: '/api/population/connect', body: { provider: server.provider, connectionString: closedPort.toString() } });
+      expect(unreachable.status).toBe(502);
+      expect(unreachable.json.error.code).toBe('DATABASE_UNREACHABLE');
+      expect(unreachable.json.error.message).toContain('127.0.0.1:1');
+      expect(unreachable.json.error.message).toMatch(/refused/);
+      const wrongDatabase = new URL(database.url);
+      wrongDatabase.pathname = '/wb_pop_no_such_database';
+      wrongDatabase.password = 'S3cret-Passw0rd';
+      const refused = await wb.call('population', { path: '/api/population/connect', body: { provider: server.provider, connectionString: wrongDatabase.toString() } });
+      expect(refused.status).toBe(502);
+      expect(refused.text).not.toContain('S3cret-Passw0rd');
+      expect(refused.json.error.message).toMatch(/credentials|does not exist|refused/);
+    });
+
+    it('connects and analyses the schema: keys, enums, checks, counts, insert order and the broken cycle', async () => {
+      const connected = await connect();
+      expect(connected.status).toBe(200);
+      expect(connected.text).not.toContain(database.url);
+      const schema = (await wb.call('population', { path: '/api/population/schema' })).json.data;
+      const table = (name: string) => schema.tables.find((t: { name: string }) => t.name === name);
+      expect(table('patients').primaryKey).toEqual(['id']);
+      expect(table('patients').uniques).toEqual([['mrn']]);
+      expect(table('patients').rowCount).toBe(2);
+      const sex = table('patients').columns.find((c: { name: string }) => c.name === 'sex');
+      expect(sex.allowedValues).toEqual(['female', 'male', 'other']);
+      const status = table('patients').columns.find((c: { name: string }) => c.name === 'status');
+      expect(status.allowedValues).toEqual(['active', 'inactive']);
+      expect(table('encounters').foreignKeys.map((f: { refTable: string }) => f.refTable).sort()).toEqual(['departments', 'patients']);
+      const order: string[] = schema.insertOrder;
+      expect(order.indexOf('departments')).toBeLessThan(order.indexOf('encounters'));
+      expect(order.indexOf('patients')).toBeLessThan(order.indexOf('encounters'));
+      expect(order.indexOf('encounters')).toBeLessThan(order.indexOf('observations'));
+      expect(schema.cycles).toEqual([
+        { tables: expect.arrayContaining(['patients', 'encounters']), brokenBy: { table: 'patients', columns: ['primary_encounter_id'], foreignKey: expect.any(String) } },
+      ]);
+    });
+
+    it('learns aggregates only, keeping no value seen fewer than k times', async () => {
+      const bad = await wb.call('population', { path: '/api/population/learn', body: { tables: ['nope'] } });
+      expect(bad.status).toBe(400);
+      expect(bad.json.error.code).toBe('UNKNOWN_TABLES');
+      const learned = await wb.call('population', { path: '/api/population/learn', body: { tables: ['patients', 'encounters'], sampleSize: 100, name: `learned-${server.provider}`, k: 2 } });
+      expect(learned.status).toBe(200);
+      const profile = learned.json.data;
+      const patients = profile.tables.find((t: { table: string }) => t.table === 'patients');
+      const column = (name: string) => patients.columns.find((c: { name: string }) => c.name === name);
+      // Each name occurs once in two rows: below k = 2, so no name and no pattern of one is kept.
+      expect(column('given_name').frequencies.values).toEqual([]);
+      expect(column('zip').frequencies.values).toEqual([{ value: '94102', count: 2, fraction: 1 }]);
+      expect(column('primary_encounter_id').nullFraction).toBe(0);
+      expect(profile.identities).toEqual({ tables: ['patients'], count: 2 });
+      expect(JSON.stringify(profile)).not.toMatch(/Lovelace|Turing|REAL0001/);
+      const encounters = profile.tables.find((t: { table: string }) => t.table === 'encounters');
+      expect(encounters.fanOut.find((f: { refTable: string }) => f.refTable === 'patients')).toMatchObject({ parents: 2, mean: 1, min: 1, max: 1 });
+      const list = (await wb.call('population', { path: '/api/population/profiles' })).json.data;
+      expect(list.map((p: { name: string }) => p.name)).toContain(`learned-${server.provider}`);
+      const one = await wb.call('population', { path: `/api/population/profiles/learned-${server.provider}` });
+      expect(one.status).toBe(200);
+      expect(one.json.data.identities.count).toBe(2);
+      const unknown = await wb.call('population', { path: '/api/population/profiles/nope' });
+      expect(unknown.status).toBe(404);
+    });
+
+    it('dry-runs a seed (plan, statements, first rows) and changes nothing', async () => {
+      const job = await generateAndWait(wb, { count: 30, format: 'csv', seed: 9 });
+      const before = await counts(database);
+      const plan = await wb.call('population', { path: '/api/population/seed/dry-run', body: { jobId: job.jobId } });
+      expect(plan.status).toBe(200);
+      const steps = plan.json.data.steps;
+      expect(steps.map((s: { table: string }) => s.table)).toEqual(['patients', 'encounters', 'observations']);
+      expect(steps[0].rowCount).toBe(30);
+      expect(steps[0].keys).toBe('3 to 32');
+      expect(steps[0].firstRows).toHaveLength(3);
+      expect(['female', 'male']).toContain(steps[0].firstRows[0].sex);
+      expect(steps[0].firstRows[0].primary_encounter_id).toBeNull();
+      expect(steps[0].firstRows[0].status).toBe('active');
+      expect([1, 2]).toContain(steps[1].firstRows[0].department_id);
+      expect(steps[0].statement).toMatch(server.provider === 'postgres' ? /^COPY "patients"/ : /^INSERT INTO `patients`/);
+      expect(plan.json.data.cycleBreakers).toEqual([{ table: 'patients', columns: ['primary_encounter_id'] }]);
+      expect(plan.json.data.untouched.map((u: { table: string }) => u.table).sort()).toEqual(['audit_notes', 'departments']);
+      expect(await counts(database)).toEqual(before);
+    });
+
+    it('seeds in foreign-key order with a manifest, then cleanup deletes exactly those rows', async () => {
+      const job = await generateAndWait(wb, { count: 120, format: 'csv', seed: 10 });
+      const before = await counts(database);
+      const started = await wb.call('population', { path: '/api/population/seed', body: { jobId: job.jobId } });
+      expect(started.status).toBe(202);
+      const run = await waitFor('seed', async () => {
+        const r = await wb.call('population', { path: `/api/population/seed/${started.json.data.seedRunId}` });
+        return r.json.data.state === 'running' ? undefined : r.json.data;
+      });
+      expect(run.error).toBeNull();
+      expect(run.state).toBe('completed');
+      const after = await counts(database);
+      expect(after.patients - before.patients).toBe(120);
+      expect(after.encounters - before.encounters).toBe(job.counts.encounters);
+      expect(after.observations - before.observations).toBe(job.counts.observations);
+      expect(after.departments).toBe(before.departments);
+      expect(after.audit_notes).toBe(before.audit_notes);
+      const patientsEntry = run.tables.find((t: { table: string }) => t.table === 'patients');
+      expect(patientsEntry).toMatchObject({ kind: 'integer', from: 3, to: 122, rows: 120 });
+      expect(run.inserted).toBe(120 + job.counts.encounters + job.counts.observations);
+      const seeded = await database.query(`select sex, status, primary_encounter_id, mrn from patients where id = 3`);
+      expect(['female', 'male']).toContain(seeded[0].sex);
+      expect(seeded[0].primary_encounter_id).toBeNull();
+      expect(seeded[0].mrn).toMatch(/^SYN/);
+
+      // Someone else adds rows after seeding; cleanup must leave them.
+      const nextEncounter = server.provider === 'postgres' ? 'default' : 'null';
+      await database.query(`insert into patients values (9000000, 'OTHER1', 'Grace', 'Hopper', 'female', '1906-12-09', '10001', 'NY', 'active', null)`);
+      await database.query(`insert into encounters (id, patient_id, class_code, start_time, department_id) values (${nextEncounter}, 9000000, 'AMB', '2024-03-01 09:00', 1)`);
+
+      const cleaned = await wb.call('population', {
+        method: 'DELETE',
+        path: `/api/population/seed/cleanup?provider=${server.provider}&connectionString=${encodeURIComponent(database.url)}`,
+      });
+      expect(cleaned.status).toBe(200);
+      expect(cleaned.json.data.deleted).toEqual({ observations: job.counts.observations, encounters: job.counts.encounters, patients: 120 });
+      const final = await counts(database);
+      expect(final).toEqual({ ...before, patients: before.patients + 1, encounters: before.encounters + 1 });
+      const kept = await database.query(`select mrn from patients order by id`);
+      expect(kept.map((r: { mrn: string }) => r.mrn)).toEqual(['REAL0001', 'REAL0002', 'OTHER1']);
+
+      const again = await wb.call('population', { method: 'DELETE', path: '/api/population/seed/cleanup' });
+      expect(again.status).toBe(404);
+      expect(again.json.error.code).toBe('NOTHING_TO_CLEAN');
+    });
+
+    it('rolls back a failing batch, names the table and row, and records only committed keys', async () => {
+      const job = await generateAndWait(wb, { count: 1500, format: 'csv', seed: 12 });
+      const before = await counts(database);
+      // A row the second batch collides with: the unique MRN of the 1,200th patient, under a key below the offset.
+      const maxId = Number((await database.query('select max(id) as m from patients'))[0].m);
+      await database.query(`insert into patients values (-5, 'SYN00001200', 'Block', 'Er', 'other', '2000-01-01', '10001', 'NY', 'active', null)`);
+      const started = await wb.call('population', { path: '/api/population/seed', body: { jobId: job.jobId } });
+      expect(started.status).toBe(202);
+      const run = await waitFor('seed', async () => {
+        const r = await wb.call('population', { path: `/api/population/seed/${started.json.data.seedRunId}` });
+        return r.json.data.state === 'running' ? undefined : r.json.data;
+      });
+      expect(run.state).toBe('failed');
+      expect(run.error).toContain('table patients');
+      expect(run.error).toContain(`id = ${maxId + 1200}`);
+      const after = await counts(database);
+      expect(after.patients - before.patients - 1).toBe(1000);
+      expect(run.tables.find((t: { table: string }) => t.table === 'patients')).toMatchObject({ from: maxId + 1, to: maxId + 1000, rows: 1000 });
+      const cleaned = await wb.call('population', { method: 'DELETE', path: '/api/population/seed/cleanup' });
+      expect(cleaned.status).toBe(200);
+      expect(cleaned.json.data.deleted.patients).toBe(1000);
+      expect((await counts(database)).patients).toBe(before.patients + 1);
+    });
+
+    it('refuses to seed hl7 populations and unknown jobs', async () => {
+      const job = await generateAndWait(wb, { count: 1, format: 'hl7', seed: 1 });
+      const hl7 = await wb.call('population', { path: '/api/population/seed', body: { jobId: job.jobId } });
+      expect(hl7.status).toBe(409);
+      expect(hl7.json.error.code).toBe('SEED_FORMAT_UNSUPPORTED');
+      const unknown = await wb.call('population', { path: '/api/population/seed/dry-run', body: { jobId: 'nope' } });
+      expect(unknown.status).toBe(404);
+    });
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * Shared steps of the population tests: polling a job or seed run until it settles (generous, load-tolerant
+ * deadlines; never a timed assertion) and fresh databases on the test servers, each created for one test and
+ * dropped after it.
+ */
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import type { TestWorkbench } from '../helpers/test-workbench.ts';
+
+/** URLs of the test servers (tests skip with a notice without them). */
+export const testPostgresUrl = process.env.WORKBENCH_TEST_POSTGRES_URL;
+export const testMysqlUrl = process.env.WORKBENCH_TEST_MYSQL_URL;
+export const testMssqlUrl = process.env.WORKBENCH_TEST_MSSQL_URL;
+
+/** Polls until `done` returns a value, up to `seconds`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, seconds = 180): Promise<T> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Submits a generation job and waits until it settles; returns the final job view. */
+export async function generateAndWait(wb: TestWorkbench, body: Record<string, unknown>): Promise<any> {
+  const submitted = await wb.call('population', { path: '/api/population/generate', body });
+  if (submitted.status !== 202) throw new Error(`generate answered ${submitted.status}: ${submitted.text}`);
+  const id = submitted.json.data.jobId as string;
+  return waitFor(`job ${id}`, async () => {
+    const r = await wb.call('population', { path: `/api/population/generate/${id}` });
+    return ['completed', 'failed', 'cancelled'].includes(r.json.data.state) ? r.json.data : undefined;
+  });
+}
+
+/** A database created for one test, with a client to it and its URL. */
+export interface FreshDatabase {
+  provider: 'postgres' | 'mysql';
+  url: string;
+  name: string;
+  query(text: string): Promise<any[]>;
+  drop(): Promise<void>;
+}
+
+/** Creates a fresh PostgreSQL database on the server of `serverUrl`. */
+export async function freshPostgresDatabase(serverUrl: string): Promise<FreshDatabase> {
+  const name = `wb_pop_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  return {
+    provider: 'postgres',
+    url: url.toString(),
+    name,
+    query: async (text) => (await client.query(text)).rows,
+    async drop() {
+      await client.end();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** Creates a fresh MySQL/MariaDB database on the server of `serverUrl`. */
+export async function freshMysqlDatabase(serverUrl: string): Promise<FreshDatabase> {
+  const name = `wb_pop_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const server = new URL(serverUrl);
+  const admin = await mysql.createConnection({ host: server.hostname, port: Number(server.port || 3306), user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) || undefined });
+  await admin.query(`create database ${name}`);
+  await admin.changeUser({ database: name });
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    provider: 'mysql',
+    url: url.toString(),
+    name,
+    query: async (text) => (await admin.query(text))[0] as any[],
+    async drop() {
+      await admin.query(`drop database if exists ${name}`);
+      await admin.end();
+    },
+  };
+}
