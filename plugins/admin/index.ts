@@ -1,41 +1,87 @@
 /**
  * The admin plugin (monitor base, enterprise tier, every route behind policy MonitorAdmin): role assignments,
- * workspaces, feature-flag writes, SLA definitions and reports, and observability. Every write is recorded in the
- * audit trail. Interfaces are read through the monitor's public service only.
+ * workspaces, feature-flag writes, SLA definitions and reports with breach alerts, observability (workspace SLA
+ * aggregates, violations, cost) and Prometheus metrics. Every write is recorded in the audit trail. Interfaces,
+ * minutes and alerts are reached through the monitor's public service only.
  */
 import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { AUDIT_TRAIL, type AuditTrail } from '../audit/api.ts';
 import { FEATURE_FLAGS, type FeatureFlags } from '../feature-flags/api.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../monitor/api.ts';
+import { ADMIN_SERVICES } from './api.ts';
 import { adminErrors } from './admin-errors.ts';
 import { registerRoleRoutes } from './role-routes.ts';
 import { WorkspaceStore, workspaceMigrations } from './workspace-store.ts';
 import { registerWorkspaceRoutes } from './workspace-routes.ts';
 import { registerFeatureFlagRoutes } from './feature-flag-routes.ts';
+import { SlaStore, slaMigrations } from './sla-store.ts';
+import { SlaService } from './sla-service.ts';
+import { registerSlaRoutes } from './sla-routes.ts';
+import { registerObservabilityRoutes } from './observability-routes.ts';
+import { registerPrometheusMetrics } from './prometheus-metrics.ts';
 
-const configSchema = z.object({}).strict();
+const configSchema = z
+  .object({
+    slaAlerts: z
+      .object({
+        /** Rolling window the alert rule judges, in hours. */
+        windowHours: z.number().int().min(1).max(24 * 31).default(24),
+        /** When the rule runs (cron). */
+        schedule: z.string().min(9).default('*/5 * * * *'),
+      })
+      .strict()
+      .prefault({}),
+    metrics: z
+      .object({
+        /** Serve `GET /metrics` without credentials (for a scraper on this machine). */
+        public: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    /** Rates of the monthly cost estimate. */
+    costRates: z
+      .object({
+        currency: z.string().min(1).max(10).default('USD'),
+        cpuCoreHour: z.number().min(0).default(0.04),
+        memoryGiBHour: z.number().min(0).default(0.005),
+        storageGiBMonth: z.number().min(0).default(0.1),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
 
 type AdminConfig = z.infer<typeof configSchema>;
 
-/** Registers the admin routes. */
+/** Registers the admin routes, the SLA alert job and the metrics. */
 export const plugin: PluginModule<AdminConfig> = {
   configSchema,
   async register(context) {
     context.registerErrors(adminErrors.catalogue);
-    await context.storage.migrate(workspaceMigrations);
+    await context.storage.migrate({ ...workspaceMigrations, ...slaMigrations });
     const audit = context.container.resolve<AuditTrail>(AUDIT_TRAIL);
     const flags = context.container.resolve<FeatureFlags>(FEATURE_FLAGS);
     const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
     const workspaces = new WorkspaceStore(context.storage.db, context.clock);
+    const slas = new SlaStore(context.storage.db);
+    const service = new SlaService(slas, monitor, context.clock, context.config.slaAlerts.windowHours);
+    context.container.registerInstance(ADMIN_SERVICES, { evaluateSlaAlerts: () => service.evaluateAlerts() });
 
     registerRoleRoutes(context, audit);
-    registerWorkspaceRoutes(context, {
-      store: workspaces,
-      audit,
-      flags,
-      interfaceExists: (id) => monitor.interfaceExists(id),
-    });
+    registerWorkspaceRoutes(context, { store: workspaces, audit, flags, interfaceExists: (id) => monitor.interfaceExists(id) });
     registerFeatureFlagRoutes(context, { flags, workspaces, audit });
+    registerSlaRoutes(context, { slas, service, monitor, audit });
+    registerObservabilityRoutes(context, { workspaces, slas, service, monitor, rates: context.config.costRates });
+    registerPrometheusMetrics(context, monitor, context.config.metrics);
+
+    // An interface removed from the monitor takes its SLA and workspace links with it.
+    context.events.on('monitor.interface.deleted', async ({ interfaceId }) => {
+      await slas.remove(interfaceId);
+      await workspaces.removeInterface(interfaceId);
+    });
+    context.scheduler.schedule('sla-alerts', context.config.slaAlerts.schedule, async () => {
+      await service.evaluateAlerts();
+    });
   },
 };

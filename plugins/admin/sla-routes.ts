@@ -1,0 +1,106 @@
+/**
+ * SLA routes (`/api/monitor/admin/sla`): upsert a definition for a monitored interface, read it, remove it, and the
+ * report over a window (default: the 30 days before `to`, `to` defaulting to now), computed from the monitor's
+ * stored minutes (see sla-report.ts for every definition).
+ */
+import { z } from 'zod';
+import type { PluginContext } from '../../kernel/plugin-api.ts';
+import { kernelErrors } from '../../kernel/errors.ts';
+import { timestampInput } from '../../kernel/http/input-validation.ts';
+import type { MonitorService } from '../monitor/api.ts';
+import type { AuditTrail } from '../audit/api.ts';
+import { recordAdminWrite } from './admin-audit.ts';
+import { ADMIN_ROUTE } from './admin-route-defaults.ts';
+import type { SlaService } from './sla-service.ts';
+import type { SlaStore } from './sla-store.ts';
+import { slaDefinitionSchema, slaReportSchema } from './sla-schemas.ts';
+
+/** Default report window, in days before `to`. */
+export const DEFAULT_REPORT_DAYS = 30;
+
+const percent = z.number().min(0).max(100);
+const interfaceParams = z.object({ interfaceId: z.string().min(1).max(200) });
+const storedSlaSchema = slaDefinitionSchema.extend({ createdAt: z.string(), updatedAt: z.string() });
+
+/** Registers the SLA routes. */
+export function registerSlaRoutes(
+  context: PluginContext,
+  deps: { slas: SlaStore; service: SlaService; monitor: MonitorService; audit: AuditTrail },
+): void {
+  const routes = context.routes;
+  if (!routes) return;
+  const { slas, service, monitor, audit } = deps;
+
+  routes.route({
+    ...ADMIN_ROUTE,
+    method: 'POST',
+    url: '/api/monitor/admin/sla',
+    summary: 'Define (or replace) the SLA of a monitored interface',
+    body: z
+      .object({
+        interfaceId: z.string().trim().min(1).max(200),
+        uptimeTarget: percent,
+        maxResponseMs: z.number().int().positive().max(7 * 86_400_000),
+        alertThresholdPercent: percent,
+      })
+      .strict(),
+    response: z.object({ sla: storedSlaSchema, created: z.boolean() }),
+    async handler(request) {
+      const definition = request.body;
+      if (!(await monitor.interfaceExists(definition.interfaceId))) {
+        throw kernelErrors.create('NOT_FOUND', { what: `Interface "${definition.interfaceId}" in the monitor` });
+      }
+      const result = await slas.upsert(definition, context.clock.now().toISOString());
+      await recordAdminWrite(audit, request, 'sla.upsert', 'sla', definition.interfaceId, {
+        uptimeTarget: definition.uptimeTarget,
+        maxResponseMs: definition.maxResponseMs,
+        alertThresholdPercent: definition.alertThresholdPercent,
+        created: result.created,
+      });
+      return result;
+    },
+  });
+
+  routes.route({
+    ...ADMIN_ROUTE,
+    method: 'GET',
+    url: '/api/monitor/admin/sla/:interfaceId',
+    summary: 'The SLA of an interface',
+    params: interfaceParams,
+    response: storedSlaSchema,
+    async handler({ params }) {
+      const sla = await slas.get(params.interfaceId);
+      if (!sla) throw kernelErrors.create('NOT_FOUND', { what: `An SLA for interface "${params.interfaceId}"` });
+      return sla;
+    },
+  });
+
+  routes.route({
+    ...ADMIN_ROUTE,
+    method: 'DELETE',
+    url: '/api/monitor/admin/sla/:interfaceId',
+    summary: 'Remove the SLA of an interface',
+    params: interfaceParams,
+    response: z.object({ interfaceId: z.string(), removed: z.boolean() }),
+    async handler(request) {
+      const { interfaceId } = request.params;
+      if (!(await slas.remove(interfaceId))) throw kernelErrors.create('NOT_FOUND', { what: `An SLA for interface "${interfaceId}"` });
+      await recordAdminWrite(audit, request, 'sla.delete', 'sla', interfaceId);
+      return { interfaceId, removed: true };
+    },
+  });
+
+  routes.route({
+    ...ADMIN_ROUTE,
+    method: 'GET',
+    url: '/api/monitor/admin/sla/:interfaceId/report',
+    summary: 'SLA report from the stored minutes: uptime, share within maxResponseMs, error rate, breaches, met',
+    params: interfaceParams,
+    query: z.object({ from: timestampInput.optional(), to: timestampInput.optional() }).strict(),
+    response: slaReportSchema,
+    async handler({ params, query }) {
+      const sla = await service.require(params.interfaceId);
+      return service.report(sla, service.window(query.from, query.to, DEFAULT_REPORT_DAYS));
+    },
+  });
+}
