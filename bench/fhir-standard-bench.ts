@@ -6,7 +6,10 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { OperationOutcomeError, validateResource } from '@medplum/core';
+import { medplumCore } from '../plugins/fhir-standard/medplum-core.ts';
+
+// The same @medplum/core instance the plugin indexed its definitions into.
+const { OperationOutcomeError, validateResource } = medplumCore();
 import { createFhirAdapter } from '../plugins/fhir-standard/fhir-adapter.ts';
 import { createBindingChecker } from '../plugins/fhir-standard/fhir-bindings.ts';
 import { checkBundleRules } from '../plugins/fhir-standard/fhir-bundle-rules.ts';

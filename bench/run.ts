@@ -12,6 +12,7 @@ const benches: Bench[] = [
   ['hl7Generate', async () => (await import('./hl7-generate-bench.ts')).runHl7GenerateBench],
   ['fhir', async () => (await import('./fhir-standard-bench.ts')).runFhirBench],
   ['ncpdp', async () => (await import('./ncpdp-standard-bench.ts')).runNcpdpBench],
+  ['cli', async () => (await import('./cli-startup-bench.ts')).runCliStartupBench],
 ];
 
 const only = process.argv.slice(2);

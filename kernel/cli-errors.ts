@@ -18,6 +18,7 @@ export function createErrorsCommand(workbench: Workbench): CliCommand {
     name: 'errors',
     usage: 'errors',
     summary: 'print every error code with its HTTP status (Markdown table)',
+    usesStorage: false,
     async run(_args, io) {
       io.out(errorTableMarkdown(workbench.errors));
       return 0;

@@ -87,6 +87,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     // One-shot commands log only warnings and errors (to stderr), so their output stays readable and pipeable.
     workbench = await createWorkbench({
       configPath,
+      serve: false,
       logDestination: pino.destination(2),
       overrides: { logging: { level: process.env.WORKBENCH_LOG_LEVEL ?? 'warn' } },
     });
@@ -109,6 +110,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       io.out(`Usage: workbench ${command.usage}\n${command.summary}`);
       return 0;
     }
+    if (command.usesStorage !== false) await workbench.openStorage();
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof PluginSetError) io.err(error.message);

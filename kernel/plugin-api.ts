@@ -104,6 +104,11 @@ export interface CliCommand {
   name: string;
   summary: string;
   usage: string;
+  /**
+   * False when the command never touches the database: it then runs without opening it (and without loading the
+   * database layer), which keeps it fast. Default true.
+   */
+  usesStorage?: boolean;
   /** Runs the command; returns the process exit code. Output goes through `io`. */
   run(args: string[], io: CliIo): Promise<number>;
 }
@@ -120,6 +125,12 @@ export interface PluginStorage {
   // each plugin types its own tables
   readonly db: Kysely<any>;
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Kysely's `sql` template tag, available once the database is open (always in the server). Take it from here
+   * rather than importing kysely values at module scope: a command that never opens the database then never loads the
+   * database layer.
+   */
+  readonly sql: typeof import('kysely').sql;
   /** Runs the plugin's migrations (namespaced by plugin id, applied in name order). */
   migrate(migrations: Record<string, Migration>): Promise<void>;
   /** True when the database answers within the timeout (a recent answer may be reused; see Storage.ping). */

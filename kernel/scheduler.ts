@@ -1,8 +1,18 @@
 /**
  * Scheduled jobs on node-cron, all stopped at shutdown. A job that throws is logged and runs again at its next tick.
  */
-import cron, { type ScheduledTask } from 'node-cron';
+import { createRequire } from 'node:module';
+import type { ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+
+const require = createRequire(import.meta.url);
+let cronModule: typeof import('node-cron') | undefined;
+
+/** node-cron, loaded on the first schedule: most one-shot commands schedule nothing. */
+function cron(): typeof import('node-cron') {
+  cronModule ??= require('node-cron') as typeof import('node-cron');
+  return cronModule;
+}
 
 /** A handle to one scheduled job. */
 export interface ScheduledJob {
@@ -20,9 +30,9 @@ export class Scheduler {
   /** Schedules `run` on the cron expression; names are unique (a second job with a name replaces the first). */
   schedule(name: string, expression: string, run: () => Promise<void> | void): ScheduledJob {
     if (this.stopped) throw new Error(`Scheduler is stopped; cannot schedule ${name}.`);
-    if (!cron.validate(expression)) throw new Error(`Invalid cron expression for job ${name}: "${expression}".`);
+    if (!cron().validate(expression)) throw new Error(`Invalid cron expression for job ${name}: "${expression}".`);
     this.tasks.get(name)?.stop();
-    const task = cron.schedule(
+    const task = cron().schedule(
       expression,
       async () => {
         try {

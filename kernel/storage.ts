@@ -6,7 +6,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
-import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 
 /** The store behind every plugin. */
@@ -14,6 +13,11 @@ export interface Storage {
   // tables belong to plugins, each of which types its own
   readonly db: Kysely<any>;
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Kysely's `sql` template tag. Plugins take it from here rather than importing kysely at module scope, so a command
+   * that never opens the database never loads the database layer.
+   */
+  readonly sql: typeof sql;
   /** Runs the migrations of one namespace (a plugin id or `kernel`) in name order. */
   migrate(namespace: string, migrations: Record<string, Migration>): Promise<void>;
   /**
@@ -47,6 +51,8 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   let dialect: 'sqlite' | 'postgres';
   if (options.url) {
     dialect = 'postgres';
+    // The PostgreSQL driver loads only when a PostgreSQL store is configured.
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5_000 });
     // An idle client losing its server must not crash the process; queries then fail and health reports it.
     pool.on('error', () => {});
@@ -66,6 +72,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   const storage: Storage = {
     db,
     dialect,
+    sql,
     async migrate(namespace, migrations) {
       const safe = namespace.replace(/[^a-z0-9]/gi, '_');
       const migrator = new Migrator({

@@ -19,7 +19,8 @@ import { Scheduler } from './scheduler.ts';
 import { StandardsRegistry } from './standards-registry.ts';
 import { Entitlement } from './entitlement.ts';
 import { ErrorRegistry } from './errors.ts';
-import { createStorage, type Storage } from './storage.ts';
+import type { Storage } from './storage.ts';
+import { createDeferredStorage } from './deferred-storage.ts';
 import { kernelMigrations } from './auth/kernel-migrations.ts';
 import { ApiKeyStore } from './auth/api-keys.ts';
 import { RoleAssignmentStore } from './auth/role-assignments.ts';
@@ -29,8 +30,8 @@ import { discoverPlugins } from './plugin-discovery.ts';
 import { resolvePluginOrder, BASES, type BaseName, type DisabledPlugin } from './plugin-manifest.ts';
 import { loadPluginModules, type LoadedPlugin } from './plugin-loader.ts';
 import { discoverProfilePacks, type ProfilePack } from './profile-packs.ts';
-import { createBaseServer, type BaseServer } from './http/base-server.ts';
-import { createRefusingRegistrar, createRouteRegistrar } from './http/route-registrar.ts';
+import type { BaseServer } from './http/base-server.ts';
+import { createOfflineRegistrar, createRefusingRegistrar, createRouteRegistrar } from './http/route-registrar.ts';
 import { LifecycleHooks } from './lifecycle.ts';
 import { RequestObservers } from './http/request-observers.ts';
 import type { CliCommand, PluginContext } from './plugin-api.ts';
@@ -51,6 +52,11 @@ export interface WorkbenchOptions extends ConfigSources {
   logDestination?: pino.DestinationStream;
   /** Check every route's answer against its response schema; a mismatch is a 500 (tests turn this on). */
   checkResponses?: boolean;
+  /**
+   * Build the HTTP servers (default true). One-shot CLI commands boot without them: routes are accepted and not
+   * served, and the web framework is never loaded, so the command starts fast.
+   */
+  serve?: boolean;
 }
 
 /** A booted Workbench. */
@@ -62,9 +68,12 @@ export interface Workbench {
   readonly plugins: readonly LoadedPlugin[];
   readonly disabledPlugins: readonly DisabledPlugin[];
   readonly profilePacks: readonly ProfilePack[];
+  /** The base servers; empty when booted with `serve: false`. */
   readonly servers: Readonly<Record<BaseName, BaseServer>>;
   readonly commands: ReadonlyMap<string, CliCommand>;
   readonly errors: ErrorRegistry;
+  /** Opens the database when it was deferred (booted with `serve: false`); a no-op otherwise. */
+  openStorage(): Promise<void>;
   /** Listens on the three bases and runs start hooks; resolves with the base URLs. */
   start(): Promise<Record<BaseName, string>>;
   /** Stops everything in order (servers, hooks, jobs, events, database); safe to call twice. */
@@ -111,11 +120,19 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const errors = new ErrorRegistry();
   const lifecycle = new LifecycleHooks(logger);
 
-  const storage = await createStorage({
-    url: kernelConfig.storage.url,
-    dataDir: config.dataDir,
-    sqliteFile: kernelConfig.storage.sqliteFile,
-  });
+  const serve = options.serve !== false;
+  const openStorage = async (): Promise<Storage> => {
+    // The database layer loads with the first storage, so a command that never opens one never loads it.
+    const { createStorage } = await import('./storage.ts');
+    return createStorage({
+      url: kernelConfig.storage.url,
+      dataDir: config.dataDir,
+      sqliteFile: kernelConfig.storage.sqliteFile,
+    });
+  };
+  // A server opens its database at boot; a one-shot command only when it uses one (see CliCommand.usesStorage).
+  const deferred = serve ? undefined : createDeferredStorage(kernelConfig.storage.url ? 'postgres' : 'sqlite', openStorage);
+  const storage: Storage = deferred ?? (await openStorage());
   const servers = {} as Record<BaseName, BaseServer>;
   let stopped = false;
   const stop = async (): Promise<void> => {
@@ -155,9 +172,11 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
     const { packs, problems: packProblems } = discoverProfilePacks(packRoots);
     for (const problem of packProblems) logger.warn(`profile pack ${problem.directory} skipped: ${problem.problem}`);
 
-    for (const base of BASES) {
+    // Loaded only when serving: the web framework and the OpenAPI generator are most of a one-shot command's start.
+    const { createBaseServer } = serve ? await import('./http/base-server.ts') : { createBaseServer: undefined };
+    for (const base of createBaseServer ? BASES : []) {
       const settings = kernelConfig.servers[base];
-      servers[base] = createBaseServer({
+      servers[base] = createBaseServer!({
         name: base,
         host: settings.host,
         port: settings.port,
@@ -168,22 +187,26 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       });
     }
 
-    const requestObservers = new RequestObservers(() => BASES.map((base) => ({ base, app: servers[base].app })));
+    const requestObservers = new RequestObservers(() =>
+      serve ? BASES.map((base) => ({ base, app: servers[base].app })) : [],
+    );
     const commands = new Map<string, CliCommand>();
     for (const plugin of loaded) {
       const { id, base } = plugin.manifest;
       const registrarFor = (target: BaseName) =>
-        createRouteRegistrar({
-          app: servers[target].app,
-          base: target,
-          entitlement,
-          auth,
-          openapi: servers[target].openapi,
-          owner: id,
-          defaultTier: plugin.manifest.tier,
-          checkResponses: options.checkResponses ?? false,
-          events,
-        });
+        !serve
+          ? createOfflineRegistrar(target)
+          : createRouteRegistrar({
+              app: servers[target].app,
+              base: target,
+              entitlement,
+              auth,
+              openapi: servers[target].openapi,
+              owner: id,
+              defaultTier: plugin.manifest.tier,
+              checkResponses: options.checkResponses ?? false,
+              events,
+            });
       const context: PluginContext = {
         manifest: plugin.manifest,
         config: plugin.config,
@@ -192,6 +215,9 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         storage: {
           db: storage.db,
           dialect: storage.dialect,
+          get sql() {
+            return storage.sql;
+          },
           migrate: (migrations) => storage.migrate(id, migrations),
           ping: (timeoutMs) => storage.ping(timeoutMs),
         },
@@ -246,8 +272,12 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       servers,
       commands,
       errors,
+      openStorage: async () => {
+        await deferred?.open();
+      },
       async start() {
         const urls = {} as Record<BaseName, string>;
+        if (!serve) throw new Error('This Workbench was booted without servers (serve: false); it cannot start.');
         try {
           for (const base of BASES) urls[base] = await servers[base].listen();
           await lifecycle.runStart();

@@ -3,7 +3,7 @@
  * pinned per key kind (so an HS256 token can never be checked with a public key, and `alg: none` is never
  * accepted), `exp` is required, `iss`/`aud` are checked when configured, with the configured clock tolerance.
  */
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import type { KernelConfig } from '../config-schema.ts';
 import type { Clock } from '../clock.ts';
 import { TokenRejected, type TokenVerifier } from './credential-contracts.ts';
@@ -13,7 +13,9 @@ type JwtConfig = KernelConfig['auth']['jwt'];
 /** The verifier built from the kernel's `auth.jwt` config. */
 export function createConfiguredJwtVerifier(config: JwtConfig, clock: Clock): TokenVerifier {
   const secret = config.hs256Secret ? new TextEncoder().encode(config.hs256Secret) : undefined;
-  const jwks = config.jwksUrl ? createRemoteJWKSet(new URL(config.jwksUrl)) : undefined;
+  // jose loads on the first token: commands and requests without a bearer token never need it.
+  let jose: typeof import('jose') | undefined;
+  let jwks: JWTVerifyGetKey | undefined;
   const common = {
     requiredClaims: ['exp'],
     clockTolerance: config.clockToleranceSeconds,
@@ -23,6 +25,9 @@ export function createConfiguredJwtVerifier(config: JwtConfig, clock: Clock): To
   };
   return {
     async verify(token) {
+      jose ??= await import('jose');
+      const { decodeProtectedHeader, jwtVerify } = jose;
+      if (config.jwksUrl) jwks ??= jose.createRemoteJWKSet(new URL(config.jwksUrl));
       let alg: string | undefined;
       try {
         alg = decodeProtectedHeader(token).alg;

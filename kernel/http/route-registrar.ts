@@ -142,3 +142,10 @@ export function createRefusingRegistrar(owner: string): RouteRegistrar {
     },
   };
 }
+
+/**
+ * The registrar of a Workbench booted without servers (one-shot CLI commands): routes are accepted and not served.
+ */
+export function createOfflineRegistrar(base: BaseName): RouteRegistrar {
+  return { base, route: () => undefined };
+}

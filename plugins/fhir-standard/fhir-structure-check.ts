@@ -3,7 +3,7 @@
  * types, primitive formats, unknown properties, FHIRPath invariants), with its
  * OperationOutcome issues mapped to our codes, FHIRPath-like paths and sentences naming the element.
  */
-import { OperationOutcomeError, validateResource } from '@medplum/core';
+import { medplumCore } from './medplum-core.ts';
 import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding, FhirIssueCode, FindingClass } from './fhir-issues.ts';
 import { nameField, shortDescription } from './fhir-issues.ts';
@@ -95,9 +95,9 @@ export function createStructureCheck(definitions: FhirDefinitions) {
     check(resource: Record<string, unknown>): { findings: FhirFinding[]; gaveUp: boolean } {
       let issues: MedplumIssue[];
       try {
-        issues = validateResource(resource as never) as MedplumIssue[];
+        issues = medplumCore().validateResource(resource as never) as MedplumIssue[];
       } catch (error) {
-        if (error instanceof OperationOutcomeError) {
+        if (error instanceof medplumCore().OperationOutcomeError) {
           issues = (error.outcome.issue ?? []) as MedplumIssue[];
         } else {
           // The validator gave up (a type it cannot resolve, a stack too deep): report it, never rethrow.

@@ -34,6 +34,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
       name: 'validate',
       usage: 'validate FILE... [--mode M] [--profile P] [--version V] [--standard S] [--json]',
       summary: 'validate message files; exit code 1 when any message is invalid',
+      usesStorage: false,
       run: (args, io) =>
         guarded(io, () => {
           const { values, positionals } = parseArgs({
@@ -92,6 +93,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
       name: 'diff',
       usage: 'diff LEFT RIGHT [--ignore PATH]... [--standard S] [--json]',
       summary: 'compare two message files field by field; exit code 1 when they differ',
+      usesStorage: false,
       run: (args, io) =>
         guarded(io, () => {
           const { values, positionals } = parseArgs({
@@ -124,6 +126,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
       name: 'generate',
       usage: 'generate [--type T] [--version V] [--count N] [--seed S] [--standard S]',
       summary: 'print synthetic messages (HL7 separated by a blank line; JSON/XML one per block)',
+      usesStorage: false,
       run: (args, io) =>
         guarded(io, () => {
           const { values } = parseArgs({
