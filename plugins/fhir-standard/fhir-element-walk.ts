@@ -5,6 +5,7 @@
  * property lookups are cached by the definitions, so the pass stays cheap next to the structural validation.
  */
 import type { BindingChecker } from './fhir-bindings.ts';
+import { CALENDAR_TYPES, calendarProblem } from './fhir-calendar.ts';
 import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { nameField } from './fhir-issues.ts';
@@ -79,10 +80,24 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
       out.malformed.push(field);
       return;
     }
+    if (typeof value === 'string' && CALENDAR_TYPES.has(info.type)) checkCalendar(info, value, path, key, index, out);
     if (!info.binding) return;
     const field = index === undefined ? `${path}.${key}` : `${path}.${key}[${index}]`;
     const finding = bindings.check(info.binding, info.elementPath, info.type, value, field);
     if (finding) out.findings.push(finding);
+  }
+
+  /** A date, dateTime or instant whose format passes but whose day is not on the calendar (`1981-02-29`). */
+  function checkCalendar(info: FhirPropertyInfo, value: string, path: string, key: string, index: number | undefined, out: ElementWalkResult): void {
+    const problem = calendarProblem(value);
+    if (!problem) return;
+    const field = index === undefined ? `${path}.${key}` : `${path}.${key}[${index}]`;
+    out.findings.push({
+      field,
+      code: 'INVALID_DATE',
+      class: 'unreadable',
+      message: `${nameField(field, info.elementPath)} "${value}" is not a real ${info.type}: ${problem}.`,
+    });
   }
 
   /**

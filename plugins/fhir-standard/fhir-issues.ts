@@ -13,7 +13,7 @@ export const FHIR_ISSUE_CODES = {
   RECOMMENDED_FIELD_EMPTY: 'A must-support element of the profile is absent.',
   TOO_MANY_REPETITIONS: 'An element repeats more often than its maximum cardinality allows.',
   INVALID_DATA_TYPE: 'A value has the wrong JSON type or format for its FHIR type (array vs single, string vs number, id, uri, empty or null values...).',
-  INVALID_DATE: 'A date, dateTime, instant or time value is malformed.',
+  INVALID_DATE: 'A date, dateTime, instant or time value is malformed, or names a day its month does not have.',
   VALUE_NOT_IN_VALUE_SET: 'A code is outside the value set of its binding (required: error; extensible: warning).',
   UNKNOWN_ELEMENT: 'A property that the element definitions of the type do not define.',
   CONSTRAINT_FAILED: 'An invariant (FHIRPath constraint such as pat-1, bdl-7) or a profile fixed/pattern value is not met.',
