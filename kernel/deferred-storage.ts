@@ -1,8 +1,10 @@
 /**
- * Storage for one-shot commands: nothing is opened (nor the database layer loaded) until a command that uses the
- * database asks for it. Plugins register as usual: their migrations are queued and run, in order, when the storage
- * opens; the `db` they hold forwards to the real instance from then on. Using `db` before that is a clear error, not
- * a hang. Commands that never touch the database (validate, diff, generate, help) thus start without it.
+ * Storage for one-shot commands: nothing is opened (nor the database layer loaded) until something needs it: a
+ * command that uses the database, or a plugin that migrates its tables while registering (it may query them right
+ * after). The kernel's own migrations wait in a queue and run, in order, when the storage opens; the `db` everyone
+ * holds forwards to the real instance from then on, and using it before that is a clear error, not a hang. With
+ * plugins that keep their database work for when it is needed, commands that never touch the database (validate,
+ * diff, generate, help) start without it.
  */
 import type { Kysely, Migration } from 'kysely';
 import type { Storage } from './storage.ts';
@@ -11,6 +13,8 @@ import type { Storage } from './storage.ts';
 export interface DeferredStorage extends Storage {
   /** Opens the real storage and runs the queued migrations; safe to call twice. */
   open(): Promise<void>;
+  /** Queues the migrations and opens the storage (which runs them): for callers that use the tables next. */
+  migrateNow(namespace: string, migrations: Record<string, Migration>): Promise<void>;
 }
 
 /** Wraps an opener; `dialect` is known from the config before anything opens. */
@@ -68,6 +72,12 @@ export function createDeferredStorage(
     async migrate(namespace, migrations) {
       if (real) await real.migrate(namespace, migrations);
       else queued.push({ namespace, migrations });
+    },
+    async migrateNow(namespace, migrations) {
+      if (real) return real.migrate(namespace, migrations);
+      // Queued rather than run directly: the opening in progress (if any) runs the queue in order, this one included.
+      queued.push({ namespace, migrations });
+      await open();
     },
     async ping(timeoutMs) {
       try {

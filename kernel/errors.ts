@@ -66,10 +66,14 @@ export const kernelErrors = defineErrorCatalogue({
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin "{origin}" may not change state on this service.' },
   NOT_FOUND: { status: 404, message: '{what} was not found.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route {method} {url}.' },
+  ROUTE_ON_OTHER_BASE: {
+    status: 404,
+    message: 'No route {method} {url} on the {base} base; the {otherBase} base serves it: {method} {otherUrl}',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit of {limit} bytes.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
-    message: 'Content-Type "{contentType}" is not supported here; send application/json.',
+    message: 'Content-Type "{contentType}" is not supported here; send {accepted}.',
   },
   INTERNAL_ERROR: { status: 500, message: 'An internal error occurred; the service log has the details.' },
 });

@@ -79,6 +79,17 @@ export interface RouteDefinition<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Bodies other than JSON the route reads as text (an HL7 message sent as `text/plain`, a FHIR resource as
+   * `application/fhir+json`), and how such a text becomes the body the `body` schema checks; the other parameters
+   * then travel in the query string (`query`). Any other content type gets 415 naming the accepted ones.
+   */
+  rawBody?: {
+    contentTypes: readonly string[];
+    toBody(text: string, query: z.output<Q>): unknown;
+  };
+  /** Examples for the OpenAPI document; the docs page pre-fills "Try it out" with them. */
+  examples?: RouteExamples;
   /** Schema of `data` (or of the whole body when `envelope` is false). */
   response: R;
   /** Status of a successful answer (default 200). */
@@ -88,6 +99,20 @@ export interface RouteDefinition<
   handler: (
     request: RouteRequest<z.output<P>, z.output<Q>, z.output<B>>,
   ) => Promise<z.input<R> | RawResponse> | z.input<R> | RawResponse;
+}
+
+/** Example values of a route, shown in its OpenAPI document. */
+export interface RouteExamples {
+  /** A JSON body. */
+  body?: unknown;
+  /** A raw body, for each content type of `rawBody`. */
+  rawBody?: string;
+  /** Query parameters (name -> value). */
+  query?: Record<string, string | number | boolean>;
+  /** Path parameters (name -> value). */
+  params?: Record<string, string | number>;
+  /** The successful answer's `data` (or whole body without the envelope). */
+  response?: unknown;
 }
 
 /** Registers routes on one base address. */

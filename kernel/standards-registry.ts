@@ -103,6 +103,8 @@ export interface StandardAdapter {
   /** Versions this adapter can validate and generate. */
   readonly versions: readonly string[];
   readonly defaultVersion: string;
+  /** Other spellings of versions, accepted wherever a version is named (`D.0` -> `D0`). */
+  readonly versionAliases?: Readonly<Record<string, string>>;
   /** Message types `generate` accepts; the first is the default. */
   readonly messageTypes: readonly string[];
   /** Confidence 0..1 that the content is of this standard. */
@@ -127,8 +129,9 @@ export class StandardsRegistry {
     this.adapters.set(adapter.id, adapter);
   }
 
+  /** The adapter with this id, in any letter case (`HL7` finds `hl7`). */
   get(id: string): StandardAdapter | undefined {
-    return this.adapters.get(id);
+    return this.adapters.get(id) ?? this.adapters.get(id.toLowerCase());
   }
 
   list(): StandardAdapter[] {

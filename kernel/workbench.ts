@@ -184,6 +184,10 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         allowedOrigins: kernelConfig.http.allowedOrigins,
         logger,
         version: WORKBENCH_VERSION,
+        locateRoute: (method, path) => {
+          const other = BASES.find((name) => name !== base && servers[name].openapi.serves(method, path));
+          return other ? { base: other, url: `${servers[other].url()}${path}` } : undefined;
+        },
       });
     }
 
@@ -218,7 +222,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
           get sql() {
             return storage.sql;
           },
-          migrate: (migrations) => storage.migrate(id, migrations),
+          // A plugin migrating its tables may query them next: that opens a deferred storage.
+          migrate: (migrations) => (deferred ? deferred.migrateNow(id, migrations) : storage.migrate(id, migrations)),
           ping: (timeoutMs) => storage.ping(timeoutMs),
         },
         events,

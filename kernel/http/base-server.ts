@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { BaseName } from '../plugin-manifest.ts';
 import { createGuardedServer } from './request-guard.ts';
-import { installErrorHandling } from './error-handling.ts';
+import { installErrorHandling, type RouteLocator } from './error-handling.ts';
+import { FORM_CONTENT_TYPE, acceptTextBodies } from './body-types.ts';
 import { OpenApiCollector } from './openapi-document.ts';
 import { installDocs } from './docs-page.ts';
 
@@ -20,6 +21,8 @@ export interface BaseServerSettings {
   allowedOrigins: string[];
   logger: Logger;
   version: string;
+  /** Finds the other base that serves a route this one lacks (its 404 then says where to go). */
+  locateRoute?: RouteLocator;
 }
 
 /** A base server before and after listening. */
@@ -60,13 +63,18 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
     onConstructorPoisoning: 'error',
     serverFactory: (handler) => createGuardedServer(handler, { getPort: () => boundPort, allowedOrigins: settings.allowedOrigins }),
   });
-  // Only JSON bodies are accepted: plain text must get 415 like any other non-JSON content type.
+  // JSON bodies are the rule. Text arrives as text only where a route declares it (rawBody); a form-encoded body is
+  // read as text so the route registrar can accept `curl -d '{...}'` as the JSON it is (see body-types.ts).
   app.removeContentTypeParser('text/plain');
+  acceptTextBodies(app, [FORM_CONTENT_TYPE]);
   const hostForUrl = settings.host === '::1' ? '[::1]' : settings.host;
   const url = (): string => `http://${hostForUrl}:${boundPort}`;
   const openapi = new OpenApiCollector(TITLES[settings.name], settings.version);
-  installErrorHandling(app, settings.bodyLimit, settings.logger.child({ base: settings.name }));
-  installDocs(app, openapi, TITLES[settings.name], url);
+  installErrorHandling(app, settings.bodyLimit, settings.logger.child({ base: settings.name }), {
+    base: settings.name,
+    locate: (method, path) => settings.locateRoute?.(method, path),
+  });
+  installDocs(app, openapi, TITLES[settings.name]);
   let closed = false;
   return {
     name: settings.name,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { OpenApiCollector } from './openapi-document.ts';
 
 const require = createRequire(import.meta.url);
@@ -34,13 +34,15 @@ function docsHtml(title: string): string {
 const INIT_SCRIPT = "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });";
 
 /** Adds the document and docs routes to a base's server. */
-export function installDocs(app: FastifyInstance, collector: OpenApiCollector, title: string, baseUrl: () => string): void {
+export function installDocs(app: FastifyInstance, collector: OpenApiCollector, title: string): void {
   const cache = new Map<string, Buffer>();
   const csp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'";
-  app.get('/openapi.json', async () => collector.build(baseUrl()));
-  app.get('/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', csp).send(docsHtml(title)),
-  );
+  // The request guard let only loopback Host headers of this port through, so the Host names this server.
+  app.get('/openapi.json', async (request) => collector.build(`http://${request.headers.host}`));
+  const page = async (_request: unknown, reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', csp).send(docsHtml(title));
+  app.get('/docs', page);
+  app.get('/docs/', page);
   app.get('/docs/init.js', async (_request, reply) => reply.type('application/javascript').send(INIT_SCRIPT));
   app.get<{ Params: { asset: string } }>('/docs/:asset', async (request, reply) => {
     const type = ASSETS[request.params.asset];

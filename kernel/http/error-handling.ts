@@ -16,7 +16,7 @@ export function normaliseError(error: unknown, bodyLimit: number): WorkbenchErro
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return kernelErrors.create('PAYLOAD_TOO_LARGE', { limit: bodyLimit });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', { contentType: 'this content type' });
+      return kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', { contentType: 'this content type', accepted: 'application/json' });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return kernelErrors.create('INVALID_JSON', { reason: 'the body is empty but Content-Type is application/json' });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -28,19 +28,30 @@ export function normaliseError(error: unknown, bodyLimit: number): WorkbenchErro
     return kernelErrors.create('INVALID_JSON', { reason: fastifyError.message ?? 'unparseable' });
   }
   if (fastifyError.statusCode === 415) {
-    return kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', { contentType: 'this content type' });
+    return kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', { contentType: 'this content type', accepted: 'application/json' });
   }
   if (fastifyError.statusCode === 413) return kernelErrors.create('PAYLOAD_TOO_LARGE', { limit: bodyLimit });
   return kernelErrors.create('INTERNAL_ERROR');
 }
 
+/** Where another base serves a route this base does not have (for a 404 that points the way). */
+export type RouteLocator = (method: string, path: string) => { base: string; url: string } | undefined;
+
 /** Installs the error and not-found handlers on a server. */
-export function installErrorHandling(app: FastifyInstance, bodyLimit: number, logger: Logger): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  bodyLimit: number,
+  logger: Logger,
+  where?: { base: string; locate: RouteLocator },
+): void {
   app.setErrorHandler((error, request, reply) => {
-    const normalised = normaliseError(error, bodyLimit);
-    if (normalised.code === 'UNSUPPORTED_MEDIA_TYPE') {
-      const contentType = request.headers['content-type'] ?? '(none)';
-      normalised.message = `Content-Type "${contentType}" is not supported here; send application/json.`;
+    let normalised = normaliseError(error, bodyLimit);
+    if (normalised.code === 'UNSUPPORTED_MEDIA_TYPE' && !(error instanceof WorkbenchError)) {
+      const config = request.routeOptions.config as { acceptedContentTypes?: string[] } | undefined;
+      normalised = kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', {
+        contentType: request.headers['content-type'] ?? '(none)',
+        accepted: (config?.acceptedContentTypes ?? ['application/json']).join(', '),
+      });
     }
     if (normalised.status >= 500) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
     reply
@@ -54,7 +65,21 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number, lo
       );
   });
   app.setNotFoundHandler((request, reply) => {
-    const error = kernelErrors.create('ROUTE_NOT_FOUND', { method: request.method, url: request.url.split('?')[0] });
-    reply.code(404).send(errorEnvelope({ code: error.code, message: error.message }));
+    const path = request.url.split('?')[0];
+    const elsewhere = where?.locate(request.method, path);
+    const error = elsewhere
+      ? kernelErrors.create(
+          'ROUTE_ON_OTHER_BASE',
+          { method: request.method, url: path, base: where?.base, otherBase: elsewhere.base, otherUrl: elsewhere.url },
+          { base: elsewhere.base, url: elsewhere.url },
+        )
+      : kernelErrors.create('ROUTE_NOT_FOUND', { method: request.method, url: path });
+    reply.code(404).send(
+      errorEnvelope({
+        code: error.code,
+        message: error.message,
+        ...(error.details === undefined ? {} : { details: error.details }),
+      }),
+    );
   });
 }

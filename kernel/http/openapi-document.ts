@@ -36,9 +36,28 @@ export class OpenApiCollector {
     this.document = undefined;
   }
 
-  /** The OpenAPI 3.0 document (cached until another route is added). */
+  /** True when one of the collected routes answers `method path` (path parameters match any segment). */
+  serves(method: string, path: string): boolean {
+    return this.routes.some(({ definition }) => {
+      if (definition.method !== method.toUpperCase()) return false;
+      const pattern = definition.url
+        .split('/')
+        .map((segment: string) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
+      return new RegExp(`^${pattern}/?$`).test(path);
+    });
+  }
+
+  /**
+   * The OpenAPI 3.0 document, its `servers` entry the address the caller used (`localhost` or `127.0.0.1`), so the
+   * docs page's "Try it out" works from either. Built once, after every plugin registered.
+   */
   build(serverUrl: string): unknown {
-    if (this.document) return this.document;
+    this.document ??= this.render();
+    return { ...(this.document as object), servers: [{ url: serverUrl }] };
+  }
+
+  private render(): unknown {
     const registry = new OpenAPIRegistry();
     for (const { definition, owner } of this.routes) {
       const path = definition.url.replace(/:(\w+)/g, '{$1}');
@@ -72,9 +91,7 @@ export class OpenApiCollector {
         request: {
           ...(definition.params ? { params: definition.params as z.ZodObject } : {}),
           ...(definition.query ? { query: definition.query as z.ZodObject } : {}),
-          ...(definition.body
-            ? { body: { required: true, content: { 'application/json': { schema: definition.body } } } }
-            : {}),
+          ...(definition.body ? { body: { required: true, content: requestContent(definition) } } : {}),
         },
         responses,
       });
@@ -85,11 +102,52 @@ export class OpenApiCollector {
       description: 'An API key made by `workbench keys create --role MonitorAdmin`, or a JWT.',
     });
     const generator = new OpenApiGeneratorV3(registry.definitions);
-    this.document = generator.generateDocument({
-      openapi: '3.0.3',
-      info: { title: this.title, version: this.version },
-      servers: [{ url: serverUrl }],
-    });
-    return this.document;
+    const document = generator.generateDocument({ openapi: '3.0.3', info: { title: this.title, version: this.version } });
+    for (const { definition } of this.routes) addExamples(document, definition);
+    return document;
+  }
+}
+
+/** The request body's media types: JSON with its schema and example, then each raw type as text. */
+function requestContent(definition: AnyRoute): Record<string, { schema: z.ZodType | { type: 'string' }; example?: unknown }> {
+  const content: Record<string, { schema: z.ZodType | { type: 'string' }; example?: unknown }> = {
+    'application/json': {
+      schema: definition.body as z.ZodType,
+      ...(definition.examples?.body === undefined ? {} : { example: definition.examples.body }),
+    },
+  };
+  for (const type of definition.rawBody?.contentTypes ?? []) {
+    content[type] = {
+      schema: { type: 'string' },
+      ...(definition.examples?.rawBody === undefined ? {} : { example: definition.examples.rawBody }),
+    };
+  }
+  return content;
+}
+
+interface OperationLike {
+  parameters?: Array<{ name: string; in: string; example?: unknown }>;
+  responses?: Record<string, { content?: Record<string, { example?: unknown }> }>;
+}
+
+/** Writes a route's query, path and response examples into the generated document. */
+function addExamples(document: { paths?: unknown }, definition: AnyRoute): void {
+  const examples = definition.examples;
+  if (!examples) return;
+  const path = definition.url.replace(/:(\w+)/g, '{$1}');
+  const operation = (document.paths as Record<string, Record<string, OperationLike>> | undefined)?.[path]?.[
+    definition.method.toLowerCase()
+  ];
+  if (!operation) return;
+  for (const parameter of operation.parameters ?? []) {
+    const values = parameter.in === 'query' ? examples.query : parameter.in === 'path' ? examples.params : undefined;
+    if (values && values[parameter.name] !== undefined) parameter.example = values[parameter.name];
+  }
+  if (examples.response !== undefined) {
+    const success = operation.responses?.[String(definition.successStatus ?? 200)]?.content?.['application/json'];
+    if (success) {
+      success.example =
+        definition.envelope === false ? examples.response : { success: true, data: examples.response, error: null };
+    }
   }
 }

@@ -12,7 +12,9 @@ import type { AuthService, Principal } from '../auth/auth-service.ts';
 import type { EventBus } from '../events.ts';
 import { WorkbenchError } from '../errors.ts';
 import type { CredentialRefusedEvent } from '../auth/auth-events.ts';
+import { kernelErrors } from '../errors.ts';
 import { parseInput } from './input-validation.ts';
+import { FORM_CONTENT_TYPE, acceptTextBodies, mediaTypeOf } from './body-types.ts';
 import type { OpenApiCollector } from './openapi-document.ts';
 import { checkResponse } from './response-check.ts';
 
@@ -68,9 +70,14 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
       const hasInput = Boolean(definition.params || definition.query || definition.body);
       const routeName = `${definition.method} ${definition.url}`;
       const identifies = definition.policy === 'MonitorAdmin' || definition.minimumRole !== undefined || definition.optionalAuth;
+      const rawTypes = new Set((definition.rawBody?.contentTypes ?? []).map((type) => type.toLowerCase()));
+      acceptTextBodies(app, rawTypes);
+      const accepted = ['application/json', ...rawTypes];
       app.route({
         method: definition.method,
         url: definition.url,
+        // Read by the error handler, so a 415 names what this route accepts.
+        config: { acceptedContentTypes: accepted },
         handler: async (request, reply) => {
           if (neededTier) entitlement.require(neededTier, definition.url);
           let principal: Principal | undefined;
@@ -99,8 +106,29 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
               throw error;
             }
           }
+          let body: unknown = request.body;
+          if (typeof body === 'string') {
+            const mediaType = mediaTypeOf(request.headers['content-type']);
+            if (rawTypes.has(mediaType) && definition.rawBody) {
+              // The text is the message; the other parameters come from the query string.
+              const { query } = parseInput({ query: definition.query }, { params: {}, query: request.query, body: undefined });
+              body = definition.rawBody.toBody(body, query as z.output<Q>);
+            } else if (mediaType === FORM_CONTENT_TYPE && /^\s*[{[]/.test(body)) {
+              // `curl -d '{...}'` sends JSON labelled as a form: read it as the JSON it is.
+              try {
+                body = JSON.parse(body);
+              } catch (error) {
+                throw kernelErrors.create('INVALID_JSON', { reason: (error as Error).message });
+              }
+            } else {
+              throw kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', {
+                contentType: request.headers['content-type'] ?? '(none)',
+                accepted: accepted.join(', '),
+              });
+            }
+          }
           const input = hasInput
-            ? parseInput(definition, { params: request.params, query: request.query, body: request.body })
+            ? parseInput(definition, { params: request.params, query: request.query, body })
             : { params: request.params, query: request.query, body: undefined };
           const result = await definition.handler({
             params: input.params as z.output<P>,

@@ -7,8 +7,7 @@ import { parseArgs } from 'node:util';
 import type { CliCommand } from '../../kernel/plugin-api.ts';
 import type { StandardsRegistry, ValidationIssue } from '../../kernel/standards-registry.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
-import { adapterById, selectAdapter } from './standard-selection.ts';
-import { generationVersion } from './bridge-routes.ts';
+import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 
 function formatIssue(issue: ValidationIssue): string {
   return `  ${issue.severity === 'error' ? 'ERROR  ' : 'warning'} ${issue.field.padEnd(14)} ${issue.code}: ${issue.message}`;
@@ -72,7 +71,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
             const result = adapter.validate(content, {
               mode,
               ...(values.profile ? { profile: values.profile } : {}),
-              ...(values.version ? { version: values.version } : {}),
+              ...(values.version ? { version: canonicalVersion(adapter, values.version) } : {}),
             });
             anyInvalid ||= !result.isValid;
             if (values.json) {
@@ -110,7 +109,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
             return 2;
           }
           const [left, right] = positionals.map((file) => readFileSync(file, 'utf8'));
-          const adapter = selectAdapter(standards, values.standard, left, positionals[0]);
+          const adapter = selectDiffAdapter(standards, values.standard, left, right);
           const result = adapter.diff(left, right, { ignoredFields: values.ignore });
           if (values.json) io.out(JSON.stringify(result, null, 2));
           else {
@@ -152,7 +151,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
           const adapter = adapterById(standards, values.standard);
           const messages = adapter.generate({
             messageType: values.type ?? adapter.messageTypes[0],
-            version: generationVersion(adapter, values.version, adapter.defaultVersion),
+            version: generationVersion(adapter, values.version, undefined),
             count,
             ...(seed === undefined ? {} : { seed }),
           });

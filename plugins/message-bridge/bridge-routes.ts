@@ -3,7 +3,7 @@
  * answer in the envelope: no standard's logic lives here.
  */
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
-import type { StandardAdapter, StandardsRegistry } from '../../kernel/standards-registry.ts';
+import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
 import {
   describeQuerySchema,
   diffBodySchema,
@@ -14,20 +14,13 @@ import {
   profileListSchema,
   standardListSchema,
   validateBodySchema,
+  validateQuerySchema,
   validationResultSchema,
 } from './bridge-schemas.ts';
-import { adapterById, selectAdapter } from './standard-selection.ts';
-import { bridgeErrors } from './errors.ts';
+import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
-
-/**
- * The version to generate: an explicit `version`, else `hl7Version` when the adapter has that version (the contract
- * names the HL7 field), else the adapter's default.
- */
-export function generationVersion(adapter: StandardAdapter, version: string | undefined, hl7Version: string): string {
-  if (version) return version;
-  return adapter.versions.includes(hl7Version) ? hl7Version : adapter.defaultVersion;
-}
+import { BRIDGE_EXAMPLES } from './bridge-examples.ts';
+import { RAW_MESSAGE_CONTENT_TYPES, definedOnly, messageText } from './message-input.ts';
 
 /** Registers validate, diff, generate, profiles, standards and describe. */
 export function registerBridgeRoutes(routes: RouteRegistrar, standards: StandardsRegistry): void {
@@ -36,16 +29,26 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     url: '/api/validate',
     summary: 'Validate a message (HL7 v2, FHIR or NCPDP; detected when standard is omitted)',
     description:
-      'An invalid message is still success: true, with data.isValid false and the findings in data.errors.',
+      'An invalid message is still success: true, with data.isValid false and the findings in data.errors. ' +
+      'Send JSON ({messageContent, standard?, mode?, profile?, version?}; messageContent may be a FHIR resource as a ' +
+      'JSON object), or the message itself as the body (text/plain, x-application/hl7-v2+er7, application/fhir+json, ' +
+      'application/xml, ...) with standard, mode, profile and version as query parameters.',
     tags: ['messages'],
+    query: validateQuerySchema,
     body: validateBodySchema,
+    rawBody: {
+      contentTypes: RAW_MESSAGE_CONTENT_TYPES,
+      toBody: (text, query) => ({ ...definedOnly(query), messageContent: text }),
+    },
+    examples: BRIDGE_EXAMPLES.validate,
     response: validationResultSchema,
     handler({ body }) {
-      const adapter = selectAdapter(standards, body.standard, body.messageContent, 'messageContent');
-      const result = adapter.validate(body.messageContent, {
+      const content = messageText(body.messageContent);
+      const adapter = selectAdapter(standards, body.standard, content, 'messageContent');
+      const result = adapter.validate(content, {
         mode: body.mode,
         ...(body.profile ? { profile: body.profile } : {}),
-        ...(body.version ? { version: body.version } : {}),
+        ...(body.version ? { version: canonicalVersion(adapter, body.version) } : {}),
       });
       return { ...result, standard: adapter.id };
     },
@@ -57,16 +60,13 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     summary: 'Compare two messages field by field (after parsing)',
     tags: ['messages'],
     body: diffBodySchema,
+    examples: BRIDGE_EXAMPLES.diff,
     response: diffResultSchema,
     handler({ body }) {
-      const adapter = selectAdapter(standards, body.standard, body.leftMessage, 'leftMessage');
-      if (!body.standard) {
-        const right = selectAdapter(standards, undefined, body.rightMessage, 'rightMessage');
-        if (right.id !== adapter.id) {
-          throw bridgeErrors.create('STANDARDS_DIFFER', { left: adapter.displayName, right: right.displayName });
-        }
-      }
-      const result = adapter.diff(body.leftMessage, body.rightMessage, { ignoredFields: body.ignoredFields });
+      const left = messageText(body.leftMessage);
+      const right = messageText(body.rightMessage);
+      const adapter = selectDiffAdapter(standards, body.standard, left, right);
+      const result = adapter.diff(left, right, { ignoredFields: body.ignoredFields });
       return { ...result, standard: adapter.id };
     },
   });
@@ -78,6 +78,7 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     description: 'data is an array of raw messages; HL7 segments are separated by carriage returns.',
     tags: ['messages'],
     body: generateBodySchema,
+    examples: BRIDGE_EXAMPLES.generate,
     response: generateResultSchema,
     handler({ body }) {
       const adapter = adapterById(standards, body.standard);
@@ -95,6 +96,7 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     url: '/api/profiles',
     summary: 'Profiles loaded from the profile packs, for every standard',
     tags: ['messages'],
+    examples: BRIDGE_EXAMPLES.profiles,
     response: profileListSchema,
     handler: () => standards.list().flatMap((adapter) => adapter.profiles()),
   });
@@ -104,6 +106,7 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     url: '/api/standards',
     summary: 'Registered standards with their versions and generatable message types',
     tags: ['messages'],
+    examples: BRIDGE_EXAMPLES.standards,
     response: standardListSchema,
     handler: () =>
       standards.list().map((adapter) => ({
@@ -121,10 +124,14 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     summary: 'What a field path means (name, data type, optionality, table)',
     tags: ['messages'],
     query: describeQuerySchema,
+    examples: BRIDGE_EXAMPLES.describe,
     response: fieldDescriptionSchema,
     handler({ query }) {
       const adapter = adapterById(standards, query.standard);
-      const description = adapter.describe(query.path, query.version ? { version: query.version } : {});
+      const description = adapter.describe(
+        query.path,
+        query.version ? { version: canonicalVersion(adapter, query.version) } : {},
+      );
       if (!description) throw kernelErrors.create('NOT_FOUND', { what: `Field ${query.path} of ${adapter.displayName}` });
       return description;
     },

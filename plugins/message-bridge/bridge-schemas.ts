@@ -8,18 +8,47 @@ const standardField = z
   .string()
   .min(1)
   .optional()
-  .describe('hl7, fhir or ncpdp (any registered standard); detected from the content when omitted');
+  .describe('hl7, fhir or ncpdp, any letter case (any registered standard); detected from the content when omitted');
+
+/** A message: its text, or a FHIR resource as a JSON object. */
+function messageField(name: string) {
+  return z
+    .union([
+      z.string().min(1, `${name} is required and must not be empty`),
+      z.record(z.string(), z.unknown()).describe('a FHIR resource as a JSON object'),
+    ])
+    .describe('the message text (HL7 v2, FHIR JSON or XML, NCPDP), or a FHIR resource as a JSON object');
+}
+
+const modeField = z
+  .enum(['strict', 'compatibility'])
+  .default('strict')
+  .describe('strict: everything the standard says SHALL is an error; compatibility: only what a receiver cannot read');
+const profileField = z.string().min(1).optional().describe('name of a loaded profile (GET /api/profiles)');
+const versionField = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('validate against this version instead of the declared one (NCPDP accepts D.0 and D0)');
 
 /** Body of POST /api/validate. */
 export const validateBodySchema = z
   .object({
-    messageContent: z.string().min(1, 'messageContent is required and must not be empty'),
+    messageContent: messageField('messageContent'),
     standard: standardField,
-    mode: z.enum(['strict', 'compatibility']).default('strict'),
-    profile: z.string().min(1).optional().describe('name of a loaded profile (GET /api/profiles)'),
-    version: z.string().min(1).optional().describe('validate against this version instead of the declared one'),
+    mode: modeField,
+    profile: profileField,
+    version: versionField,
   })
   .strict();
+
+/** Query of POST /api/validate when the body is the raw message (text/plain, application/fhir+json, ...). */
+export const validateQuerySchema = z.object({
+  standard: standardField,
+  mode: z.enum(['strict', 'compatibility']).optional().describe('with a raw body: strict (default) or compatibility'),
+  profile: profileField,
+  version: versionField,
+});
 
 const issueSchema = z.object({
   field: z.string(),
@@ -52,8 +81,8 @@ export const validationResultSchema = z.object({
 /** Body of POST /api/diff. */
 export const diffBodySchema = z
   .object({
-    leftMessage: z.string().min(1, 'leftMessage is required and must not be empty'),
-    rightMessage: z.string().min(1, 'rightMessage is required and must not be empty'),
+    leftMessage: messageField('leftMessage'),
+    rightMessage: messageField('rightMessage'),
     standard: standardField,
     ignoredFields: z.array(z.string().min(1)).max(500).default([]),
   })
@@ -78,10 +107,17 @@ export const diffResultSchema = z.object({
 export const generateBodySchema = z
   .object({
     messageType: z.string().min(1).optional().describe('default ADT^A01 for hl7, Patient for fhir, NewRx for ncpdp'),
-    standard: z.string().min(1).default('hl7'),
-    count: z.number().int().min(1).max(100).default(1),
-    hl7Version: z.enum(HL7_GENERATE_VERSIONS).default('2.3'),
-    version: z.string().min(1).optional().describe('version for non-HL7 standards (e.g. 2017071 or 10.6 for NCPDP)'),
+    standard: z.string().min(1).default('hl7').describe('hl7 (default), fhir or ncpdp, any letter case'),
+    count: z.number().int().min(1).max(100).default(1).describe('how many messages, 1 to 100 (default 1)'),
+    hl7Version: z
+      .enum(HL7_GENERATE_VERSIONS)
+      .optional()
+      .describe('HL7 version, 2.3 to 2.8; default 2.3. Give this or version, not two different values'),
+    version: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('version of any standard (e.g. 2.5.1 for HL7, 2017071, 10.6 or D.0 for NCPDP)'),
     seed: z.number().int().nullable().default(null),
   })
   .strict();

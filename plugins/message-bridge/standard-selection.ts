@@ -4,6 +4,7 @@
  */
 import type { StandardAdapter, StandardsRegistry } from '../../kernel/standards-registry.ts';
 import { bridgeErrors } from './errors.ts';
+import { kernelErrors } from '../../kernel/errors.ts';
 
 function registeredIds(registry: StandardsRegistry): string {
   return registry.list().map((adapter) => adapter.id).join(', ') || 'none';
@@ -27,4 +28,52 @@ export function selectAdapter(
   const detected = registry.detect(content);
   if (!detected) throw bridgeErrors.create('STANDARD_NOT_DETECTED', { field, standards: registeredIds(registry) });
   return detected;
+}
+
+/**
+ * The adapter for a diff: named, else detected from both sides; 400 STANDARDS_DIFFER when the two sides look like
+ * different standards. The API and the CLI both use it, so they answer a diff alike.
+ */
+export function selectDiffAdapter(
+  registry: StandardsRegistry,
+  standard: string | undefined,
+  left: string,
+  right: string,
+): StandardAdapter {
+  const adapter = selectAdapter(registry, standard, left, 'leftMessage');
+  if (standard) return adapter;
+  const other = selectAdapter(registry, undefined, right, 'rightMessage');
+  if (other.id !== adapter.id) {
+    throw bridgeErrors.create('STANDARDS_DIFFER', { left: adapter.displayName, right: other.displayName });
+  }
+  return adapter;
+}
+
+/** A version as the adapter names it (`D.0` -> `D0`), or as given when the adapter has no other spelling for it. */
+export function canonicalVersion(adapter: StandardAdapter, version: string): string {
+  return adapter.versionAliases?.[version] ?? version;
+}
+
+/** The HL7 version generated when none is named (the contract's default). */
+export const HL7_DEFAULT_VERSION = '2.3';
+
+/**
+ * The version to generate: `version` or `hl7Version` (they must agree when both are given: 400 otherwise), else
+ * 2.3 for an adapter that has it (the contract's HL7 default), else the adapter's default.
+ */
+export function generationVersion(
+  adapter: StandardAdapter,
+  version: string | undefined,
+  hl7Version: string | undefined,
+): string {
+  if (version !== undefined && hl7Version !== undefined && canonicalVersion(adapter, version) !== hl7Version) {
+    throw kernelErrors.create(
+      'VALIDATION_FAILED',
+      { summary: `hl7Version "${hl7Version}" and version "${version}" disagree; give one of them` },
+      [{ location: 'body', path: 'version', message: `disagrees with hl7Version "${hl7Version}"` }],
+    );
+  }
+  const named = version ?? hl7Version;
+  if (named !== undefined) return canonicalVersion(adapter, named);
+  return adapter.versions.includes(HL7_DEFAULT_VERSION) ? HL7_DEFAULT_VERSION : adapter.defaultVersion;
 }

@@ -49,6 +49,8 @@ export function createNcpdpAdapter(dependencies: NcpdpAdapterDependencies): Stan
     displayName: 'NCPDP SCRIPT and Telecommunication',
     versions: NCPDP_VERSIONS,
     defaultVersion: NCPDP_DEFAULT_VERSION,
+    // The Telecommunication standard is written "D.0"; the transaction header carries "D0".
+    versionAliases: { 'D.0': 'D0', 'd.0': 'D0', d0: 'D0' },
     messageTypes: NCPDP_MESSAGE_TYPES,
     detect: detectNcpdp,
     parse(content) {

@@ -60,6 +60,23 @@ describe('deferred storage', () => {
     await storage.close();
   });
 
+  it('opens at once for migrations whose tables are used next, and runs later ones directly', async () => {
+    const { storage, opens } = deferredInTemp();
+    await storage.migrate('kernel', {
+      '001': { up: async (db) => void (await db.schema.createTable('kernel_things').addColumn('id', 'integer').execute()) },
+    });
+    expect(opens()).toBe(0);
+    await storage.migrateNow('plugin', {
+      '001': { up: async (db) => void (await db.insertInto('kernel_things').values({ id: 1 }).execute()) },
+    });
+    expect(opens()).toBe(1);
+    await storage.migrateNow('late', {
+      '001': { up: async (db) => void (await db.insertInto('kernel_things').values({ id: 2 }).execute()) },
+    });
+    expect(await storage.db.selectFrom('kernel_things').select('id').orderBy('id').execute()).toEqual([{ id: 1 }, { id: 2 }]);
+    await storage.close();
+  });
+
   it('closes without ever opening', async () => {
     const { storage, dataDir, opens } = deferredInTemp();
     await storage.close();

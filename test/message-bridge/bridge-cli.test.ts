@@ -1,7 +1,7 @@
 // `workbench validate|diff|generate` through the real CLI entry (a child process), exit codes included.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sourceCliArgs } from '../helpers/cli-process.ts';
@@ -38,8 +38,6 @@ describe('workbench generate, validate, diff', () => {
     const ok = workbench('validate', good);
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/good\.hl7: valid/);
-    // Validation and generation never open the database.
-    expect(existsSync(join(dir, 'data', 'workbench.sqlite'))).toBe(false);
     const both = workbench('validate', good, bad, '--mode', 'strict');
     expect(both.code).toBe(1);
     expect(both.out).toMatch(/bad\.hl7: INVALID/);
