@@ -13,6 +13,7 @@ const benches: Bench[] = [
   ['fhir', async () => (await import('./fhir-standard-bench.ts')).runFhirBench],
   ['ncpdp', async () => (await import('./ncpdp-standard-bench.ts')).runNcpdpBench],
   ['cli', async () => (await import('./cli-startup-bench.ts')).runCliStartupBench],
+  ['population', async () => (await import('./population-bench.ts')).runPopulationBench],
 ];
 
 const only = process.argv.slice(2);

@@ -10,8 +10,13 @@ import type { PopulationWriter } from './population-writer.ts';
 /** One CSV field. */
 export function csvField(value: CellValue): string {
   if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === 'number') return String(value);
+  // A plain scan beats a regular expression here: this runs for every field of millions of rows.
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 34 || c === 44 || c === 13 || c === 10) return `"${value.replace(/"/g, '""')}"`;
+  }
+  return value;
 }
 
 /** Opens one CSV file per default table in `directory`. */

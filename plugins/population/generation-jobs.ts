@@ -22,7 +22,7 @@ import type { JobRow, JobState, PopulationTables } from './job-records.ts';
 import { createPatientGenerator } from './patient-generator.ts';
 import type { PopulationWriter } from './population-writer.ts';
 import type { Provider } from './sql-dialect.ts';
-import { createSqlWriter } from './sql-writer.ts';
+import { createSqlWriter, type SqlTarget } from './sql-writer.ts';
 
 /** Output formats. */
 export const POPULATION_FORMATS = ['sql', 'csv', 'hl7', 'fhir'] as const;
@@ -36,7 +36,13 @@ export interface JobParams {
   seed: number;
   /** Dialect of the SQL script. */
   sqlDialect: Provider;
+  /** Tables of the SQL script: the default patient schema, or the connected database's (`provider://host:port/db`). */
+  schemaTarget: 'default' | 'connected';
+  targetDatabase: string | null;
 }
+
+/** Builds the SQL-script targets of a connected schema for a seed and reference date. */
+export type SqlTargetFactory = (seed: number, referenceIso: string) => SqlTarget[];
 
 /** A job as callers see it. */
 export interface JobView {
@@ -102,6 +108,8 @@ function viewOf(row: JobRow): JobView {
 export function createGenerationJobs(deps: GenerationJobsDeps) {
   const { db } = deps;
   const cancelled = new Set<string>();
+  // Connected-schema targets of queued sql jobs; kept in memory only (a restart fails queued jobs anyway).
+  const sqlTargets = new Map<string, SqlTargetFactory>();
   let running: Promise<void> | undefined;
   let stopping = false;
 
@@ -111,7 +119,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
     return found;
   }
 
-  async function openWriter(params: JobParams, directory: string): Promise<PopulationWriter> {
+  async function openWriter(id: string, params: JobParams, directory: string, referenceIso: string): Promise<PopulationWriter> {
     switch (params.format) {
       case 'csv':
         return createCsvWriter(directory);
@@ -119,12 +127,15 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
         return createHl7Writer(directory);
       case 'fhir':
         return createFhirWriter(directory, params.seed);
-      case 'sql':
-        return createSqlWriter(
-          directory,
-          params.sqlDialect,
-          `Synthetic population: ${params.count} patients, area ${params.geographicFocus}, seed ${params.seed}, ${deps.generatorVersion}.\nEvery person in it is synthetic. Tables follow the workbench's default patient schema.`,
-        );
+      case 'sql': {
+        const summary = `Synthetic population: ${params.count} patients, area ${params.geographicFocus}, seed ${params.seed}, ${deps.generatorVersion}.\nEvery person in it is synthetic.`;
+        const factory = sqlTargets.get(id);
+        if (params.schemaTarget === 'connected' && factory) {
+          const header = `${summary}\nTables and keys of ${params.targetDatabase} as analysed at submission (keys past its largest keys then).`;
+          return createSqlWriter(directory, params.sqlDialect, header, factory(params.seed, referenceIso), []);
+        }
+        return createSqlWriter(directory, params.sqlDialect, `${summary}\nTables follow the workbench's default patient schema.`);
+      }
     }
   }
 
@@ -140,7 +151,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
     const compliance = new ComplianceAccumulator(await deps.learnedIdentities());
     let writer: PopulationWriter | undefined;
     try {
-      writer = await openWriter(params, directory);
+      writer = await openWriter(job.id, params, directory, random.referenceDate.toISOString());
       let lastProgress = Date.now();
       for (let i = 0; i < params.count; i++) {
         const patient = generator.next();
@@ -201,6 +212,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
         .execute();
     } finally {
       cancelled.delete(job.id);
+      sqlTargets.delete(job.id);
     }
   }
 
@@ -231,7 +243,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
     },
 
     /** Stores a queued job and starts the queue; the seed is drawn when not given. */
-    async submit(request: Omit<JobParams, 'seed'> & { seed: number | null }): Promise<JobView> {
+    async submit(request: Omit<JobParams, 'seed'> & { seed: number | null }, targets?: SqlTargetFactory): Promise<JobView> {
       const queued = await db.selectFrom('population_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'queued').executeTakeFirst();
       if (Number(queued?.n ?? 0) >= deps.maxQueued) throw populationErrors.create('POPULATION_QUEUE_FULL', { queued: queued?.n });
       const params: JobParams = { ...request, seed: request.seed ?? randomInt(0, 2 ** 31 - 1) };
@@ -250,6 +262,7 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
         started_at: null,
         finished_at: null,
       };
+      if (targets) sqlTargets.set(job.id, targets);
       await db.insertInto('population_jobs').values(job).execute();
       pump();
       return viewOf(job);

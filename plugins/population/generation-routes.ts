@@ -6,7 +6,8 @@ import { createReadStream } from 'node:fs';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { areaDemographics } from '../synthetic-data/api.ts';
 import { populationErrors } from './errors.ts';
-import type { GenerationJobs, JobView } from './generation-jobs.ts';
+import type { GenerationJobs, JobView, SqlTargetFactory } from './generation-jobs.ts';
+import type { ConnectedDatabase } from './database-session.ts';
 import {
   analyticsSchema,
   complianceSchema,
@@ -15,7 +16,6 @@ import {
   jobParamsSchema,
   jobViewSchema,
 } from './population-schemas.ts';
-import type { Provider } from './sql-dialect.ts';
 
 const TAGS = ['population'];
 
@@ -23,8 +23,14 @@ function withDownloads(view: JobView) {
   return { ...view, files: view.files.map((f) => ({ ...f, downloadPath: `/api/population/generate/${view.jobId}/files/${f.name}` })) };
 }
 
-/** Registers the generation routes; `connectedProvider` names the engine of the connected database, if any. */
-export function registerGenerationRoutes(routes: RouteRegistrar, jobs: GenerationJobs, connectedProvider: () => Provider | undefined): void {
+/** How the routes reach the connected database, for sql scripts that target its schema. */
+export interface ConnectedTargets {
+  connected(): ConnectedDatabase | undefined;
+  sqlTargets(connected: ConnectedDatabase): Promise<SqlTargetFactory | undefined>;
+}
+
+/** Registers the generation routes. */
+export function registerGenerationRoutes(routes: RouteRegistrar, jobs: GenerationJobs, target: ConnectedTargets): void {
   routes.route({
     method: 'POST',
     url: '/api/population/generate',
@@ -37,13 +43,26 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
     successStatus: 202,
     async handler({ body }) {
       if (!areaDemographics(body.geographicFocus)) throw populationErrors.create('UNKNOWN_AREA', { area: body.geographicFocus });
-      const view = await jobs.submit({
-        count: body.count,
-        format: body.format,
-        geographicFocus: body.geographicFocus.trim().toLowerCase(),
-        seed: body.seed,
-        sqlDialect: body.sqlDialect ?? connectedProvider() ?? 'postgres',
-      });
+      const connected = target.connected();
+      if (body.schemaTarget === 'connected' && !connected) {
+        throw populationErrors.create('DATABASE_NOT_CONNECTED', { action: 'generate sql for its schema' });
+      }
+      const factory = body.format === 'sql' && connected && body.schemaTarget !== 'default' ? await target.sqlTargets(connected) : undefined;
+      if (body.schemaTarget === 'connected' && body.format === 'sql' && !factory) {
+        throw populationErrors.create('SEED_NO_TARGET_TABLES', { tables: 'patients, encounters, conditions, observations, medications, allergies' });
+      }
+      const view = await jobs.submit(
+        {
+          count: body.count,
+          format: body.format,
+          geographicFocus: body.geographicFocus.trim().toLowerCase(),
+          seed: body.seed,
+          sqlDialect: factory && connected ? connected.schema.provider : (body.sqlDialect ?? connected?.schema.provider ?? 'postgres'),
+          schemaTarget: factory ? 'connected' : 'default',
+          targetDatabase: factory && connected ? connected.connection.target.label : null,
+        },
+        factory,
+      );
       return withDownloads(view);
     },
   });

@@ -63,7 +63,7 @@ export const plugin: PluginModule<PopulationConfig> = {
       await session.close();
     });
     if (context.routes) {
-      registerGenerationRoutes(context.routes, jobs, () => session.peek()?.schema.provider);
+      registerGenerationRoutes(context.routes, jobs, { connected: () => session.peek(), sqlTargets: (connected) => seeds.sqlTargets(connected) });
       registerDatabaseRoutes(context.routes, { session, profiles, seeds, timeouts, k: context.config.kAnonymity, now });
     }
   },

@@ -139,21 +139,30 @@ export function createPatientGenerator(random: SyntheticRandom, area: string): P
     };
   }
 
+  /**
+   * Vital signs of an encounter, as charted: the full set at a check-up, weight, heart rate and blood pressure at a
+   * follow-up, the acute set (no height, weight or BMI) in the emergency room or on admission.
+   */
   function vitals(encounter: EncounterRecord, age: number, sex: 'F' | 'M', has: Set<string>, out: ObservationRecord[]): void {
     const adult = age >= 18;
+    const checkUp = encounter.typeCode === CHECK_UP.type.code;
+    const followUp = encounter.patientClass === 'O' && !checkUp;
+    const acute = encounter.patientClass !== 'O';
     const height = Math.max(45, meanHeight(age, sex) + random.int(-8, 8));
     const bmi = adult ? between(random, 19, has.has(DIABETES) ? 38 : 33, 1) : between(random, 14.5, 21, 1);
     const weight = Math.round(bmi * (height / 100) ** 2 * 10) / 10;
-    out.push(observation(encounter, HEIGHT, 'vital-signs', height, adult));
-    out.push(observation(encounter, WEIGHT, 'vital-signs', weight, adult));
-    if (age >= 2) out.push(observation(encounter, BMI, 'vital-signs', bmi, adult));
+    if (checkUp) out.push(observation(encounter, HEIGHT, 'vital-signs', height, adult));
+    if (!acute) out.push(observation(encounter, WEIGHT, 'vital-signs', weight, adult));
+    if (checkUp && age >= 2) out.push(observation(encounter, BMI, 'vital-signs', bmi, adult));
     const [hrLow, hrHigh] = age < 1 ? [100, 160] : age < 6 ? [80, 130] : age < 12 ? [70, 110] : [58, 102];
     out.push(observation(encounter, HEART_RATE, 'vital-signs', random.int(hrLow, hrHigh), adult));
-    const [rrLow, rrHigh] = age < 1 ? [30, 50] : age < 6 ? [22, 34] : age < 12 ? [18, 26] : [12, 20];
-    out.push(observation(encounter, RESPIRATORY_RATE, 'vital-signs', random.int(rrLow, rrHigh), adult));
-    const fever = encounter.patientClass !== 'O' && random.int(1, 5) === 1;
-    out.push(observation(encounter, TEMPERATURE, 'vital-signs', fever ? between(random, 37.8, 39.4, 1) : between(random, 36.1, 37.2, 1), true));
-    out.push(observation(encounter, OXYGEN_SATURATION, 'vital-signs', has.has(COPD) ? random.int(89, 96) : random.int(95, 100), true));
+    if (!followUp) {
+      const [rrLow, rrHigh] = age < 1 ? [30, 50] : age < 6 ? [22, 34] : age < 12 ? [18, 26] : [12, 20];
+      out.push(observation(encounter, RESPIRATORY_RATE, 'vital-signs', random.int(rrLow, rrHigh), adult));
+      const fever = acute && random.int(1, 5) === 1;
+      out.push(observation(encounter, TEMPERATURE, 'vital-signs', fever ? between(random, 37.8, 39.4, 1) : between(random, 36.1, 37.2, 1), true));
+      out.push(observation(encounter, OXYGEN_SATURATION, 'vital-signs', has.has(COPD) ? random.int(89, 96) : random.int(95, 100), true));
+    }
     if (age >= 3) {
       const hypertensive = has.has(HYPERTENSION);
       const systolic = adult ? (hypertensive ? random.int(128, 165) : random.int(102, 134)) : random.int(90, 116);

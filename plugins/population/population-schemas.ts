@@ -14,6 +14,10 @@ export const generateBodySchema = z
     geographicFocus: z.string().min(2).max(10).default('us').describe('"us" or a state as "us-" and its USPS code, e.g. "us-ca"'),
     seed: z.number().int().min(0).max(2 ** 31 - 1).nullable().default(null).describe('same seed, same bytes; drawn at random (and reported) when null'),
     sqlDialect: z.enum(PROVIDERS).optional().describe('dialect of the sql script; default the connected database\'s, else postgres'),
+    schemaTarget: z
+      .enum(['default', 'connected'])
+      .optional()
+      .describe('tables of the sql script: the connected schema (default when a connected database has population tables) or the default patient schema'),
   })
   .strict();
 
@@ -42,6 +46,8 @@ export const jobViewSchema = z.object({
     geographicFocus: z.string(),
     seed: z.number(),
     sqlDialect: z.enum(PROVIDERS),
+    schemaTarget: z.enum(['default', 'connected']),
+    targetDatabase: z.string().nullable(),
   }),
   progress: z.object({ generated: z.number(), total: z.number(), percent: z.number() }),
   counts: z.record(z.string(), z.number()),

@@ -16,11 +16,13 @@ import { populationErrors } from './errors.ts';
 import type { GenerationJobs, JobParams } from './generation-jobs.ts';
 import type { PopulationTables, SeedRunRow } from './job-records.ts';
 import { createPatientGenerator } from './patient-generator.ts';
+import type { PatientRecord } from './patient-record.ts';
 import type { ProfileStore } from './profile-store.ts';
 import type { LearnedProfile } from './profile-learner.ts';
 import { type BatchLoader, loadMethod, openBatchLoader, SeedRowError } from './seed-loaders.ts';
 import { buildSeedPlan, createRowBuilder, type PlanInputs, type SeedPlan, type TablePlan, translateKey } from './seed-plan.ts';
 import { insertSql, quoteIdentifier, type Provider } from './sql-dialect.ts';
+import type { SqlTarget } from './sql-writer.ts';
 
 /** Recorded keys of one table: an exact, gap-free range of what was inserted. */
 export type TableManifest = { table: string; keyColumn: string; rows: number } & (
@@ -142,22 +144,31 @@ export function createSeedRuns(deps: SeedRunsDeps) {
     let inserted = 0;
     try {
       loader = await openBatchLoader(connected.connection);
-      for (let start = 0; start < params.count; start += PATIENTS_PER_BATCH) {
-        const patients = [];
-        for (let i = start; i < Math.min(params.count, start + PATIENTS_PER_BATCH); i++) patients.push(generator.next());
-        await loader.begin();
-        let batchRows = 0;
-        for (const table of plan.tables) {
+      const active = loader;
+      // Builds one batch's rows, yielding now and then so the previous batch's load keeps streaming meanwhile.
+      const prepare = async (start: number) => {
+        const patients: PatientRecord[] = [];
+        for (let i = start; i < Math.min(params.count, start + PATIENTS_PER_BATCH); i++) {
+          patients.push(generator.next());
+          if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+        }
+        return plan.tables.map((table) => {
           const rows: CellValue[][] = [];
-          const ids: number[] = [];
-          for (const patient of patients) {
-            for (const r of rowsOf(table, patient)) rows.push(r);
-          }
-          if (rows.length === 0) continue;
+          for (const patient of patients) for (const r of rowsOf(table, patient)) rows.push(r);
           const keyIndex = table.columns.findIndex((c) => c.source === 'key');
-          for (const r of rows) ids.push(table.key.kind === 'integer' ? Number(r[keyIndex]) - table.key.offset : Number(String(r[keyIndex]).slice(table.key.prefix.length)));
+          const ids = rows.map((r) => (table.key.kind === 'integer' ? Number(r[keyIndex]) - table.key.offset : Number(String(r[keyIndex]).slice(table.key.prefix.length))));
+          return { table, rows, ids, keyIndex };
+        });
+      };
+      // Loads one batch in its own transaction; the manifest is on record before the commit, so a key is never in
+      // the database without being recorded.
+      const store = async (batch: Awaited<ReturnType<typeof prepare>>) => {
+        await active.begin();
+        let batchRows = 0;
+        for (const { table, rows, ids, keyIndex } of batch) {
+          if (rows.length === 0) continue;
           try {
-            await loader.load(table, columnsOf.get(table.table) ?? [], rows);
+            await active.load(table, columnsOf.get(table.table) ?? [], rows);
           } catch (error) {
             if (error instanceof SeedRowError && error.rowIndex !== null) {
               const key = rows[error.rowIndex]?.[keyIndex];
@@ -177,16 +188,23 @@ export function createSeedRuns(deps: SeedRunsDeps) {
           entry.to = table.key.kind === 'integer' ? table.key.offset + ids[ids.length - 1] : ids[ids.length - 1];
           entry.rows += rows.length;
         }
-        // The manifest is on record before the batch commits: a key is never in the database without being recorded.
         await db
           .updateTable('population_seed_runs')
           .set({ manifest: JSON.stringify({ tables: manifest }), inserted: inserted + batchRows })
           .where('id', '=', runId)
           .execute();
-        await loader.commit();
+        await active.commit();
         inserted += batchRows;
-        await new Promise((resolve) => setImmediate(resolve));
+      };
+      let pending: Promise<void> | undefined;
+      for (let start = 0; start < params.count; start += PATIENTS_PER_BATCH) {
+        const batch = await prepare(start);
+        if (pending) await pending;
+        pending = store(batch);
+        // Handled when awaited; this only keeps a failure from counting as unhandled while the next batch is built.
+        pending.catch(() => undefined);
       }
+      if (pending) await pending;
       await loader.finish(plan.tables);
       await db.updateTable('population_seed_runs').set({ state: 'completed', inserted, finished_at: deps.now().toISOString() }).where('id', '=', runId).execute();
     } catch (error) {
@@ -230,6 +248,21 @@ export function createSeedRuns(deps: SeedRunsDeps) {
   }
 
   return {
+    /**
+     * SQL-script targets for the connected schema, as a seed would fill it (same keys, fitted values, profiles), for
+     * a population drawn from `seed`; undefined when the schema has none of the population tables.
+     */
+    async sqlTargets(connected: ConnectedDatabase): Promise<((seed: number, referenceIso: string) => SqlTarget[]) | undefined> {
+      const profiles = await profilesOf(deps.profiles, connected);
+      const inputs = await planInputs(connected, profiles, 'syn-script-');
+      const plan = buildSeedPlan(inputs);
+      if (plan.tables.length === 0) return undefined;
+      return (seed, referenceIso) => {
+        const rowsOf = createRowBuilder(plan, inputs, seed, referenceIso);
+        return plan.tables.map((t) => ({ table: t.table, columns: t.columns.map((c) => c.column), rowsOf: (patient) => rowsOf(t, patient) }));
+      };
+    },
+
     /** The plan of seeding a job into the connected database, with statements and first rows; changes nothing. */
     async dryRun(jobId: string, connected: ConnectedDatabase) {
       const params = await seedableJob(jobId);

@@ -53,6 +53,15 @@ export function createTableSql(provider: Provider, table: DefaultTable): string 
   return `CREATE TABLE ${q(table.name)} (\n${lines.join(',\n')}\n);`;
 }
 
+/**
+ * `CREATE INDEX` on every foreign-key column of a default table: PostgreSQL and SQL Server do not index them on their
+ * own, and without the index every parent row deleted (cleanup) scans the whole child table.
+ */
+export function createForeignKeyIndexesSql(provider: Provider, table: DefaultTable): string[] {
+  const q = (name: string) => quoteIdentifier(provider, name);
+  return table.columns.filter((c) => c.references).map((c) => `CREATE INDEX ${q(`${table.name}_${c.name}_idx`)} ON ${q(table.name)} (${q(c.name)});`);
+}
+
 /** Statements that open and close a transaction on the engine. */
 export function transactionSql(provider: Provider): { begin: string; commit: string } {
   if (provider === 'sqlserver') return { begin: 'BEGIN TRANSACTION;', commit: 'COMMIT TRANSACTION;' };

@@ -1,30 +1,65 @@
 /**
- * SQL output: one script that creates the default patient tables and inserts the population in multi-row INSERT
- * statements inside one transaction, in the dialect of the chosen engine. Rows are buffered per table and every
- * buffer is flushed in foreign-key order whenever one fills, so a referenced row is always inserted before the rows
- * that reference it while memory stays bounded.
+ * SQL output: one script inserting the population in multi-row INSERT statements inside one transaction, in the
+ * dialect of the chosen engine. Against the default patient schema it creates the tables (with indexes on the
+ * foreign keys) first; against a connected schema it inserts into that schema's tables as a seed would (keys,
+ * fitted values, learned profiles). Rows are buffered per table and every buffer is flushed in foreign-key order
+ * whenever one fills, so a referenced row is always inserted before the rows that reference it while memory stays
+ * bounded.
  */
 import { join } from 'node:path';
 import { type CellValue, DEFAULT_TABLES } from './default-patient-schema.ts';
 import { FileSink } from './file-sink.ts';
+import type { PatientRecord } from './patient-record.ts';
 import type { PopulationWriter } from './population-writer.ts';
-import { createTableSql, insertSql, type Provider, sqlTimestamp, transactionSql } from './sql-dialect.ts';
+import { createForeignKeyIndexesSql, createTableSql, insertSql, type Provider, sqlTimestamp, transactionSql } from './sql-dialect.ts';
 
 const ROWS_PER_INSERT = 500;
 
-/** Opens `population.sql` in `directory` for the engine's dialect. */
-export async function createSqlWriter(directory: string, provider: Provider, header: string): Promise<PopulationWriter> {
+/** One table the script inserts into, in foreign-key order. */
+export interface SqlTarget {
+  table: string;
+  columns: readonly string[];
+  rowsOf(patient: PatientRecord): CellValue[][];
+}
+
+/** The default patient schema's tables as targets (timestamps in the `YYYY-MM-DD HH:MM:SS` form every engine takes). */
+export function defaultSqlTargets(): SqlTarget[] {
+  return DEFAULT_TABLES.map((table) => ({
+    table: table.name,
+    columns: table.columns.map((c) => c.name),
+    rowsOf: (patient) =>
+      table.rows(patient).map((row) =>
+        table.columns.map((c) => {
+          const value = c.value(row, patient);
+          return c.type === 'timestamp' && typeof value === 'string' ? sqlTimestamp(value) : value;
+        }),
+      ),
+  }));
+}
+
+/** The DDL that creates the default patient schema. */
+export function defaultSchemaSql(provider: Provider): string[] {
+  return DEFAULT_TABLES.map((table) => [createTableSql(provider, table), ...createForeignKeyIndexesSql(provider, table)].join('\n'));
+}
+
+/** Opens `population.sql` in `directory`: `prelude` statements (DDL), then the targets' rows. */
+export async function createSqlWriter(
+  directory: string,
+  provider: Provider,
+  header: string,
+  targets: readonly SqlTarget[] = defaultSqlTargets(),
+  prelude: readonly string[] = defaultSchemaSql(provider),
+): Promise<PopulationWriter> {
   const sink = new FileSink(join(directory, 'population.sql'), 'population.sql', 'application/sql');
   const transaction = transactionSql(provider);
   await sink.write(`${header.split('\n').map((line) => `-- ${line}`).join('\n')}\n${transaction.begin}\n\n`);
-  for (const table of DEFAULT_TABLES) await sink.write(`${createTableSql(provider, table)}\n\n`);
-  const buffers: CellValue[][][] = DEFAULT_TABLES.map(() => []);
-  const columns = DEFAULT_TABLES.map((table) => table.columns.map((c) => c.name));
+  for (const statement of prelude) await sink.write(`${statement}\n\n`);
+  const buffers: CellValue[][][] = targets.map(() => []);
 
   async function flushAll(): Promise<void> {
-    for (let t = 0; t < DEFAULT_TABLES.length; t++) {
+    for (let t = 0; t < targets.length; t++) {
       if (buffers[t].length === 0) continue;
-      await sink.write(`${insertSql(provider, DEFAULT_TABLES[t].name, columns[t], buffers[t])}\n`);
+      await sink.write(`${insertSql(provider, targets[t].table, targets[t].columns, buffers[t])}\n`);
       buffers[t] = [];
     }
   }
@@ -32,13 +67,9 @@ export async function createSqlWriter(directory: string, provider: Provider, hea
   return {
     async write(patient) {
       let full = false;
-      for (let t = 0; t < DEFAULT_TABLES.length; t++) {
-        const table = DEFAULT_TABLES[t];
-        for (const row of table.rows(patient)) {
-          buffers[t].push(table.columns.map((c) => {
-            const value = c.value(row, patient);
-            return c.type === 'timestamp' && typeof value === 'string' ? sqlTimestamp(value) : value;
-          }));
+      for (let t = 0; t < targets.length; t++) {
+        for (const row of targets[t].rowsOf(patient)) {
+          buffers[t].push(row);
           sink.records++;
         }
         if (buffers[t].length >= ROWS_PER_INSERT) full = true;

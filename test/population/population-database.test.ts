@@ -268,6 +268,27 @@ for (const server of servers) {
       expect((await counts(database)).patients).toBe(before.patients + 1);
     });
 
+    it('writes a sql script for the connected schema that the database runs as is', async () => {
+      const before = await counts(database);
+      const job = await generateAndWait(wb, { count: 25, format: 'sql', seed: 31 });
+      expect(job.params.schemaTarget).toBe('connected');
+      expect(job.params.sqlDialect).toBe(server.provider);
+      const script = (await wb.call('population', { path: `/api/population/generate/${job.jobId}/files/population.sql` })).text;
+      expect(script).not.toContain('CREATE TABLE');
+      expect(script).toContain(server.provider === 'postgres' ? 'INSERT INTO "patients" ("id", "mrn", "given_name", "family_name", "sex"' : 'INSERT INTO `patients` (`id`, `mrn`, `given_name`, `family_name`, `sex`');
+      expect(script).not.toContain('conditions');
+      if (server.provider === 'postgres') {
+        await database.query(script);
+      } else {
+        for (const statement of script.split(/;\n/).map((s) => s.replace(/^(--[^\n]*\n)+/, '').trim()).filter((s) => s.length > 0)) await database.query(statement);
+      }
+      const after = await counts(database);
+      expect(after.patients - before.patients).toBe(25);
+      expect(after.encounters - before.encounters).toBe(job.counts.encounters);
+      const defaultScript = await generateAndWait(wb, { count: 2, format: 'sql', seed: 31, schemaTarget: 'default' });
+      expect(defaultScript.params.schemaTarget).toBe('default');
+    });
+
     it('refuses to seed hl7 populations and unknown jobs', async () => {
       const job = await generateAndWait(wb, { count: 1, format: 'hl7', seed: 1 });
       const hl7 = await wb.call('population', { path: '/api/population/seed', body: { jobId: job.jobId } });
