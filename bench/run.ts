@@ -14,6 +14,7 @@ const benches: Bench[] = [
   ['ncpdp', async () => (await import('./ncpdp-standard-bench.ts')).runNcpdpBench],
   ['cli', async () => (await import('./cli-startup-bench.ts')).runCliStartupBench],
   ['population', async () => (await import('./population-bench.ts')).runPopulationBench],
+  ['monitor', async () => (await import('./monitor-bench.ts')).runMonitorBench],
 ];
 
 const only = process.argv.slice(2);

@@ -38,6 +38,8 @@ interface Pending {
 export class FolderWatcher {
   private watcher: FSWatcher | undefined;
   private readonly pending = new Map<string, Pending>();
+  /** Size and mtime each file last settled with: an event that changes neither (atime only) is ignored. */
+  private readonly settled = new Map<string, string>();
   private readonly matches: (relativePath: string) => boolean;
   private closed = false;
 
@@ -80,6 +82,7 @@ export class FolderWatcher {
   }
 
   private forget(path: string): void {
+    this.settled.delete(path);
     const pending = this.pending.get(path);
     if (pending) clearTimeout(pending.timer);
     this.pending.delete(path);
@@ -95,6 +98,8 @@ export class FolderWatcher {
         return;
       }
     }
+    // reading a file moves its atime, which file-system events report as a change of a file that did not change
+    if (this.settled.get(path) === `${current.size}:${current.mtimeMs}`) return;
     this.arm(path, current.size, current.mtimeMs);
   }
 
@@ -126,6 +131,7 @@ export class FolderWatcher {
       return;
     }
     this.pending.delete(path);
+    this.settled.set(path, `${now.size}:${now.mtimeMs}`);
     this.options.onSettled({ absolutePath: path, relativePath: this.relativeOf(path), size: now.size, mtimeMs: now.mtimeMs });
   }
 

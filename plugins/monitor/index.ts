@@ -51,13 +51,18 @@ export const plugin: PluginModule<MonitorConfig> = {
       keepRaw: config.keepRawContent,
       async committed(files) {
         emitIngested(events, files, (id) => manager?.state(id)?.monitored.name ?? id);
-        const touched = new Set<string>();
-        for (const { file } of files) {
-          touched.add(file.interfaceId);
-          const monitored = manager?.state(file.interfaceId)?.monitored;
-          if (monitored && file.verdict.kind !== 'touched') {
-            await rules.fileParsed(monitored, file.path, file.state === 'unparsable' ? (file.error ?? 'unreadable') : undefined);
-          }
+        // per interface, the last file of the batch decides the unparsable-file episode: open it or end it
+        const lastRead = new Map<string, (typeof files)[number]['file']>();
+        for (const { file } of files) if (file.verdict.kind !== 'touched') lastRead.set(file.interfaceId, file);
+        const unparsable = new Map<string, (typeof files)[number]['file']>();
+        for (const { file } of files) if (file.state === 'unparsable') unparsable.set(file.interfaceId, file);
+        const touched = new Set(files.map(({ file }) => file.interfaceId));
+        for (const [id, file] of lastRead) {
+          const monitored = manager?.state(id)?.monitored;
+          const bad = unparsable.get(id);
+          if (!monitored) continue;
+          if (bad) await rules.fileParsed(monitored, bad.path, bad.error ?? 'unreadable');
+          if (file.state !== 'unparsable') await rules.fileParsed(monitored, file.path, undefined);
         }
         for (const id of touched) await manager?.evaluate(id);
       },

@@ -3,15 +3,15 @@
  * judges against the ledger, validates and commits them in batches. One consumer keeps the ledger's judgement and
  * its write in order, so two reads of one path can never both count.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
 import type { StandardAdapter } from '../../kernel/standards-registry.ts';
 import type { MonitoredInterface } from './api.ts';
-import { commitFiles, currentRow, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
+import { commitFiles, currentRows, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
 import { readContent } from './message-reading.ts';
-import type { MonitorDatabase } from './monitor-tables.ts';
+import type { FileRow, MonitorDatabase } from './monitor-tables.ts';
 import type { SettledFile } from './folder-watcher.ts';
 
 /** A settled file of an interface, with the instant it was seen settled. */
@@ -92,10 +92,11 @@ export class IngestQueue {
 
   private async process(batch: IngestJob[]): Promise<void> {
     const files: ReadFile[] = [];
+    const rows = await currentRows(this.deps.db, batch);
     for (const job of batch) {
       const monitored = this.deps.watched(job.interfaceId);
       if (!monitored) continue;
-      const file = await this.read(job, monitored);
+      const file = this.read(job, monitored, rows.get(`${job.interfaceId}\u0000${job.relativePath}`));
       if (file) files.push(file);
     }
     if (files.length === 0 || this.stopped) return;
@@ -122,9 +123,12 @@ export class IngestQueue {
     }
   }
 
-  /** Reads and judges one file; undefined when there is nothing to count (already counted, vanished, moving). */
-  private async read(job: IngestJob, monitored: MonitoredInterface): Promise<ReadFile | undefined> {
-    const row = await currentRow(this.deps.db, job.interfaceId, job.relativePath);
+  /**
+   * Reads and judges one file; undefined when there is nothing to count (already counted, vanished, moving). The
+   * read is synchronous on purpose: settled message files are small, and a synchronous read does not queue behind
+   * the thousands of stat calls a watcher issues when a folder fills up.
+   */
+  private read(job: IngestJob, monitored: MonitoredInterface, row: FileRow | undefined): ReadFile | undefined {
     const byStat = judgeByStat(row, job.size, job.mtimeMs);
     if (byStat?.kind === 'unchanged') return undefined;
     const receivedAt = new Date(job.settledAtMs).toISOString();
@@ -146,8 +150,8 @@ export class IngestQueue {
     }
     let content: Buffer;
     try {
-      content = await readFile(job.absolutePath);
-      const after = await stat(job.absolutePath);
+      content = readFileSync(job.absolutePath);
+      const after = statSync(job.absolutePath);
       if (after.size !== content.length || after.mtimeMs !== job.mtimeMs) {
         // written to while read: it settles again and comes back
         return undefined;

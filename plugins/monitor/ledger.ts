@@ -11,11 +11,11 @@
  * - anything else: rewritten, a new file (the old row is kept, marked `replaced`, its messages stay counted).
  */
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import { latencyBucket } from './latency-histogram.ts';
 import type { ReadMessage } from './message-reading.ts';
 import { minuteOf } from './message-store.ts';
-import type { FileRow, MessageRow, MonitorDatabase } from './monitor-tables.ts';
+import type { FileRow, FileTable, MessageRow, MonitorDatabase } from './monitor-tables.ts';
 
 /** How a file relates to what the ledger holds for its path. */
 export type FileVerdict =
@@ -51,16 +51,33 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** The current ledger row of a path (the newest not replaced), if any. */
-export async function currentRow(db: Kysely<MonitorDatabase>, interfaceId: string, path: string): Promise<FileRow | undefined> {
-  return db
-    .selectFrom('monitor_files')
-    .selectAll()
-    .where('interface_id', '=', interfaceId)
-    .where('path', '=', path)
-    .where('state', '!=', 'replaced')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+/** Current ledger rows of many paths at once, keyed `interfaceId NUL path` (one query per interface and 500 paths). */
+export async function currentRows(
+  db: Kysely<MonitorDatabase>,
+  files: ReadonlyArray<{ interfaceId: string; relativePath: string }>,
+): Promise<Map<string, FileRow>> {
+  const byInterface = new Map<string, string[]>();
+  for (const f of files) {
+    const paths = byInterface.get(f.interfaceId) ?? [];
+    paths.push(f.relativePath);
+    byInterface.set(f.interfaceId, paths);
+  }
+  const rows = new Map<string, FileRow>();
+  for (const [interfaceId, paths] of byInterface) {
+    for (let i = 0; i < paths.length; i += 500) {
+      const found = await db
+        .selectFrom('monitor_files')
+        .selectAll()
+        .where('interface_id', '=', interfaceId)
+        .where('path', 'in', paths.slice(i, i + 500))
+        .where('state', '!=', 'replaced')
+        .orderBy('id')
+        .execute();
+      // the newest row of a path wins
+      for (const row of found) rows.set(`${interfaceId}\u0000${row.path}`, row);
+    }
+  }
+  return rows;
 }
 
 /** Judges a file by its stat alone: undefined means its content must be read to decide. */
@@ -116,31 +133,43 @@ function messageRows(file: ReadFile, fileId: number, keepRaw: boolean): MessageR
   }));
 }
 
-async function writeFileRow(trx: Transaction<MonitorDatabase>, file: ReadFile): Promise<number> {
-  const failed = file.messages.filter((m) => !m.isValid).length;
-  const { verdict } = file;
-  if (verdict.kind === 'touched' || verdict.kind === 'appended') {
-    await trx
-      .updateTable('monitor_files')
-      .set({
-        size: file.size,
-        mtime_ms: file.mtimeMs,
-        content_hash: file.hash,
-        message_count: Number(verdict.row.message_count) + file.messages.length,
-        failed_count: Number(verdict.row.failed_count) + failed,
-        state: verdict.kind === 'appended' ? file.state : verdict.row.state,
-        last_read_at: file.receivedAt,
-      })
-      .where('id', '=', verdict.row.id)
-      .execute();
-    return Number(verdict.row.id);
-  }
-  if (verdict.kind === 'rewritten') {
-    await trx.updateTable('monitor_files').set({ state: 'replaced' }).where('id', '=', verdict.row.id).execute();
-  }
-  const inserted = await trx
-    .insertInto('monitor_files')
-    .values({
+/**
+ * Writes the ledger rows of a batch: updates for touched and appended files, and for rewritten ones the old row
+ * marked `replaced`; new rows in multi-row inserts with ids taken after the highest stored one (the monitor is the
+ * only writer of its ledger, and the transaction holds the write lock), which saves a round trip per file.
+ */
+async function writeFileRows(trx: Transaction<MonitorDatabase>, files: ReadFile[]): Promise<number[]> {
+  const ids: number[] = [];
+  const inserts: Insertable<FileTable>[] = [];
+  const top = await trx.selectFrom('monitor_files').select((eb) => eb.fn.max('id').as('top')).executeTakeFirst();
+  let nextId = Number(top?.top ?? 0);
+  for (const file of files) {
+    const failed = file.messages.filter((m) => !m.isValid).length;
+    const { verdict } = file;
+    if (verdict.kind === 'touched' || verdict.kind === 'appended') {
+      await trx
+        .updateTable('monitor_files')
+        .set({
+          size: file.size,
+          mtime_ms: file.mtimeMs,
+          content_hash: file.hash,
+          message_count: Number(verdict.row.message_count) + file.messages.length,
+          failed_count: Number(verdict.row.failed_count) + failed,
+          state: verdict.kind === 'appended' ? file.state : verdict.row.state,
+          last_read_at: file.receivedAt,
+        })
+        .where('id', '=', verdict.row.id)
+        .execute();
+      ids.push(Number(verdict.row.id));
+      continue;
+    }
+    if (verdict.kind === 'rewritten') {
+      await trx.updateTable('monitor_files').set({ state: 'replaced' }).where('id', '=', verdict.row.id).execute();
+    }
+    const id = ++nextId;
+    ids.push(id);
+    inserts.push({
+      id,
       interface_id: file.interfaceId,
       path: storable(file.path, 4096),
       size: file.size,
@@ -152,10 +181,12 @@ async function writeFileRow(trx: Transaction<MonitorDatabase>, file: ReadFile): 
       error: storable(file.error),
       first_read_at: file.receivedAt,
       last_read_at: file.receivedAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(inserted.id);
+    });
+  }
+  for (let i = 0; i < inserts.length; i += MESSAGE_CHUNK / 2) {
+    await trx.insertInto('monitor_files').values(inserts.slice(i, i + MESSAGE_CHUNK / 2)).execute();
+  }
+  return ids;
 }
 
 /** Adds the batch's messages to the minute roll-ups and latency histograms. */
@@ -231,8 +262,9 @@ export async function commitFiles(db: Kysely<MonitorDatabase>, files: ReadFile[]
     const committed: CommittedFile[] = [];
     const messages: MessageRow[] = [];
     const identifiers: MonitorDatabase['monitor_message_identifiers'][] = [];
-    for (const file of files) {
-      const fileId = await writeFileRow(trx, file);
+    const fileIds = await writeFileRows(trx, files);
+    for (const [index, file] of files.entries()) {
+      const fileId = fileIds[index];
       committed.push({ file, fileId });
       for (const row of messageRows(file, fileId, keepRaw)) messages.push(row);
       for (const m of file.messages) {

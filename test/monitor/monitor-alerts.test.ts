@@ -68,7 +68,9 @@ describe('alert episodes', () => {
     expect(ofRule(list, 'error-rate-warning')).toHaveLength(1);
     const critical = open(list, 'error-rate-critical')[0];
     expect(critical).toMatchObject({ severity: 'critical', interfaceId: id, interfaceName: 'alerting', acknowledgedAt: null });
-    expect(critical.message).toContain('6 of 10 messages failed');
+    // raised as soon as a commit took the rate to 50 %: how many of the five files had landed by then varies
+    const [, failed, total] = /(\d+) of (\d+) messages failed validation in the last 10 minutes/.exec(critical.message) ?? [];
+    expect(Number(failed) / Number(total)).toBeGreaterThanOrEqual(0.5);
     expect(critical.triggeredAt).toBe('2026-05-01T10:00:00.000Z');
   });
 

@@ -1,0 +1,146 @@
+// Engines under the monitor: MSH-7 times, the latency histogram's p99 bound, file patterns, the ledger's verdicts,
+// and property tests: splitting and reading arbitrary content never throws and accounts for every message.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseMessageTime } from '../../plugins/monitor/message-time.ts';
+import { bucketUpperMs, histogramQuantile, latencyBucket } from '../../plugins/monitor/latency-histogram.ts';
+import { compileFilePattern, filePatternProblem } from '../../plugins/monitor/file-pattern.ts';
+import { judgeByContent, judgeByStat, sha256 } from '../../plugins/monitor/ledger.ts';
+import { splitHl7Messages } from '../../plugins/hl7-standard/api.ts';
+import { readContent } from '../../plugins/monitor/message-reading.ts';
+import type { FileRow } from '../../plugins/monitor/monitor-tables.ts';
+import type { MonitoredInterface } from '../../plugins/monitor/api.ts';
+import type { StandardAdapter } from '../../kernel/standards-registry.ts';
+import { adtMessage } from './monitor-harness.ts';
+
+describe('MSH-7', () => {
+  it('reads every precision, fractions and offsets', () => {
+    expect(parseMessageTime('20260101120000+0000')).toBe(Date.UTC(2026, 0, 1, 12, 0, 0));
+    expect(parseMessageTime('20260101120000.25-0500')).toBe(Date.UTC(2026, 0, 1, 17, 0, 0, 250));
+    expect(parseMessageTime('202601011200+0130')).toBe(Date.UTC(2026, 0, 1, 10, 30));
+    expect(parseMessageTime('2026')).toBe(new Date(2026, 0, 1).getTime());
+    expect(parseMessageTime('20260101120000')).toBe(new Date(2026, 0, 1, 12, 0, 0).getTime());
+  });
+
+  it('gives undefined for impossible or malformed times', () => {
+    for (const bad of ['', 'yesterday', '20261301', '20260230', '20260101250000', '20260101120000+2500', '2026010112000']) {
+      expect(parseMessageTime(bad), bad).toBeUndefined();
+    }
+  });
+
+  it('never throws on any text', () => {
+    fc.assert(fc.property(fc.string(), (text) => {
+      const value = parseMessageTime(text);
+      return value === undefined || Number.isFinite(value);
+    }));
+  });
+});
+
+describe('latency histogram', () => {
+  it('reports a p99 never below the exact value and at most 5 % above it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 400 }), (latencies) => {
+        const counts = new Map<number, number>();
+        for (const l of latencies) counts.set(latencyBucket(l), (counts.get(latencyBucket(l)) ?? 0) + 1);
+        const sorted = [...latencies].sort((a, b) => a - b);
+        const exact = sorted[Math.ceil(0.99 * sorted.length) - 1];
+        const p99 = histogramQuantile(counts, 0.99) ?? -1;
+        return p99 >= exact && p99 <= Math.max(1, Math.ceil(exact * 1.05));
+      }),
+    );
+  });
+
+  it('puts negative and sub-millisecond latencies in bucket 0, and is empty without values', () => {
+    expect(latencyBucket(-50)).toBe(0);
+    expect(latencyBucket(0.5)).toBe(0);
+    expect(bucketUpperMs(0)).toBe(1);
+    expect(histogramQuantile(new Map(), 0.99)).toBeNull();
+  });
+});
+
+describe('file patterns', () => {
+  it('matches relative paths with picomatch, never dot files', () => {
+    const match = compileFilePattern('**/*.{hl7,txt}');
+    expect(match('a.hl7')).toBe(true);
+    expect(match('sub/deep/b.txt')).toBe(true);
+    expect(match('c.xml')).toBe(false);
+    expect(match('.hidden.hl7')).toBe(false);
+    expect(compileFilePattern('*.hl7')('sub/a.hl7')).toBe(false);
+  });
+
+  it('names the problem of unusable patterns', () => {
+    expect(filePatternProblem('*.hl7')).toBeUndefined();
+    expect(filePatternProblem('[abc')).toMatch(/closing/);
+    expect(filePatternProblem('../x/*.hl7')).toMatch(/\.\./);
+    expect(filePatternProblem('/etc/*.hl7')).toMatch(/relative/);
+    expect(filePatternProblem('   ')).toMatch(/empty/);
+  });
+});
+
+describe('ledger verdicts', () => {
+  const content = Buffer.from(`${adtMessage('L1')}\r`);
+  const row = {
+    id: 7,
+    interface_id: 'i',
+    path: 'a.hl7',
+    size: content.length,
+    mtime_ms: 1000,
+    content_hash: sha256(content),
+    message_count: 1,
+    failed_count: 0,
+    state: 'ingested',
+    error: null,
+    first_read_at: '',
+    last_read_at: '',
+  } satisfies FileRow;
+
+  it('tells new, unchanged, touched, appended and rewritten files apart', () => {
+    expect(judgeByStat(undefined, 10, 1)).toEqual({ kind: 'new' });
+    expect(judgeByStat(row, content.length, 1000)?.kind).toBe('unchanged');
+    expect(judgeByStat(row, content.length, 2000)).toBeUndefined();
+    expect(judgeByContent(row, content, sha256(content)).kind).toBe('touched');
+    const appended = Buffer.concat([content, Buffer.from(adtMessage('L2'))]);
+    expect(judgeByContent(row, appended, sha256(appended)).kind).toBe('appended');
+    const rewritten = Buffer.from(adtMessage('OTHER'));
+    expect(judgeByContent(row, rewritten, sha256(rewritten)).kind).toBe('rewritten');
+    const longerButDifferent = Buffer.concat([Buffer.from('X'), content]);
+    expect(judgeByContent(row, longerButDifferent, sha256(longerButDifferent)).kind).toBe('rewritten');
+  });
+});
+
+describe('reading untrusted content', () => {
+  const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
+  const adapter = {
+    validate: () => ({ isValid: true, errors: [], warnings: [] }),
+  } as unknown as StandardAdapter;
+  const messages = fc.array(fc.constantFrom(...['A', 'B', 'C'].map((id) => adtMessage(id))), { maxLength: 5 });
+  const separators = fc.constantFrom('\r', '\n', '\r\n');
+
+  it('splits any mix of messages, separators, framing and noise without throwing, one message per MSH', () => {
+    fc.assert(
+      fc.property(messages, separators, fc.boolean(), fc.boolean(), (list, separator, bom, mllp) => {
+        let text = list.map((m) => m.replaceAll('\r', separator)).join(separator);
+        if (mllp) text = `\u000b${text}\u001c\r`;
+        if (bom) text = `\ufeff${text}`;
+        return splitHl7Messages(text).messages.length === list.length;
+      }),
+    );
+  });
+
+  it('turns arbitrary bytes into messages or one parse error, never an exception', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => {
+        const reading = readContent(Buffer.from(bytes), { adapter, monitored, receivedAtMs: 0, skip: 0 });
+        if (reading.unparsable) return reading.messages.length === 1 && reading.messages[0].errors[0].code === 'PARSE_ERROR';
+        return reading.messages.length === splitHl7Messages(Buffer.from(bytes)).messages.length;
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('returns only the messages after those already counted', () => {
+    const content = Buffer.from([adtMessage('S1'), adtMessage('S2'), adtMessage('S3')].join('\r'));
+    const reading = readContent(content, { adapter, monitored, receivedAtMs: 0, skip: 2 });
+    expect(reading.messages.map((m) => [m.indexInFile, m.controlId])).toEqual([[2, 'S3']]);
+  });
+});
