@@ -95,7 +95,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
 
   it('counts a file written slowly in chunks once, after the last chunk', async () => {
     // the settle time is what this test is about, so it runs on SQLite (a second PostgreSQL schema adds nothing)
-    const slow = await startMonitorHarness({ monitor: { settleMs: 700 } });
+    const slow = await startMonitorHarness({ monitor: { settleMs: 1500 } });
     try {
       const dir = slow.folder();
       const id = await createInterface(slow, 'slow', dir);
