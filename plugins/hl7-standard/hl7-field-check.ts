@@ -12,7 +12,8 @@
  * raised: a valid message allocates almost nothing here.
  */
 import type { Hl7ComponentDefinition, Hl7FieldDefinition, Hl7SegmentDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
-import { isDataTypeOfAnyVersion, isHl7DefinedTable, isHl7TableValue } from './hl7-definitions.ts';
+import { getHl7TableValues, isDataTypeOfAnyVersion, isHl7DefinedTable, isHl7TableValue } from './hl7-definitions.ts';
+import { isHl7CodingSystem } from './hl7-coding-systems.ts';
 import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
 import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import { isFieldEmpty } from './hl7-path.ts';
@@ -26,6 +27,26 @@ const TABLES_CHECKED_ELSEWHERE: ReadonlySet<string> = new Set(['0076', '0003', '
 
 /** Table 0125 (value type) lists data types; any data type of the version is a valid value. */
 const VALUE_TYPE_TABLE = '0125';
+
+/** Table 0396 (coding system): its values and patterns live in hl7-coding-systems.ts. */
+const CODING_SYSTEM_TABLE = '0396';
+
+/** Coded data types whose components 3, 6 (and 12 from v2.7) name a coding system. */
+const CODED_TYPES: ReadonlySet<string> = new Set(['CE', 'CWE', 'CNE', 'CF']);
+const CODING_SYSTEM_COMPONENTS: ReadonlySet<number> = new Set([3, 6, 12]);
+
+/** What a coding-system name looks like: a short token. Anything else (words and spaces) is free text. */
+const CODING_SYSTEM_TOKEN = /^[A-Za-z0-9][A-Za-z0-9.+_-]{0,19}$/;
+
+/**
+ * True for the table of an ID component or part that is checked: the version types the component ID, which the
+ * standard reserves for HL7-defined tables (XPN-7 0200, XAD-7 0190, XTN-2/3 0201/0202, HD-3 0301, CX-5 0203 from
+ * v2.4...), and hl7-dictionary has the table's values. The same table on an IS component (CX-5 in v2.3) is
+ * user-defined there and not checked.
+ */
+function isCheckedTable(table: string | undefined): table is string {
+  return table !== undefined && !TABLES_CHECKED_ELSEWHERE.has(table) && table !== VALUE_TYPE_TABLE && getHl7TableValues(table) !== undefined;
+}
 
 /** Types whose text may legitimately hold what looks like delimiters after parsing (formatted and varying data). */
 const FREE_TYPES: ReadonlySet<string> = new Set(['VARIES', 'FT', 'TX', 'ST', 'NULLDT']);
@@ -45,6 +66,8 @@ interface PartPlan {
   def: Hl7ComponentDefinition;
   /** Primitive type checked (TS's time part read as DTM). */
   type: string;
+  /** HL7-defined table whose values the part must hold (ID parts only). */
+  table?: string;
 }
 
 /** One component of a composite type, with what is checked in it. */
@@ -52,6 +75,13 @@ interface ComponentPlan {
   def: Hl7ComponentDefinition;
   /** Primitive type whose format is checked when the component holds a single value; undefined when unchecked. */
   primitive?: string;
+  /** HL7-defined table whose values the component must hold (ID components only). */
+  table?: string;
+  /**
+   * Table 0396 for a coded type's coding-system component where the version's definitions name none (CE in
+   * v2.3-2.4): applied only to an observation value (OBX-5), where a receiver has to interpret the code.
+   */
+  observationTable?: string;
   /** Checked parts when the component is itself composite; undefined when none is checked. */
   parts?: PartPlan[];
 }
@@ -120,12 +150,22 @@ function typePlan(definitions: Hl7VersionDefinitions, plans: VersionPlans, name:
     plan.components = type.components.map((def): ComponentPlan => {
       const compType = componentType(name, def.position, def.dataType);
       const sub = definitions.dataType(compType);
-      if (!sub || sub.components.length === 0) return CHECKED_PRIMITIVES.has(compType) ? { def, primitive: compType } : { def };
-      // Tables of components are not checked: hl7-dictionary's single table set does not follow the versions
-      // closely enough there (coding-system names, identifier types), and most are user-defined in practice.
+      if (!sub || sub.components.length === 0) {
+        // Only HL7-defined tables (and 0396) on ID components: IS and CWE components name user-defined tables.
+        if (compType === 'ID' && isCheckedTable(def.table)) return { def, primitive: 'ID', table: def.table };
+        const plan: ComponentPlan = CHECKED_PRIMITIVES.has(compType) ? { def, primitive: compType } : { def };
+        if (!def.table && CODED_TYPES.has(name) && CODING_SYSTEM_COMPONENTS.has(def.position)) {
+          plan.primitive ??= 'ID';
+          plan.observationTable = CODING_SYSTEM_TABLE;
+        }
+        return plan;
+      }
       const parts = sub.components
-        .map((part) => ({ def: part, type: componentType(compType, part.position, part.dataType) }))
-        .filter((part) => CHECKED_PRIMITIVES.has(part.type) && !isComposite(definitions, part.type));
+        .map((part): PartPlan => {
+          const type = componentType(compType, part.position, part.dataType);
+          return type === 'ID' && isCheckedTable(part.table) ? { def: part, type, table: part.table } : { def: part, type };
+        })
+        .filter((part) => (part.table !== undefined || CHECKED_PRIMITIVES.has(part.type)) && !isComposite(definitions, part.type));
       return parts.length > 0 ? { def, parts } : { def };
     });
     plan.components = plan.components.filter((c) => c.def.optionality === 'R' || c.primitive !== undefined || c.parts !== undefined);
@@ -235,11 +275,39 @@ function checkPrimitive(
       checkValueType(place, value, component, part);
       return;
     }
-    if (isHl7DefinedTable(table) && isHl7TableValue(table, value) === false) {
+    if (table === CODING_SYSTEM_TABLE) {
+      if (!isHl7CodingSystem(value)) reportCodingSystem(place, value, component, part);
+      return;
+    }
+    // A field's table counts when HL7-defined; a component's table was chosen by its plan (ID in the version).
+    if ((component !== undefined || isHl7DefinedTable(table)) && isHl7TableValue(table, value) === false) {
       const { path, name } = describeValue(place, component, part);
       ctx.issues.add('VALUE_NOT_IN_TABLE', path, `${describeField(path, name)} value "${value}" is not in HL7 table ${table} for ${ctx.label}.`);
     }
   }
+}
+
+/** True when the value checked is an observation value (OBX-5), which a receiver has to interpret. */
+function isObservationValue(place: Place): boolean {
+  return place.field.position === 5 && place.segment.name === 'OBX';
+}
+
+/**
+ * A coding-system name outside table 0396. In an observation value, free text where the coding system belongs
+ * (`Not detected^^some text`) leaves the code uninterpretable: an error in both modes. Elsewhere, and for a
+ * token that is merely not listed, the usual table rule applies (strict error, compatibility warning).
+ */
+function reportCodingSystem(place: Place, value: string, component?: Hl7ComponentDefinition, part?: Hl7ComponentDefinition): void {
+  const { path, name } = describeValue(place, component, part);
+  const freeText = isObservationValue(place) && !CODING_SYSTEM_TOKEN.test(value);
+  place.ctx.issues.add(
+    'VALUE_NOT_IN_TABLE',
+    path,
+    freeText
+      ? `${describeField(path, name)} holds text, "${value}", where the name of a coding system (HL7 table 0396) belongs, so a receiver cannot interpret the code.`
+      : `${describeField(path, name)} value "${value}" is not a coding system of HL7 table 0396 (nor a local one, beginning 99) for ${place.ctx.label}.`,
+    freeText ? false : undefined,
+  );
 }
 
 /**
@@ -303,15 +371,16 @@ function checkTypedRepetition(place: Place, type: TypePlan, rep: Hl7Repetition, 
       for (let p = 0; p < component.parts.length; p++) {
         const part = component.parts[p] as PartPlan;
         const value = comp[part.def.position - 1];
-        if (value !== undefined && value !== '') checkPrimitive(place, part.type, value, undefined, component.def, part.def);
+        if (value !== undefined && value !== '') checkPrimitive(place, part.type, value, part.table, component.def, part.def);
       }
     } else if (component.primitive !== undefined && comp.length === 1) {
-      checkPrimitive(place, component.primitive, comp[0] as string, undefined, component.def);
+      const table = component.table ?? (component.observationTable !== undefined && isObservationValue(place) ? component.observationTable : undefined);
+      checkPrimitive(place, component.primitive, comp[0] as string, table, component.def);
     }
   }
 }
 
-/** Checks one field of a segment against its plan. `valueType` overrides a VARIES type (OBX-5 by OBX-2). */
+/** Checks one field of a segment against its plan. `valueType` (OBX only) types OBX-5 as OBX-2 names. */
 function checkField(place: Place, plan: FieldPlan, field: Hl7Field | undefined, valueType: TypePlan | undefined): void {
   const def = plan.def;
   place.field = def;
@@ -338,7 +407,8 @@ function checkField(place: Place, plan: FieldPlan, field: Hl7Field | undefined, 
       `${describeField(path, def.name)} may repeat at most ${def.maxRepetitions} time(s) in ${ctx.label} but has ${reps.length} repetitions.`,
     );
   }
-  const type = def.dataType === 'VARIES' && valueType ? valueType : plan.type;
+  // OBX-5 is read as the type OBX-2 names, whatever its definition says (VARIES; v2.7 data types it ST).
+  const type = valueType && (def.dataType === 'VARIES' || def.position === 5) ? valueType : plan.type;
   for (let r = 0; r < reps.length; r++) {
     const rep = reps[r] as Hl7Repetition;
     if (isRepetitionEmpty(rep)) continue;

@@ -44,11 +44,15 @@ const TOLERATED_IN_COMPATIBILITY: ReadonlySet<Hl7IssueCode> = new Set<Hl7IssueCo
   'UNSUPPORTED_VERSION',
 ]);
 
-/** Severity of a code in a mode. `tolerable` marks a finding that compatibility mode accepts whatever its code. */
-export function severityOf(code: Hl7IssueCode, mode: Hl7ValidationMode, tolerable = false): 'error' | 'warning' {
+/**
+ * Severity of a code in a mode. `tolerable` true marks a finding that compatibility mode accepts whatever its code;
+ * false one it never accepts whatever its code (a coding system a receiver cannot interpret); absent, the code
+ * decides.
+ */
+export function severityOf(code: Hl7IssueCode, mode: Hl7ValidationMode, tolerable?: boolean): 'error' | 'warning' {
   if (code === 'RECOMMENDED_FIELD_EMPTY') return 'warning';
-  if (mode === 'strict') return 'error';
-  return tolerable || TOLERATED_IN_COMPATIBILITY.has(code) ? 'warning' : 'error';
+  if (mode === 'strict' || tolerable === false) return 'error';
+  return tolerable === true || TOLERATED_IN_COMPATIBILITY.has(code) ? 'warning' : 'error';
 }
 
 /** Collects the issues of one message. */
@@ -59,7 +63,7 @@ export class Hl7IssueCollector {
   constructor(readonly mode: Hl7ValidationMode) {}
 
   /** Records an issue with the mode's severity for its code. */
-  add(code: Hl7IssueCode, field: string, message: string, tolerable = false): void {
+  add(code: Hl7IssueCode, field: string, message: string, tolerable?: boolean): void {
     this.push({ field, code, message, severity: severityOf(code, this.mode, tolerable) });
   }
 

