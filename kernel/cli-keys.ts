@@ -1,10 +1,18 @@
 /** The kernel's `workbench keys create|list|revoke` commands. */
 import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import type { LoadedConfig } from './config-loader.ts';
 import type { Workbench } from './workbench.ts';
 import type { CliCommand } from './plugin-api.ts';
 import type { ApiKeyStore } from './auth/api-keys.ts';
 import { TOKENS } from './tokens.ts';
 import { MONITOR_ROLES, isMonitorRole } from './auth/principal.ts';
+
+/** Where the store is: the SQLite file in the data folder, or the configured PostgreSQL server (never its URL). */
+export function describeStore(config: LoadedConfig): string {
+  if (config.kernel.storage.url) return `PostgreSQL (storage.url); data folder ${config.dataDir}`;
+  return join(config.dataDir, config.kernel.storage.sqliteFile);
+}
 
 /** Builds the key commands bound to a booted Workbench. */
 export function createKeyCommands(workbench: Workbench): CliCommand[] {
@@ -31,7 +39,8 @@ export function createKeyCommands(workbench: Workbench): CliCommand[] {
         const created = await store().create(values.role, values.name ?? 'api key');
         if (values.json) io.out(JSON.stringify(created));
         else {
-          io.out(`Created API key ${created.prefix} (role ${created.role}). It is shown only this once:`);
+          io.out(`Created API key ${created.prefix} (role ${created.role}) in ${describeStore(workbench.config)}.`);
+          io.out('It is shown only this once:');
           io.out(created.key);
         }
         return 0;
@@ -48,6 +57,7 @@ export function createKeyCommands(workbench: Workbench): CliCommand[] {
           io.out(JSON.stringify(keys));
           return 0;
         }
+        io.out(`Keys in ${describeStore(workbench.config)}:`);
         if (keys.length === 0) io.out('No API keys.');
         for (const key of keys) {
           const state = key.revokedAt ? `revoked ${key.revokedAt}` : 'active';

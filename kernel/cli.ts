@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import pino from 'pino';
 import { createWorkbench, type Workbench } from './workbench.ts';
-import { createKeyCommands } from './cli-keys.ts';
+import { createKeyCommands, describeStore } from './cli-keys.ts';
 import { createErrorsCommand } from './cli-errors.ts';
 import type { CliCommand, CliIo } from './plugin-api.ts';
 import { ConfigError } from './config-loader.ts';
@@ -73,6 +73,7 @@ async function runStart(configPath: string | undefined, io: CliIo): Promise<numb
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   const urls = await workbench.start();
   for (const [base, url] of Object.entries(urls)) io.out(`${base.padEnd(10)} ${url}  docs ${url}/docs`);
+  io.out(`${'data'.padEnd(10)} ${describeStore(workbench.config)}`);
   io.out('Press Ctrl+C to stop.');
   return new Promise<number>(() => {});
 }

@@ -9,6 +9,7 @@ import { resolve, join } from 'node:path';
 import type { z } from 'zod';
 import { kernelConfigSchema, type KernelConfig } from './config-schema.ts';
 import { projectRoot } from './project-root.ts';
+import { defaultDataDir } from './data-dir.ts';
 
 /** Root folder of the installed project (see project-root.ts). */
 export { projectRoot };
@@ -134,5 +135,5 @@ export function loadConfig(sources: ConfigSources = {}): LoadedConfig {
   const parsed = kernelConfigSchema.safeParse(raw);
   if (!parsed.success) problems.push(...describeZodIssues(parsed.error));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems, raw);
-  return { raw, kernel: parsed.data, dataDir: resolve(parsed.data.dataDir), files };
+  return { raw, kernel: parsed.data, dataDir: resolve(parsed.data.dataDir ?? defaultDataDir()), files };
 }

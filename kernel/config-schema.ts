@@ -26,8 +26,11 @@ const serverSchema = (port: number) =>
 /** Schema of the kernel's config keys. */
 export const kernelConfigSchema = z
   .object({
-    /** Folder of the embedded database and other state. Relative paths resolve against the working directory. */
-    dataDir: z.string().min(1).default('data'),
+    /**
+     * Folder of the embedded database and other state; null: the platform's per-user data folder (data-dir.ts).
+     * Relative paths resolve against the working directory.
+     */
+    dataDir: z.string().min(1).nullable().default(null),
     /** Local licence tier. The shipped default is enterprise so a new user sees every feature. */
     tier: z.enum(TIERS).default('enterprise'),
     servers: z

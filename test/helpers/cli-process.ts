@@ -4,7 +4,11 @@
  * (test/kernel/compiled-build.test.ts).
  */
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../kernel/project-root.ts';
 
+// By absolute address, so the child may run in any working directory.
+const tsxLoader = pathToFileURL(join(projectRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+
 /** Node arguments that run the CLI from source; append the command's own arguments. */
-export const sourceCliArgs: readonly string[] = ['--import', 'tsx', join(projectRoot, 'kernel', 'cli-main.ts')];
+export const sourceCliArgs: readonly string[] = ['--import', tsxLoader, join(projectRoot, 'kernel', 'cli-main.ts')];
