@@ -196,6 +196,21 @@ describe('feature flags', () => {
   });
 });
 
+describe('roles on operator routes', () => {
+  it('anonymous local callers and operators may edit an interface; an identified viewer may not', async () => {
+    const path = `/api/monitor/interfaces/${interfaceId}`;
+    const viewer = await wb.call('monitor', withBearer({ method: 'PUT', path, body: { enabled: false } }, keys.viewer));
+    expect(viewer.status).toBe(403);
+    expect(viewer.json.error.code).toBe('FORBIDDEN');
+    const badKey = await wb.call('monitor', withBearer({ method: 'PUT', path, body: { enabled: false } }, `wbk_bbbbbbbbbbbb_${'B'.repeat(43)}`));
+    expect(badKey.status).toBe(401);
+    expect((await wb.call('monitor', withBearer({ method: 'PUT', path, body: { enabled: false } }, keys.operator))).status).toBe(200);
+    expect((await wb.call('monitor', { method: 'PUT', path, body: { enabled: true } })).status).toBe(200);
+    // A viewer still reads.
+    expect((await wb.call('monitor', withBearer({ path }, keys.viewer))).status).toBe(200);
+  });
+});
+
 describe('tier', () => {
   it('below enterprise the admin routes answer 402, never 403', async () => {
     const pro = await startTestWorkbench({ config: { tier: 'professional' } });
