@@ -3,7 +3,7 @@
  * Appends are serialised in the process, and the entry id is the primary key, so two processes sharing a
  * PostgreSQL store cannot both append the same link: the loser re-reads the chain's end and tries again.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely, Migration, SelectQueryBuilder } from 'kysely';
 import type { Clock } from '../../kernel/clock.ts';
 import { SerialQueue } from '../../kernel/serial-queue.ts';
 import type { AuditRecordInput, AuditTrail } from './api.ts';
@@ -134,6 +134,16 @@ function toEntry(row: AuditEntryRow): AuditEntry {
   };
 }
 
+/** The query narrowed by the filter. */
+function filtered<O>(query: SelectQueryBuilder<AuditTables, 'audit_entries', O>, filter: AuditFilter): SelectQueryBuilder<AuditTables, 'audit_entries', O> {
+  let narrowed = query;
+  if (filter.action) narrowed = narrowed.where('action', '=', filter.action);
+  if (filter.resourceType) narrowed = narrowed.where('resource_type', '=', filter.resourceType);
+  if (filter.from) narrowed = narrowed.where('at', '>=', filter.from.toISOString());
+  if (filter.to) narrowed = narrowed.where('at', '<=', filter.to.toISOString());
+  return narrowed;
+}
+
 function isUniqueViolation(error: unknown): boolean {
   const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`;
   return /23505|SQLITE_CONSTRAINT|UNIQUE|duplicate key/i.test(text);
@@ -196,13 +206,8 @@ export class AuditStore implements AuditTrail {
 
   /** Entries matching the filter, newest first, with the total count. */
   async query(filter: AuditFilter, limit: number, offset: number): Promise<{ total: number; entries: AuditEntry[] }> {
-    let base = this.db.selectFrom('audit_entries');
-    if (filter.action) base = base.where('action', '=', filter.action);
-    if (filter.resourceType) base = base.where('resource_type', '=', filter.resourceType);
-    if (filter.from) base = base.where('at', '>=', filter.from.toISOString());
-    if (filter.to) base = base.where('at', '<=', filter.to.toISOString());
-    const counted = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-    const rows = await base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const counted = await filtered(this.db.selectFrom('audit_entries').select((eb) => eb.fn.countAll<string | number>().as('n')), filter).executeTakeFirst();
+    const rows = await filtered(this.db.selectFrom('audit_entries').selectAll(), filter).orderBy('id', 'desc').limit(limit).offset(offset).execute();
     return { total: Number(counted?.n ?? 0), entries: rows.map(toEntry) };
   }
 
@@ -210,11 +215,7 @@ export class AuditStore implements AuditTrail {
   async *stream(filter: AuditFilter): AsyncGenerator<AuditEntry> {
     let afterId = -1;
     for (;;) {
-      let batch = this.db.selectFrom('audit_entries').selectAll().where('id', '>', afterId);
-      if (filter.action) batch = batch.where('action', '=', filter.action);
-      if (filter.resourceType) batch = batch.where('resource_type', '=', filter.resourceType);
-      if (filter.from) batch = batch.where('at', '>=', filter.from.toISOString());
-      if (filter.to) batch = batch.where('at', '<=', filter.to.toISOString());
+      const batch = filtered(this.db.selectFrom('audit_entries').selectAll().where('id', '>', afterId), filter);
       const rows = await batch.orderBy('id').limit(BATCH).execute();
       for (const row of rows) yield toEntry(row);
       if (rows.length < BATCH) return;
