@@ -15,6 +15,7 @@ const benches: Bench[] = [
   ['cli', async () => (await import('./cli-startup-bench.ts')).runCliStartupBench],
   ['population', async () => (await import('./population-bench.ts')).runPopulationBench],
   ['monitor', async () => (await import('./monitor-bench.ts')).runMonitorBench],
+  ['audit', async () => (await import('./audit-bench.ts')).runAuditBench],
 ];
 
 const only = process.argv.slice(2);

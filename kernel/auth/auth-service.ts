@@ -39,7 +39,8 @@ export class AuthService {
 
   /**
    * The caller of a request: the Authorization header when one is sent, else a session cookie of a registered
-   * session verifier; `undefined` when the request carries neither. Throws 401 for a credential that proves nothing.
+   * session verifier; `undefined` when the request carries neither (or only a session cookie that is no longer
+   * valid). Throws 401 for an Authorization header that proves nothing.
    */
   async identifyRequest(headers: CredentialHeaders): Promise<Principal | undefined> {
     const authorization = headers.authorization;
@@ -47,9 +48,10 @@ export class AuthService {
     for (const verifier of this.sessionVerifiers) {
       const value = readCookie(headers.cookie, verifier.cookieName);
       if (value === undefined) continue;
+      // An expired or unknown session cookie proves nothing but is no forged credential either: the browser simply
+      // still holds it. The request goes on as anonymous (an admin route then answers 401 as for any anonymous call).
       const principal = await verifier.verify(value);
-      if (!principal) throw kernelErrors.create('UNAUTHORIZED', { reason: 'The session has expired or is unknown; sign in again.' });
-      return principal;
+      if (principal) return principal;
     }
     return undefined;
   }

@@ -21,7 +21,7 @@ export interface TokenVerifier {
 
 /**
  * A source of identities carried in a cookie (the single sign-on plugin's browser sessions). A cookie it does not
- * know, or one that has expired, makes {@link SessionVerifier.verify} answer `undefined` (the caller gets 401).
+ * know, or one that has expired, makes {@link SessionVerifier.verify} answer `undefined` (the request is then anonymous).
  */
 export interface SessionVerifier {
   /** Name of the cookie holding the session. */

@@ -13,7 +13,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely, sql as SqlTag } from 'kysely';
 import type { MonitorService } from '../monitor/api.ts';
 import type { Clock } from '../../kernel/clock.ts';
 
@@ -90,12 +90,15 @@ function round(value: number, digits: number): number {
 export async function measureCosts(deps: {
   // the shared database, any tables
   db: Kysely<any>;
+  /** Kysely's `sql` tag (from the plugin context, so kysely is not loaded at module scope). */
+  sql: typeof SqlTag;
   dialect: 'sqlite' | 'postgres';
   dataDir: string;
   monitor: MonitorService;
   clock: Clock;
   rates: CostRates;
 }): Promise<CostMetrics> {
+  const { sql } = deps;
   const now = deps.clock.now();
   const usage = process.cpuUsage();
   const memory = process.memoryUsage();

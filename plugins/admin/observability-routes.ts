@@ -179,6 +179,7 @@ export function registerObservabilityRoutes(
     handler: () =>
       measureCosts({
         db: context.storage.db,
+        sql: context.storage.sql,
         dialect: context.storage.dialect,
         dataDir: context.dataDir,
         monitor,

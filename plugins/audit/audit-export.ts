@@ -4,7 +4,6 @@
  * never runs a formula an attacker slipped into a user id or a resource name.
  */
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type { AuditEntry } from './audit-store.ts';
 
 /** The CSV columns, in order. */
@@ -37,8 +36,9 @@ function csvRow(entry: AuditEntry): string[] {
   });
 }
 
-/** The entries as a CSV stream with a header line. */
-export function auditCsvStream(entries: AsyncIterable<AuditEntry>): Readable {
+/** The entries as a CSV stream with a header line (csv-stringify is loaded on first use). */
+export async function auditCsvStream(entries: AsyncIterable<AuditEntry>): Promise<Readable> {
+  const { stringify } = await import('csv-stringify');
   const rows = Readable.from(
     (async function* () {
       for await (const entry of entries) yield csvRow(entry);

@@ -86,14 +86,14 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
     policy: 'MonitorAdmin',
     query: z.object({ ...filterShape, format: z.enum(['csv', 'json']).default('json') }).strict(),
     response: z.string(),
-    handler({ query }) {
+    async handler({ query }) {
       const { format, ...filter } = query;
       const entries = store.stream(checkedFilter(filter));
       return {
         raw: true,
         contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
         headers: { 'content-disposition': `attachment; filename="audit.${format}"` },
-        body: format === 'csv' ? auditCsvStream(entries) : auditJsonStream(entries),
+        body: format === 'csv' ? await auditCsvStream(entries) : auditJsonStream(entries),
       };
     },
   });

@@ -25,7 +25,7 @@ export class ActiveIssuer {
     if (this.cached && now - this.cached.at < REFRESH_MS) return this.cached.issuer;
     const [stored] = await this.store.providers();
     const issuer = stored
-      ? new OidcIssuer(
+      ? await OidcIssuer.create(
           stored.metadata,
           stored.clientId,
           this.box.open(stored.clientSecretSealed),

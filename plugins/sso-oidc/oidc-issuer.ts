@@ -1,10 +1,11 @@
 /**
  * The configured OpenID provider as the service uses it: the openid-client configuration for the sign-in flow and
  * the issuer's JWKS (jose) for bearer tokens. Built from the stored discovery document, so a restart needs no
- * network; discovery itself runs only when an admin configures the provider.
+ * network; discovery itself runs only when an admin configures the provider. openid-client and jose are loaded on
+ * first use, so commands that never meet a provider do not pay for them.
  */
-import * as client from 'openid-client';
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { Configuration, ServerMetadata } from 'openid-client';
+import type { JWTVerifyGetKey } from 'jose';
 import { ssoErrors } from './sso-errors.ts';
 
 /** Asymmetric algorithms accepted from an issuer (never `none`, never a shared-secret HMAC). */
@@ -29,16 +30,14 @@ export function checkIssuerUrl(issuerUrl: string): URL {
   throw ssoErrors.create('SSO_ISSUER_INSECURE', { issuerUrl });
 }
 
-function clientOptions(url: URL): { execute?: Array<(config: client.Configuration) => void> } {
-  return url.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {};
-}
 
 /** Runs OpenID discovery; answers the issuer's metadata, or throws 400 with the reason. */
 export async function discoverIssuer(issuerUrl: string, clientId: string, clientSecret: string): Promise<Record<string, unknown>> {
   const url = checkIssuerUrl(issuerUrl);
+  const client = await import('openid-client');
   try {
     const configuration = await client.discovery(url, clientId, clientSecret, client.ClientSecretBasic(clientSecret), {
-      ...clientOptions(url),
+      ...(url.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
       timeout: 10,
     });
     const metadata = configuration.serverMetadata();
@@ -54,31 +53,36 @@ export async function discoverIssuer(issuerUrl: string, clientId: string, client
 
 /** A provider ready for sign-ins and token checks. */
 export class OidcIssuer {
-  /** The issuer identifier tokens carry in `iss`. */
-  readonly issuer: string;
-  readonly configuration: client.Configuration;
-  readonly jwks: JWTVerifyGetKey;
-  /** Algorithms a token from this issuer may be signed with. */
-  readonly algorithms: string[];
-
-  constructor(
-    metadata: Record<string, unknown>,
+  private constructor(
+    /** The issuer identifier tokens carry in `iss`. */
+    readonly issuer: string,
+    readonly configuration: Configuration,
+    readonly jwks: JWTVerifyGetKey,
+    /** Algorithms a token from this issuer may be signed with. */
+    readonly algorithms: string[],
     readonly clientId: string,
-    clientSecret: string,
     /** Accepted `aud` values: the client id (ID tokens) and any configured API audience (access tokens). */
     readonly audiences: string[],
     readonly jitProvisioning: boolean,
-  ) {
-    this.issuer = String(metadata.issuer);
-    const serverMetadata = metadata as unknown as client.ServerMetadata;
-    this.configuration = new client.Configuration(serverMetadata, clientId, clientSecret, client.ClientSecretBasic(clientSecret));
-    const issuerUrl = new URL(this.issuer);
-    if (issuerUrl.protocol === 'http:') client.allowInsecureRequests(this.configuration);
-    this.jwks = createRemoteJWKSet(new URL(String(metadata.jwks_uri)), { timeoutDuration: 5_000 });
+  ) {}
+
+  /** Builds the provider from its stored discovery document (no network). */
+  static async create(
+    metadata: Record<string, unknown>,
+    clientId: string,
+    clientSecret: string,
+    audiences: string[],
+    jitProvisioning: boolean,
+  ): Promise<OidcIssuer> {
+    const [client, { createRemoteJWKSet }] = await Promise.all([import('openid-client'), import('jose')]);
+    const issuer = String(metadata.issuer);
+    const configuration = new client.Configuration(metadata as unknown as ServerMetadata, clientId, clientSecret, client.ClientSecretBasic(clientSecret));
+    if (new URL(issuer).protocol === 'http:') client.allowInsecureRequests(configuration);
+    const jwks = createRemoteJWKSet(new URL(String(metadata.jwks_uri)), { timeoutDuration: 5_000 });
     const advertised = Array.isArray(metadata.id_token_signing_alg_values_supported)
       ? (metadata.id_token_signing_alg_values_supported as string[])
       : [];
     const asymmetric = advertised.filter((alg) => ASYMMETRIC.includes(alg));
-    this.algorithms = asymmetric.length > 0 ? asymmetric : ['RS256'];
+    return new OidcIssuer(issuer, configuration, jwks, asymmetric.length > 0 ? asymmetric : ['RS256'], clientId, audiences, jitProvisioning);
   }
 }

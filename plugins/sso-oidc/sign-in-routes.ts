@@ -5,7 +5,6 @@
  * a bearer credential on every route (see the session verifier registered in index.ts).
  */
 import { randomBytes } from 'node:crypto';
-import * as client from 'openid-client';
 import { z } from 'zod';
 import type { PluginContext, RawResponse, RouteDefinition, RouteRequest } from '../../kernel/plugin-api.ts';
 import { readCookie } from '../../kernel/auth/credential-contracts.ts';
@@ -81,6 +80,7 @@ export function registerSignInRoutes(
       const issuer = await active.current();
       if (!issuer) throw ssoErrors.create('SSO_NOT_CONFIGURED');
       forgetStale();
+      const client = await import('openid-client');
       const codeVerifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
@@ -133,6 +133,7 @@ export function registerSignInRoutes(
       if (!issuer) throw ssoErrors.create('SSO_NOT_CONFIGURED');
       const currentUrl = new URL(login.redirectUri);
       for (const [name, value] of Object.entries(request.query)) currentUrl.searchParams.set(name, value);
+      const client = await import('openid-client');
       let claims;
       try {
         const tokens = await client.authorizationCodeGrant(issuer.configuration, currentUrl, {

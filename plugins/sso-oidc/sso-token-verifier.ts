@@ -4,7 +4,7 @@
  * configured audience, `exp` must lie ahead. The issuer's own roles claim is dropped: roles come from the service's
  * role assignments only. Tokens of other issuers are left to the other verifiers.
  */
-import { decodeJwt, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { TokenRejected, type TokenVerifier } from '../../kernel/auth/credential-contracts.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { OidcIssuer } from './oidc-issuer.ts';
@@ -17,6 +17,8 @@ const CLOCK_TOLERANCE_SECONDS = 60;
 export function createSsoTokenVerifier(current: () => Promise<OidcIssuer | undefined>, users: UserMapping, clock: Clock): TokenVerifier {
   return {
     async verify(token) {
+      // jose is loaded on first use (module cache afterwards).
+      const { decodeJwt, jwtVerify } = await import('jose');
       let unverified: JWTPayload;
       try {
         unverified = decodeJwt(token);
