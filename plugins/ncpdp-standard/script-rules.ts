@@ -4,7 +4,7 @@
  * date-times, NPI and DEA check digits, NDC shape, quantities, code lists, lengths). Paths follow ncpdp-paths.ts.
  */
 import type { ScriptDocument, ScriptElement } from './ncpdp-model.ts';
-import type { IssueCollector } from './ncpdp-issues.ts';
+import { IssueCollector } from './ncpdp-issues.ts';
 import { childPaths, walkScript } from './ncpdp-paths.ts';
 import { deaProblem, npiProblem } from '../synthetic-data/api.ts';
 import { isDecimal, isIsoDate, isIsoDateTime, isNdc11 } from './value-formats.ts';
@@ -80,13 +80,8 @@ function validateVersion(root: ScriptElement, requested: ScriptVersion | undefin
       'VERSION_MISSING',
       `Message declares no SCRIPT version (none of version, ${VERSION_ATTRIBUTES.join(', ')}); it was validated as ${fallback}.`,
     );
-  } else if (declared.unknown !== undefined) {
-    issues.error(
-      `Message@${declared.source}`,
-      'UNSUPPORTED_VERSION',
-      `Message declares SCRIPT version "${declared.unknown}", which is not one of ${SCRIPT_VERSIONS.join(', ')}; it was validated as ${fallback}.`,
-    );
   }
+  // An unsupported declared version is reported once by validateScript, which checks such a message best-effort.
   const version = requested ?? declared.version ?? DEFAULT_SCRIPT_VERSION;
   const declaresSomething = declared.version !== undefined || declared.unknown !== undefined;
   // With no declaration at all, VERSION_MISSING already says so; listing six absent attributes would repeat it.
@@ -307,8 +302,74 @@ function validateBody(body: ScriptElement, version: ScriptVersion, issues: Issue
   return transaction.name;
 }
 
-/** Validates a parsed SCRIPT document into the collector and returns what it found. */
-export function validateScript(document: ScriptDocument, requested: ScriptVersion | undefined, issues: IssueCollector): ScriptFindings {
+/**
+ * The supported version a declared but unsupported one is close to, for a best-effort check: another 10.x release
+ * is close to 10.6; a dated version (`2021071`: year, month, release) to the nearest supported dated version at
+ * most three years away. Anything else (`5.0`, `8.1`, text) is close to nothing.
+ */
+export function closestScriptVersion(declared: string): ScriptVersion | undefined {
+  if (/^10(\.\d+)?$|^010( release \d+)?$|^10 release \d+$/.test(declared)) return '10.6';
+  const dated = /^(\d{4})(\d{2})\d$/.exec(declared);
+  if (!dated) return undefined;
+  const months = Number(dated[1]) * 12 + Number(dated[2]);
+  let best: ScriptVersion | undefined;
+  let bestDistance = 36;
+  for (const candidate of SCRIPT_VERSIONS) {
+    const parts = /^(\d{4})(\d{2})\d$/.exec(candidate);
+    if (!parts) continue;
+    const distance = Math.abs(Number(parts[1]) * 12 + Number(parts[2]) - months);
+    if (distance <= bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Findings of a SCRIPT validation, the best-effort check of an unsupported version included. */
+export interface ScriptValidation extends Omit<ScriptFindings, 'version'> {
+  /** Version the content was checked against; absent when the declared version is close to none supported. */
+  version?: ScriptVersion;
+  /** Set when the message declares an unsupported version and was checked against this close supported one. */
+  bestEffortAgainst?: ScriptVersion;
+}
+
+/**
+ * Validates a parsed SCRIPT document into the collector and returns what it found. A message declaring a
+ * version this plugin does not claim gets one UNSUPPORTED_VERSION error; when the version is close to a supported
+ * one, the message is also checked against that one, every finding of that check a warning whose sentence says
+ * it is best-effort, since the structure was not written for the declared version.
+ */
+export function validateScript(document: ScriptDocument, requested: ScriptVersion | undefined, issues: IssueCollector): ScriptValidation {
+  const root = document.root;
+  const declared = root.name === 'Message' ? declaredScriptVersion(root) : undefined;
+  if (declared?.unknown === undefined) return validateScriptAs(document, requested, issues);
+  if (requested !== undefined) {
+    issues.error(
+      `Message@${declared.source}`,
+      'UNSUPPORTED_VERSION',
+      `Message declares SCRIPT version "${declared.unknown}", which is not one of ${SCRIPT_VERSIONS.join(', ')}; it was validated as ${requested}, as asked.`,
+    );
+    return validateScriptAs(document, requested, issues);
+  }
+  const closest = closestScriptVersion(declared.unknown);
+  issues.error(
+    `Message@${declared.source}`,
+    'UNSUPPORTED_VERSION',
+    closest
+      ? `Message declares SCRIPT version "${declared.unknown}", which is not one of ${SCRIPT_VERSIONS.join(', ')}; it was checked best-effort against the closest supported version, ${closest}, whose findings follow as warnings.`
+      : `Message declares SCRIPT version "${declared.unknown}", which is not one of ${SCRIPT_VERSIONS.join(', ')} nor close to one; its content was not checked.`,
+  );
+  if (!closest) return { declaredVersion: declared.unknown };
+  const trial = new IssueCollector(issues.mode);
+  const findings = validateScriptAs(document, closest, trial);
+  for (const issue of [...trial.errors, ...trial.warnings]) {
+    issues.warning(issue.field, issue.code, `Best-effort check against SCRIPT ${closest} (the message declares ${declared.unknown}): ${issue.message}`);
+  }
+  return { ...findings, declaredVersion: declared.unknown, bestEffortAgainst: closest };
+}
+
+function validateScriptAs(document: ScriptDocument, requested: ScriptVersion | undefined, issues: IssueCollector): ScriptFindings {
   const root = document.root;
   if (root.name !== 'Message') {
     issues.error(root.name, 'UNKNOWN_MESSAGE_TYPE', `The root element is ${root.name}; a SCRIPT message has the root element Message.`);
