@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import type { MonitoredInterface } from './api.ts';
 import { compileFilePattern } from './file-pattern.ts';
 
@@ -55,8 +55,11 @@ export class FolderWatcher {
   }
 
   /** Starts watching; resolves once the files already there were reported. */
-  start(): Promise<void> {
+  async start(): Promise<void> {
     const root = this.monitored.directoryPath;
+    // loaded when the first folder is watched, so one-shot CLI commands never pay for it
+    const { watch } = await import('chokidar');
+    if (this.closed) return;
     this.watcher = watch(root, {
       ignoreInitial: false,
       persistent: true,
@@ -78,7 +81,7 @@ export class FolderWatcher {
     this.watcher.on('change', onFile);
     this.watcher.on('unlink', (path: string) => this.forget(path));
     this.watcher.on('error', (error: unknown) => this.options.onError(error instanceof Error ? error : new Error(String(error))));
-    return new Promise((resolve) => this.watcher?.once('ready', () => resolve()));
+    await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
   }
 
   private forget(path: string): void {

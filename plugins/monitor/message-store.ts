@@ -2,7 +2,7 @@
  * Reads of stored messages and minute roll-ups, for the monitor's own routes and for other plugins through
  * {@link MonitorService}. Every read is bounded (limit capped) and served by an index on the time window.
  */
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import type {
   DailyMessageCount,
   MessageQuery,
@@ -159,12 +159,12 @@ export class MessageStore {
     if (options.withinMs !== undefined) {
       let w = this.db
         .selectFrom('monitor_messages')
-        .select((eb) => [sql<string>`substr(received_at, 1, 16)`.as('m'), eb.fn.countAll<number>().as('n')])
+        .select((eb) => [eb.fn<string>('substr', ['received_at', eb.lit(1), eb.lit(16)]).as('m'), eb.fn.countAll<number>().as('n')])
         .where('interface_id', '=', interfaceId)
         .where('received_at', '>=', since)
         .where('latency_ms', '<=', options.withinMs);
       if (until !== undefined) w = w.where('received_at', '<', until);
-      const counts = await w.groupBy(sql`substr(received_at, 1, 16)`).execute();
+      const counts = await w.groupBy((eb) => eb.fn('substr', ['received_at', eb.lit(1), eb.lit(16)])).execute();
       within = new Map(counts.map((c) => [`${c.m}:00.000Z`, Number(c.n)]));
     }
     return rows.map((row) => ({
@@ -210,14 +210,15 @@ export class MessageStore {
     let q = this.db
       .selectFrom('monitor_minutes')
       .select((eb) => [
-        sql<string>`substr(minute, 1, 10)`.as('day'),
+        eb.fn<string>('substr', ['minute', eb.lit(1), eb.lit(10)]).as('day'),
         eb.fn.sum<number>('messages').as('messages'),
         eb.fn.sum<number>('failed').as('failed'),
       ])
       .where('minute', '>=', isoOf(window.since));
     if (window.until !== undefined) q = q.where('minute', '<', isoOf(window.until));
     if (interfaceId) q = q.where('interface_id', '=', interfaceId);
-    const rows = await q.groupBy(sql`substr(minute, 1, 10)`).orderBy(sql`substr(minute, 1, 10)`).execute();
+    const day = (eb: ExpressionBuilder<MonitorDatabase, 'monitor_minutes'>) => eb.fn<string>('substr', ['minute', eb.lit(1), eb.lit(10)]);
+    const rows = await q.groupBy(day).orderBy(day).execute();
     return rows
       .map((r) => ({ day: r.day, messages: Number(r.messages ?? 0), failed: Number(r.failed ?? 0) }))
       .filter((r) => r.messages > 0);

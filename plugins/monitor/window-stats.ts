@@ -2,7 +2,7 @@
  * Totals of an interface over a time window from the minute roll-ups and their latency histograms. Both reads go
  * through the (interface, minute) primary keys, so their cost follows the window's minutes, not the tables.
  */
-import { sql, type Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { histogramQuantile } from './latency-histogram.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 
@@ -64,10 +64,10 @@ export async function hourlyTotals(
   since: string,
   until?: string,
 ): Promise<Map<string, { messages: number; failed: number }>> {
-  const hour = sql<string>`substr(minute, 1, 13)`;
+  const hour = (eb: ExpressionBuilder<MonitorDatabase, 'monitor_minutes'>) => eb.fn<string>('substr', ['minute', eb.lit(1), eb.lit(13)]);
   let query = db
     .selectFrom('monitor_minutes')
-    .select((eb) => [hour.as('hour'), eb.fn.sum<number>('messages').as('messages'), eb.fn.sum<number>('failed').as('failed')])
+    .select((eb) => [hour(eb).as('hour'), eb.fn.sum<number>('messages').as('messages'), eb.fn.sum<number>('failed').as('failed')])
     .where('interface_id', '=', interfaceId)
     .where('minute', '>=', since);
   if (until) query = query.where('minute', '<', until);
