@@ -12,7 +12,7 @@
  *   `workbench start` in its own process; its RSS once the last message is counted.
  *   `WORKBENCH_BENCH_MONITOR_MESSAGES` scales it down for a quick run.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import type { StandardAdapter, StandardsRegistry } from '../kernel/standards-reg
 import { TOKENS } from '../kernel/tokens.ts';
 import { projectRoot } from '../kernel/project-root.ts';
 import { send } from '../test/helpers/http-client.ts';
+import { killed, startServiceProcess, writeServiceConfig } from '../scripts/monitor-crash-scenario.ts';
 
 const MESSAGE_BYTES = 1024;
 
@@ -174,32 +175,10 @@ async function rssAfter(total: number, messages: string[]): Promise<{ rssMb: num
   const dir = mkdtempSync(join(tmpdir(), 'workbench-monitor-rss-'));
   const folder = join(dir, 'million');
   mkdirSync(folder);
-  const configPath = join(dir, 'config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      dataDir: join(dir, 'data'),
-      logging: { level: 'error' },
-      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
-      plugins: { monitor: { settleMs: 100 } },
-    }),
-  );
-  const child = spawn(process.execPath, [join(projectRoot, 'bin', 'workbench.js'), 'start', '--config', configPath], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const { configPath } = writeServiceConfig(dir, { settleMs: 100 });
+  const { child, monitorUrl } = startServiceProcess(configPath, [join(projectRoot, 'bin', 'workbench.js')]);
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`service did not start: ${output}`)), 60_000);
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /monitor\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
+    const url = await monitorUrl;
     const files = Math.ceil(total / 1000);
     const start = performance.now();
     const id = await createInterface(url, 'million', folder);
@@ -212,8 +191,7 @@ async function rssAfter(total: number, messages: string[]): Promise<{ rssMb: num
     const seconds = (performance.now() - start) / 1000;
     return { rssMb: rssMbOf(child.pid ?? 0), seconds: Math.round(seconds), messagesPerSecond: Math.round((files * 1000) / seconds) };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await killed(child);
     rmSync(dir, { recursive: true, force: true });
   }
 }

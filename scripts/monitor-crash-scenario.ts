@@ -57,8 +57,33 @@ function message(controlId: string): string {
   ].join('\r');
 }
 
-function startChild(configPath: string): { child: ChildProcess; monitorUrl: Promise<string> } {
-  const child = spawn(process.execPath, [...sourceCliArgs, 'start', '--config', configPath], {
+/**
+ * Writes the config of a service on ephemeral ports with its data under `root`; returns the config's path and the
+ * data folder.
+ */
+export function writeServiceConfig(root: string, monitor: Record<string, unknown>): { configPath: string; dataDir: string } {
+  const dataDir = join(root, 'data');
+  const configPath = join(root, 'config.json');
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      dataDir,
+      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
+      plugins: { monitor },
+    }),
+  );
+  return { configPath, dataDir };
+}
+
+/**
+ * Starts `workbench start` in a child process (from the sources by default; pass the compiled `bin/workbench.js` to
+ * run the build); `monitorUrl` resolves with the monitor base address once it is printed.
+ */
+export function startServiceProcess(
+  configPath: string,
+  cli: readonly string[] = sourceCliArgs,
+): { child: ChildProcess; monitorUrl: Promise<string> } {
+  const child = spawn(process.execPath, [...cli, 'start', '--config', configPath], {
     env: { ...process.env, WORKBENCH_LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -84,7 +109,8 @@ function startChild(configPath: string): { child: ChildProcess; monitorUrl: Prom
   return { child, monitorUrl };
 }
 
-function killed(child: ChildProcess): Promise<void> {
+/** Kills a child with SIGKILL (unless it already exited) and resolves once it is gone. */
+export function killed(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
@@ -100,19 +126,10 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
   const rand = random(options.seed ?? 20261123);
   const started = Date.now();
   const root = mkdtempSync(join(tmpdir(), 'workbench-crash-'));
-  const dataDir = join(root, 'data');
   const watched = join(root, 'watched');
   mkdirSync(watched);
-  const configPath = join(root, 'config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      dataDir,
-      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
-      plugins: { monitor: { settleMs: 200, checkIntervalMs: 500 } },
-    }),
-  );
-  let current = startChild(configPath);
+  const { configPath, dataDir } = writeServiceConfig(root, { settleMs: 200, checkIntervalMs: 500 });
+  let current = startServiceProcess(configPath);
   try {
     let url = await current.monitorUrl;
     const created = await send(url, { method: 'POST', path: '/api/monitor/interfaces', body: { name: 'crash', directoryPath: watched } });
@@ -138,7 +155,7 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
       await sleep(300 + rand() * 1500);
       await killed(current.child);
       log(`kill ${kill}: ${filesWritten} files written so far`);
-      current = startChild(configPath);
+      current = startServiceProcess(configPath);
       url = await current.monitorUrl;
     }
     await writer;

@@ -6,31 +6,14 @@
  */
 import type { StandardAdapter, ValidationIssue } from '../../kernel/standards-registry.ts';
 import { splitHl7Messages } from '../hl7-standard/api.ts';
-import type { MonitoredInterface, StoredIssue } from './api.ts';
+import type { MonitoredInterface, StoredIssue, StoredMessage } from './api.ts';
 import { parseMessageTime } from './message-time.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;
 
-/** A message ready to be stored. */
-export interface ReadMessage {
-  indexInFile: number;
-  messageTime: string | null;
-  messageType: string | null;
-  triggerEvent: string | null;
-  version: string | null;
-  controlId: string | null;
-  sendingApplication: string | null;
-  sendingFacility: string | null;
-  patientIds: Array<{ id: string; assigningAuthority: string | null }>;
-  accountNumber: string | null;
-  visitNumber: string | null;
-  isValid: boolean;
-  errors: StoredIssue[];
-  warnings: StoredIssue[];
-  latencyMs: number | null;
-  raw: string;
-}
+/** A message ready to be stored: a stored message without what the ledger assigns (ids, file, receipt time). */
+export type ReadMessage = Omit<StoredMessage, 'id' | 'interfaceId' | 'fileId' | 'receivedAt' | 'raw'> & { raw: string };
 
 /** What reading a file's content produced. */
 export interface ContentReading {
