@@ -50,9 +50,15 @@ export class IngestQueue {
     const key = `${job.interfaceId}\u0000${job.relativePath}`;
     this.waiting.delete(key);
     this.waiting.set(key, job);
-    this.running ??= this.loop().finally(() => {
+    this.kick();
+  }
+
+  /** Starts the loop unless it runs; when it ends with files waiting (queued as it finished), it starts again. */
+  private kick(): void {
+    if (this.running || this.stopped) return;
+    this.running = this.loop().finally(() => {
       this.running = undefined;
-      if (this.waiting.size > 0 && !this.stopped) this.running = this.loop();
+      if (this.waiting.size > 0) this.kick();
     });
   }
 
