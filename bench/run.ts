@@ -16,6 +16,7 @@ const benches: Bench[] = [
   ['population', async () => (await import('./population-bench.ts')).runPopulationBench],
   ['monitor', async () => (await import('./monitor-bench.ts')).runMonitorBench],
   ['audit', async () => (await import('./audit-bench.ts')).runAuditBench],
+  ['work', async () => (await import('./work-pool-bench.ts')).runWorkPoolBench],
 ];
 
 const only = process.argv.slice(2);

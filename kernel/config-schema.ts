@@ -88,6 +88,23 @@ export const kernelConfigSchema = z
       })
       .strict()
       .prefault({}),
+    work: z
+      .object({
+        /** Worker threads for heavy work (validate, diff, generate of large inputs); null: one per CPU core. */
+        threads: z.number().int().min(1).max(64).nullable().default(null),
+        /** Time one piece of pooled work may take before its worker is recycled and the caller gets 422. */
+        timeBudgetMs: z.number().int().min(100).max(600_000).default(10_000),
+        /** Inputs smaller than this (characters of message content) run on the event loop; larger go to a worker. */
+        inlineBelowBytes: z.number().int().min(0).default(16 * 1024),
+        /** Heavy requests waiting for a worker beyond those running; more get 503 SERVER_BUSY with Retry-After. */
+        maxQueued: z.number().int().min(0).max(1_000).default(4),
+        /** Old-generation heap limit of each worker thread, in MB; work that needs more gets 422. */
+        workerHeapMb: z.number().int().min(64).max(16_384).default(1_024),
+        /** Boot the workers at start (the first large request is fast) rather than on first use (less idle memory). */
+        warmOnStart: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
     logging: z
       .object({
         level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -20,13 +20,16 @@ export class WorkbenchError extends Error {
   readonly code: string;
   readonly status: number;
   readonly details?: unknown;
+  /** Response headers that go with the error (e.g. `retry-after` on 503). */
+  readonly headers?: Readonly<Record<string, string>>;
 
-  constructor(code: string, status: number, message: string, details?: unknown) {
+  constructor(code: string, status: number, message: string, details?: unknown, headers?: Record<string, string>) {
     super(message);
     this.name = 'WorkbenchError';
     this.code = code;
     this.status = status;
     this.details = details;
+    if (headers) this.headers = headers;
   }
 }
 
@@ -38,7 +41,12 @@ export function formatTemplate(template: string, params: Record<string, unknown>
 /** Factory returned by {@link defineErrorCatalogue}: `errors.raise('CODE', {params}, details)` builds the error. */
 export interface ErrorFactory<C extends ErrorCatalogue> {
   readonly catalogue: C;
-  create(code: keyof C & string, params?: Record<string, unknown>, details?: unknown): WorkbenchError;
+  create(
+    code: keyof C & string,
+    params?: Record<string, unknown>,
+    details?: unknown,
+    headers?: Record<string, string>,
+  ): WorkbenchError;
 }
 
 /**
@@ -48,9 +56,9 @@ export interface ErrorFactory<C extends ErrorCatalogue> {
 export function defineErrorCatalogue<C extends ErrorCatalogue>(catalogue: C): ErrorFactory<C> {
   return {
     catalogue,
-    create(code, params, details) {
+    create(code, params, details, headers) {
       const def = catalogue[code];
-      return new WorkbenchError(code, def.status, formatTemplate(def.message, params), details);
+      return new WorkbenchError(code, def.status, formatTemplate(def.message, params), details, headers);
     },
   };
 }
@@ -58,6 +66,8 @@ export function defineErrorCatalogue<C extends ErrorCatalogue>(catalogue: C): Er
 /** The kernel's own error codes. */
 export const kernelErrors = defineErrorCatalogue({
   VALIDATION_FAILED: { status: 400, message: 'The request is invalid: {summary}' },
+  BAD_REQUEST: { status: 400, message: 'The request is malformed: {reason}' },
+  INVALID_URL: { status: 400, message: 'The request URL is malformed: {reason}' },
   INVALID_JSON: { status: 400, message: 'The request body is not valid JSON: {reason}' },
   UNAUTHORIZED: { status: 401, message: '{reason}' },
   TIER_REQUIRED: { status: 402, message: 'This feature needs the {tier} tier; the configured tier is {current}.' },
@@ -75,7 +85,22 @@ export const kernelErrors = defineErrorCatalogue({
     status: 415,
     message: 'Content-Type "{contentType}" is not supported here; send {accepted}.',
   },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time; send it again.' },
+  PROCESSING_TIME_EXCEEDED: {
+    status: 422,
+    message: 'The work took longer than its time budget of {budgetMs} ms and was stopped; send a smaller input.',
+  },
+  PROCESSING_MEMORY_EXCEEDED: {
+    status: 422,
+    message: 'The work needed more memory than a worker may use ({limitMb} MB) and was stopped; send a smaller input.',
+  },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are larger than the service accepts.' },
   INTERNAL_ERROR: { status: 500, message: 'An internal error occurred; the service log has the details.' },
+  SERVER_BUSY: {
+    status: 503,
+    message: 'The service is busy with other large requests; retry in {retryAfter} seconds (Retry-After).',
+  },
+  SERVICE_STOPPING: { status: 503, message: 'The service is stopping; the request was not completed.' },
 });
 
 /** Every catalogue known to the process, by owner (`kernel` or a plugin id). */

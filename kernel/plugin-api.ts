@@ -21,6 +21,7 @@ import type { RequestObserver } from './http/request-observers.ts';
 import type { ProfilePack } from './profile-packs.ts';
 import type { PluginManifest, BaseName } from './plugin-manifest.ts';
 import type { Cache } from './cache.ts';
+import type { StandardsRunner } from './workers/standards-runner.ts';
 
 /** HTTP methods a route may declare. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -76,6 +77,12 @@ export interface RouteDefinition<
    * (MonitorAdmin > MonitorOperator > MonitorViewer): 401 for a bad credential, 403 for too low a role.
    */
   minimumRole?: MonitorRole;
+  /**
+   * The route's work grows with its body (validate, diff): a request whose body is over `work.inlineBelowBytes`
+   * waits for a slot of the kernel's heavy-request gate before its body is read; when too many wait, 503
+   * SERVER_BUSY with Retry-After.
+   */
+  heavy?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -168,24 +175,36 @@ export interface Lifecycle {
   onStop(hook: () => Promise<void> | void): void;
 }
 
-/** Everything the kernel hands a plugin. */
-export interface PluginContext<C = unknown> {
+/**
+ * What a plugin sees inside a thread of the worker pool (manifest `"worker": true`): enough to build standard
+ * adapters and the services they need, and nothing that belongs to the main thread (no routes, storage, events).
+ */
+export interface WorkerPluginContext<C = unknown> {
   readonly manifest: PluginManifest;
   /** The plugin's own validated config section. */
   readonly config: C;
-  /** The DI container; plugins register services under exported tokens and resolve others' by token. */
+  /** The thread's own DI container; plugins register services under exported tokens and resolve others' by token. */
   readonly container: DependencyContainer;
   readonly logger: Logger;
+  /** The thread's registry: adapters registered here serve the pooled validate, diff and generate work. */
+  readonly standards: StandardsRegistry;
+  readonly clock: Clock;
+  /** Profile packs discovered in `profiles/` (and any extra profile dirs of the config). */
+  readonly profiles: readonly ProfilePack[];
+  /** Directory of the plugin (for data files shipped with it). */
+  readonly directory: string;
+}
+
+/** Everything the kernel hands a plugin. */
+export interface PluginContext<C = unknown> extends WorkerPluginContext<C> {
   readonly storage: PluginStorage;
   readonly events: EventBus;
   readonly scheduler: Scheduler;
-  readonly standards: StandardsRegistry;
   readonly entitlement: Entitlement;
   readonly auth: AuthService;
-  readonly clock: Clock;
   readonly cache: Cache;
-  /** Profile packs discovered in `profiles/` (and any extra profile dirs of the config). */
-  readonly profiles: readonly ProfilePack[];
+  /** Runs validate, diff and generate of a registered standard on the event loop or in the worker pool, by size. */
+  readonly standardsRunner: StandardsRunner;
   /**
    * Routes on the manifest's base. A route without its own `tier` needs the manifest's `tier`. For a plugin whose
    * manifest declares base `none`, registering a route is a boot error naming the plugin and the route.
@@ -200,8 +219,6 @@ export interface PluginContext<C = unknown> {
   registerErrors(catalogue: ErrorCatalogue): void;
   /** Adds a `workbench` CLI subcommand. */
   registerCommand(command: CliCommand): void;
-  /** Directory of the plugin (for data files shipped with it). */
-  readonly directory: string;
   /** The service's data directory. */
   readonly dataDir: string;
   /** The product version (package.json), as the health report and the OpenAPI documents show it. */
@@ -213,4 +230,9 @@ export interface PluginModule<C = unknown> {
   /** Schema of the plugin's config section (`plugins.<id>` in the config file). */
   configSchema?: z.ZodType<C>;
   register(context: PluginContext<C>): Promise<void> | void;
+  /**
+   * Runs in each thread of the worker pool when the manifest says `"worker": true`: registers what pooled work
+   * needs there (typically the same standard adapter `register` puts in the main registry).
+   */
+  registerWorker?(context: WorkerPluginContext<C>): Promise<void> | void;
 }

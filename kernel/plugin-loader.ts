@@ -41,6 +41,10 @@ export async function loadPluginModules(
       problems.push(`plugin "${id}": entry ${entry} must export \`plugin\` with a register(context) function`);
       continue;
     }
+    if (plugin.manifest.worker && typeof module.registerWorker !== 'function') {
+      problems.push(`plugin "${id}": the manifest says "worker": true, so ${entry} must export a registerWorker(context)`);
+      continue;
+    }
     const { enabled: _enabled, ...section } = sections[id] ?? {};
     let config: unknown = section;
     if (module.configSchema) {

@@ -24,6 +24,11 @@ export const pluginManifestSchema = z
     tier: z.enum(TIERS),
     requires: z.array(z.string()).default([]),
     entry: z.string().regex(/\.(ts|js|mjs)$/, 'must name a .ts, .js or .mjs module'),
+    /**
+     * True when the plugin also runs in each thread of the kernel's worker pool, where its `registerWorker(context)`
+     * registers what heavy work needs (standard adapters). Everything it requires must run there too.
+     */
+    worker: z.boolean().default(false),
   })
   .strict();
 
@@ -75,6 +80,15 @@ export function resolvePluginOrder(
     const missing = plugin.manifest.requires.filter((id) => !byId.has(id));
     if (missing.length > 0) {
       problems.push(`plugin "${plugin.manifest.id}" requires missing plugin(s): ${missing.join(', ')}`);
+    }
+    if (plugin.manifest.worker) {
+      const mainOnly = plugin.manifest.requires.filter((id) => byId.has(id) && !byId.get(id)?.manifest.worker);
+      if (mainOnly.length > 0) {
+        const verb = mainOnly.length === 1 ? 'does' : 'do';
+        problems.push(
+          `plugin "${plugin.manifest.id}" runs in worker threads but requires ${mainOnly.join(', ')}, which ${verb} not (set "worker": true in its plugin.json)`,
+        );
+      }
     }
   }
   // Depth-first topological sort; a grey node met again is a cycle, reported with its path.

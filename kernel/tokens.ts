@@ -15,4 +15,5 @@ export const TOKENS = {
   Clock: Symbol.for('workbench.clock'),
   Cache: Symbol.for('workbench.cache'),
   Errors: Symbol.for('workbench.errors'),
+  StandardsRunner: Symbol.for('workbench.standards-runner'),
 } as const;

@@ -34,6 +34,10 @@ import type { BaseServer } from './http/base-server.ts';
 import { createOfflineRegistrar, createRefusingRegistrar, createRouteRegistrar } from './http/route-registrar.ts';
 import { LifecycleHooks } from './lifecycle.ts';
 import { RequestObservers } from './http/request-observers.ts';
+import { HeavyRequestGate } from './http/heavy-request-gate.ts';
+import { StandardsRunner } from './workers/standards-runner.ts';
+import { WorkPool, poolSize } from './workers/work-pool.ts';
+import { memoryCeilingMb } from './workers/memory-ceiling.ts';
 import type { CliCommand, PluginContext } from './plugin-api.ts';
 
 /** The product version (from package.json). */
@@ -119,6 +123,10 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const entitlement = new Entitlement(kernelConfig.tier);
   const errors = new ErrorRegistry();
   const lifecycle = new LifecycleHooks(logger);
+  const work = kernelConfig.work;
+  const standardsRunner = new StandardsRunner(work.inlineBelowBytes);
+  const gate = new HeavyRequestGate(poolSize(work.threads), work.maxQueued, work.inlineBelowBytes);
+  let pool: WorkPool | undefined;
 
   const serve = options.serve !== false;
   const openStorage = async (): Promise<Storage> => {
@@ -138,8 +146,10 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
-    // New requests are refused first, then plugins release watchers and jobs, then the database closes.
-    await Promise.allSettled(Object.values(servers).map((server) => server.close()));
+    // New requests are refused and running work is terminated first (a validation never holds shutdown), then
+    // plugins release watchers and jobs, then the database closes.
+    standardsRunner.usePool(undefined);
+    await Promise.allSettled([...Object.values(servers).map((server) => server.close()), pool?.close()]);
     await lifecycle.runStop(2_000);
     await scheduler.stopAll();
     await events.drain();
@@ -167,6 +177,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
     container.registerInstance(TOKENS.Clock, clock);
     container.registerInstance(TOKENS.Cache, cache);
     container.registerInstance(TOKENS.Errors, errors);
+    container.registerInstance(TOKENS.StandardsRunner, standardsRunner);
 
     const packRoots = [join(projectRoot, 'profiles'), ...kernelConfig.profileDirs.map((dir) => resolve(dir))];
     const { packs, problems: packProblems } = discoverProfilePacks(packRoots);
@@ -210,6 +221,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
               defaultTier: plugin.manifest.tier,
               checkResponses: options.checkResponses ?? false,
               events,
+              gate,
             });
       const context: PluginContext = {
         manifest: plugin.manifest,
@@ -229,6 +241,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         events,
         scheduler,
         standards,
+        standardsRunner,
         entitlement,
         auth,
         clock,
@@ -284,6 +297,33 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         const urls = {} as Record<BaseName, string>;
         if (!serve) throw new Error('This Workbench was booted without servers (serve: false); it cannot start.');
         try {
+          const workerPlugins = loaded.filter((plugin) => plugin.manifest.worker);
+          if (workerPlugins.length > 0 && !pool) {
+            pool = new WorkPool({
+              threads: work.threads,
+              timeBudgetMs: work.timeBudgetMs,
+              maxQueued: work.maxQueued,
+              workerHeapMb: work.workerHeapMb,
+              boot: {
+                plugins: workerPlugins.map(({ manifest, directory }) => ({ manifest, directory })),
+                sections: kernelConfig.plugins,
+                profiles: packs,
+                logLevel: kernelConfig.logging.level,
+              },
+              logger,
+            });
+            standardsRunner.usePool(pool);
+            if (work.warmOnStart) pool.warm();
+            const ceiling = memoryCeilingMb({
+              threads: pool.size,
+              workerHeapMb: work.workerHeapMb,
+              bodyLimitBytes: kernelConfig.http.bodyLimitBytes,
+            });
+            logger.info(
+              { threads: pool.size, timeBudgetMs: work.timeBudgetMs, memoryCeilingMb: ceiling },
+              `heavy work runs in ${pool.size} worker thread(s); memory ceiling ${ceiling} MB`,
+            );
+          }
           for (const base of BASES) urls[base] = await servers[base].listen();
           await lifecycle.runStart();
         } catch (error) {

@@ -17,6 +17,7 @@ import { parseInput } from './input-validation.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies, mediaTypeOf } from './body-types.ts';
 import type { OpenApiCollector } from './openapi-document.ts';
 import { checkResponse } from './response-check.ts';
+import type { HeavyRequestGate } from './heavy-request-gate.ts';
 
 function isRawResponse(value: unknown): value is RawResponse {
   return typeof value === 'object' && value !== null && (value as RawResponse).raw === true;
@@ -37,6 +38,8 @@ export interface RegistrarDeps {
   checkResponses: boolean;
   /** Where refused credentials are announced (`auth.credential-refused`). */
   events: EventBus;
+  /** Admission of the requests of `heavy` routes. */
+  gate: HeavyRequestGate;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -53,9 +56,15 @@ function presentedCredential(headers: Headers, sessionPresented: boolean): Pick<
   return { credentialKind: sessionPresented ? 'session' : 'none' };
 }
 
+function declaredLength(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const length = Number(header);
+  return Number.isFinite(length) ? length : undefined;
+}
+
 /** Creates the registrar a plugin uses for one base. */
 export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
-  const { app, entitlement, auth, events } = deps;
+  const { app, entitlement, auth, events, gate } = deps;
   return {
     base: deps.base,
     route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
@@ -78,6 +87,18 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
         url: definition.url,
         // Read by the error handler, so a 415 names what this route accepts.
         config: { acceptedContentTypes: accepted },
+        // Before the body is read: a waiting request holds its socket's buffers, not its body.
+        ...(definition.heavy
+          ? {
+              onRequest: async (request, reply) => {
+                if (!gate.needsSlot(declaredLength(request.headers['content-length']))) return;
+                const release = await gate.acquire((onAbandon) => reply.raw.once('close', onAbandon));
+                // The response is done or the caller went away: either way the slot is free again.
+                if (reply.raw.writableFinished || reply.raw.destroyed) release();
+                else reply.raw.once('close', release);
+              },
+            }
+          : {}),
         handler: async (request, reply) => {
           if (neededTier) entitlement.require(neededTier, definition.url);
           let principal: Principal | undefined;

@@ -1,24 +1,36 @@
 /**
  * Entry of the FHIR plugin: builds the FHIR R4 adapter over the synthetic-data service and the FHIR profile packs,
- * and registers it in the standards registry. Definitions load on first FHIR use, not here.
+ * and registers it in the standards registry (the main thread's and each pool worker's). Definitions load on first
+ * FHIR use, not here.
  */
-import type { PluginModule } from '../../kernel/plugin-api.ts';
+import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
 import { SYNTHETIC_DATA, type SyntheticDataService } from '../synthetic-data/api.ts';
 import { fhirErrors } from './errors.ts';
 import { createFhirAdapter } from './fhir-adapter.ts';
+
+function buildAdapter(context: WorkerPluginContext): ReturnType<typeof createFhirAdapter> {
+  return createFhirAdapter({
+    synthetic: context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA),
+    profilePacks: context.profiles,
+  });
+}
 
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule = {
   register(context) {
     context.registerErrors(fhirErrors.catalogue);
-    const adapter = createFhirAdapter({
-      synthetic: context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA),
-      profilePacks: context.profiles,
-    });
+    const adapter = buildAdapter(context);
     for (const { file, problem } of adapter.profileProblems()) {
       context.logger.warn({ file, problem }, `FHIR profile file ${file} was not loaded: ${problem}`);
     }
     context.standards.register(adapter);
     context.logger.info({ profiles: adapter.profiles().length }, 'FHIR R4 adapter registered');
+  },
+  registerWorker(context) {
+    const adapter = buildAdapter(context);
+    context.standards.register(adapter);
+    // A pool worker exists to do heavy work: it loads the R4 definitions and terminology now, so a pooled
+    // validation's time budget is spent on the message, not on the first-use load.
+    adapter.validate('{"resourceType":"Patient","id":"warm-up","gender":"unknown"}', { mode: 'strict' });
   },
 };

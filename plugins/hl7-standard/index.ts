@@ -1,22 +1,30 @@
 /**
  * Entry of the HL7 v2 plugin: loads the HL7 profiles of the discovered packs (logging broken files, which never
- * stop the others from loading), registers the error catalogue and the adapter in the standards registry.
+ * stop the others from loading), registers the error catalogue and the adapter in the standards registry. Pool
+ * workers get the same adapter; broken profile files are reported once, by the main thread.
  */
-import type { PluginModule } from '../../kernel/plugin-api.ts';
+import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
 import { SYNTHETIC_DATA, type SyntheticDataService } from '../synthetic-data/api.ts';
 import { hl7Errors } from './errors.ts';
 import { createHl7Adapter } from './hl7-adapter.ts';
 import { loadHl7Profiles } from './hl7-profiles.ts';
 
+function registerAdapter(context: WorkerPluginContext, reportProblems: boolean): void {
+  const profiles = loadHl7Profiles(context.profiles);
+  if (reportProblems) {
+    for (const problem of profiles.problems) {
+      context.logger.warn({ file: problem.file }, `HL7 profile file ${problem.file} was skipped: it ${problem.problem}.`);
+    }
+  }
+  const synthetic = context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA);
+  context.standards.register(createHl7Adapter({ synthetic, profiles }));
+}
+
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule = {
   register(context) {
     context.registerErrors(hl7Errors.catalogue);
-    const profiles = loadHl7Profiles(context.profiles);
-    for (const problem of profiles.problems) {
-      context.logger.warn({ file: problem.file }, `HL7 profile file ${problem.file} was skipped: it ${problem.problem}.`);
-    }
-    const synthetic = context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA);
-    context.standards.register(createHl7Adapter({ synthetic, profiles }));
+    registerAdapter(context, true);
   },
+  registerWorker: (context) => registerAdapter(context, false),
 };

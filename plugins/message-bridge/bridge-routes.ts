@@ -4,6 +4,7 @@
  */
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
+import type { StandardsRunner } from '../../kernel/workers/standards-runner.ts';
 import {
   describeQuerySchema,
   diffBodySchema,
@@ -22,8 +23,11 @@ import { kernelErrors } from '../../kernel/errors.ts';
 import { BRIDGE_EXAMPLES } from './bridge-examples.ts';
 import { RAW_MESSAGE_CONTENT_TYPES, definedOnly, messageText } from './message-input.ts';
 
-/** Registers validate, diff, generate, profiles, standards and describe. */
-export function registerBridgeRoutes(routes: RouteRegistrar, standards: StandardsRegistry): void {
+/**
+ * Registers validate, diff, generate, profiles, standards and describe. The message work goes through the kernel's
+ * runner, which keeps large inputs off the event loop.
+ */
+export function registerBridgeRoutes(routes: RouteRegistrar, standards: StandardsRegistry, runner: StandardsRunner): void {
   routes.route({
     method: 'POST',
     url: '/api/validate',
@@ -42,10 +46,11 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     },
     examples: BRIDGE_EXAMPLES.validate,
     response: validationResultSchema,
-    handler({ body }) {
+    heavy: true,
+    async handler({ body }) {
       const content = messageText(body.messageContent);
       const adapter = selectAdapter(standards, body.standard, content, 'messageContent');
-      const result = adapter.validate(content, {
+      const result = await runner.validate(adapter, content, {
         mode: body.mode,
         ...(body.profile ? { profile: body.profile } : {}),
         ...(body.version ? { version: canonicalVersion(adapter, body.version) } : {}),
@@ -62,11 +67,12 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     body: diffBodySchema,
     examples: BRIDGE_EXAMPLES.diff,
     response: diffResultSchema,
-    handler({ body }) {
+    heavy: true,
+    async handler({ body }) {
       const left = messageText(body.leftMessage);
       const right = messageText(body.rightMessage);
       const adapter = selectDiffAdapter(standards, body.standard, left, right);
-      const result = adapter.diff(left, right, { ignoredFields: body.ignoredFields });
+      const result = await runner.diff(adapter, left, right, { ignoredFields: body.ignoredFields });
       return { ...result, standard: adapter.id };
     },
   });
@@ -82,7 +88,7 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     response: generateResultSchema,
     handler({ body }) {
       const adapter = adapterById(standards, body.standard);
-      return adapter.generate({
+      return runner.generate(adapter, {
         messageType: body.messageType ?? adapter.messageTypes[0],
         version: generationVersion(adapter, body.version, body.hl7Version),
         count: body.count,

@@ -11,7 +11,7 @@ import { bridgeErrors } from './errors.ts';
 export const plugin: PluginModule = {
   register(context) {
     context.registerErrors(bridgeErrors.catalogue);
-    if (context.routes) registerBridgeRoutes(context.routes, context.standards);
+    if (context.routes) registerBridgeRoutes(context.routes, context.standards, context.standardsRunner);
     for (const command of createBridgeCommands(context.standards)) context.registerCommand(command);
   },
 };

@@ -1,22 +1,30 @@
 /**
  * Entry of the NCPDP plugin: loads the NCPDP profile packs (reporting broken files by name), takes the synthetic
- * data service from the container and registers the `ncpdp` adapter and the plugin's error catalogue.
+ * data service from the container and registers the `ncpdp` adapter and the plugin's error catalogue. Pool workers
+ * get the same adapter; broken profile files are reported once, by the main thread.
  */
-import type { PluginModule } from '../../kernel/plugin-api.ts';
+import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
 import { SYNTHETIC_DATA, type SyntheticDataService } from '../synthetic-data/api.ts';
 import { ncpdpErrors } from './errors.ts';
 import { createNcpdpAdapter } from './ncpdp-adapter.ts';
 import { loadNcpdpProfiles } from './ncpdp-profiles.ts';
 
+function registerAdapter(context: WorkerPluginContext, reportProblems: boolean): void {
+  const { profiles, problems } = loadNcpdpProfiles(context.profiles);
+  if (reportProblems) {
+    for (const { file, problem } of problems) {
+      context.logger.warn({ file, problem }, `NCPDP profile file ${file} was skipped: ${problem}`);
+    }
+  }
+  const synthetic = context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA);
+  context.standards.register(createNcpdpAdapter({ synthetic, profiles }));
+}
+
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule = {
   register(context) {
     context.registerErrors(ncpdpErrors.catalogue);
-    const { profiles, problems } = loadNcpdpProfiles(context.profiles);
-    for (const { file, problem } of problems) {
-      context.logger.warn({ file, problem }, `NCPDP profile file ${file} was skipped: ${problem}`);
-    }
-    const synthetic = context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA);
-    context.standards.register(createNcpdpAdapter({ synthetic, profiles }));
+    registerAdapter(context, true);
   },
+  registerWorker: (context) => registerAdapter(context, false),
 };

@@ -1,14 +1,17 @@
 /**
  * Entry of the synthetic-data plugin: registers the shared synthetic person/clinician service in the container so
- * every generator draws from the same never-real sources.
+ * every generator draws from the same never-real sources, on the main thread and in each pool worker.
  */
-import type { PluginModule } from '../../kernel/plugin-api.ts';
+import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
 import { SYNTHETIC_DATA } from './api.ts';
 import { createSyntheticDataService } from './synthetic-random.ts';
 
+function registerService(context: WorkerPluginContext): void {
+  context.container.registerInstance(SYNTHETIC_DATA, createSyntheticDataService());
+}
+
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule = {
-  register(context) {
-    context.container.registerInstance(SYNTHETIC_DATA, createSyntheticDataService());
-  },
+  register: registerService,
+  registerWorker: registerService,
 };

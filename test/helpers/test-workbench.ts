@@ -29,11 +29,15 @@ export interface TestWorkbenchOptions extends Omit<WorkbenchOptions, 'overrides'
   config?: Record<string, unknown>;
 }
 
-/** Config every test instance starts from: ephemeral ports, silent logs, temp data dir. */
+/**
+ * Config every test instance starts from: ephemeral ports, silent logs, temp data dir, and pool workers booted only
+ * when a test sends large input (most never do).
+ */
 function testConfig(dataDir: string): Record<string, unknown> {
   return {
     dataDir,
     logging: { level: 'silent' },
+    work: { warmOnStart: false },
     servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
   };
 }

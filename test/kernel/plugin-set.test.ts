@@ -88,4 +88,16 @@ describe('plugin set', () => {
       await wb.stop();
     }
   });
+
+  it('refuses a worker-thread plugin that requires a main-thread-only plugin, naming both', async () => {
+    await expect(createWorkbench({ ...quiet(), pluginDirs: [join(sets, 'worker-needs-main')] })).rejects.toThrow(
+      /plugin "worker-child" runs in worker threads but requires main-only, which does not/,
+    );
+  });
+
+  it('refuses a worker-thread plugin whose entry has no registerWorker', async () => {
+    await expect(createWorkbench({ ...quiet(), pluginDirs: [join(sets, 'worker-without-hook')] })).rejects.toThrow(
+      /plugin "lonely-worker": the manifest says "worker": true, so index.ts must export a registerWorker\(context\)/,
+    );
+  });
 });

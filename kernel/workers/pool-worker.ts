@@ -1,0 +1,44 @@
+/**
+ * The module each pool worker thread runs: it boots the worker plugins once, then runs tasks against the thread's
+ * standards registry. A catalogue error raised by an adapter (unknown profile, unknown message type) is answered as
+ * data, so the caller gets the same 4xx it would get on the event loop; anything else is a failure of the work.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { WorkbenchError } from '../errors.ts';
+import type { StandardAdapter } from '../standards-registry.ts';
+import type { PoolRequest, PooledTask, TaskOutcome, TaskStarted, WorkerBootData } from './pool-protocol.ts';
+import { bootWorkerPlugins } from './worker-plugins.ts';
+
+const standards = await bootWorkerPlugins(workerData as WorkerBootData);
+
+function perform(adapter: StandardAdapter, task: PooledTask): unknown {
+  switch (task.operation) {
+    case 'validate':
+      return adapter.validate(task.content, task.options);
+    case 'diff':
+      return adapter.diff(task.left, task.right, task.options);
+    case 'generate':
+      return adapter.generate(task.options);
+  }
+}
+
+/** Runs one task (piscina calls the default export). */
+export default function runPooledTask({ id, task }: PoolRequest): TaskOutcome {
+  parentPort?.postMessage({ taskStarted: id } satisfies TaskStarted);
+  const adapter = standards.get(task.standard);
+  if (!adapter) throw new Error(`No standard adapter "${task.standard}" is registered in the worker thread.`);
+  try {
+    return { ok: true, value: perform(adapter, task) };
+  } catch (error) {
+    if (!(error instanceof WorkbenchError)) throw error;
+    return {
+      ok: false,
+      error: {
+        code: error.code,
+        status: error.status,
+        message: error.message,
+        ...(error.details === undefined ? {} : { details: error.details }),
+      },
+    };
+  }
+}

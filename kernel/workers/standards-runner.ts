@@ -1,0 +1,53 @@
+/**
+ * Runs a standard adapter's validate, diff and generate where they belong: small inputs on the event loop (a thread
+ * hop costs more than the work), larger ones in the worker pool, so a 10 MB message never stalls the other bases.
+ * Without a pool (one-shot CLI commands, before start) everything runs in-process.
+ */
+import type {
+  DiffResult,
+  GenerateOptions,
+  StandardAdapter,
+  ValidateOptions,
+  ValidationResult,
+} from '../standards-registry.ts';
+import type { WorkPool } from './work-pool.ts';
+
+/** Generated messages per request above which generation goes to the pool. */
+const INLINE_GENERATE_COUNT = 10;
+
+/** Dispatches adapter work to the event loop or the worker pool by size. */
+export class StandardsRunner {
+  private pool: WorkPool | undefined;
+
+  /** @param inlineBelowBytes inputs shorter than this (in characters) run in-process */
+  constructor(private readonly inlineBelowBytes: number) {}
+
+  /** Hands pooled work to `pool` from now on (undefined: everything in-process again). */
+  usePool(pool: WorkPool | undefined): void {
+    this.pool = pool;
+  }
+
+  /** True when input of this size goes to the pool. */
+  isPooled(size: number): boolean {
+    return this.pool !== undefined && size >= this.inlineBelowBytes;
+  }
+
+  /** Validates `content` with the adapter. */
+  async validate(adapter: StandardAdapter, content: string, options: ValidateOptions): Promise<ValidationResult> {
+    if (!this.pool || !this.isPooled(content.length)) return adapter.validate(content, options);
+    return this.pool.run({ operation: 'validate', standard: adapter.id, content, options });
+  }
+
+  /** Compares two messages with the adapter. */
+  async diff(adapter: StandardAdapter, left: string, right: string, options: { ignoredFields: string[] }): Promise<DiffResult> {
+    const size = left.length + right.length + options.ignoredFields.reduce((sum, path) => sum + path.length, 0);
+    if (!this.pool || !this.isPooled(size)) return adapter.diff(left, right, options);
+    return this.pool.run({ operation: 'diff', standard: adapter.id, left, right, options });
+  }
+
+  /** Generates messages with the adapter. */
+  async generate(adapter: StandardAdapter, options: GenerateOptions): Promise<string[]> {
+    if (!this.pool || options.count <= INLINE_GENERATE_COUNT) return adapter.generate(options);
+    return this.pool.run({ operation: 'generate', standard: adapter.id, options });
+  }
+}

@@ -1,0 +1,95 @@
+// Memory bounds of the running service (a real `workbench start` process, its RSS read from /proc): 8 parallel
+// maximum-size (10 MB) validations of each standard, then the crash reproduction of 6 parallel bodies of 350,000
+// bare MSH lines, are answered 200, 422 or 503 in the envelope, the service stays up, and its resident memory never
+// passes the documented ceiling (kernel/workers/memory-ceiling.ts, README "Heavy work and memory").
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../../kernel/config-loader.ts';
+import { kernelConfigSchema } from '../../kernel/config-schema.ts';
+import { memoryCeilingMb } from '../../kernel/workers/memory-ceiling.ts';
+import { send, type TestResponse } from '../helpers/http-client.ts';
+import { DEFAULT_BODY_LIMIT, LARGE_MESSAGE_STANDARDS, maximumValidateBody } from '../helpers/large-messages.ts';
+
+const THREADS = 2;
+const procAvailable = existsSync('/proc/self/status');
+if (!procAvailable) console.warn('[notice] /proc is absent: the memory-bound test of the running service is skipped.');
+
+function residentMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function expectBoundedAnswer(res: TestResponse, label: string): void {
+  expect([200, 422, 503], `${label}: ${res.status} ${res.text.slice(0, 200)}`).toContain(res.status);
+  if (res.status === 200) expect(res.json.success).toBe(true);
+  else expect(res.json.error.code).toMatch(/^(PROCESSING_TIME_EXCEEDED|PROCESSING_MEMORY_EXCEEDED|SERVER_BUSY)$/);
+}
+
+describe.skipIf(!procAvailable)('memory bounds of the running service', () => {
+  it('keeps RSS under the documented ceiling through parallel maximum-size requests of every standard', { timeout: 600_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'wb-memory-'));
+    const configPath = join(folder, 'config.json');
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        dataDir: join(folder, 'data'),
+        logging: { level: 'warn' },
+        servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
+        // A shorter budget than the default 10 s keeps the test's run time down; the ceiling does not depend on it.
+        work: { threads: THREADS, timeBudgetMs: 5_000 },
+      }),
+    );
+    const defaults = kernelConfigSchema.parse({}).work;
+    const ceiling = memoryCeilingMb({ threads: THREADS, workerHeapMb: defaults.workerHeapMb, bodyLimitBytes: DEFAULT_BODY_LIMIT });
+    const service = spawn(process.execPath, [join(projectRoot, 'bin', 'workbench.js'), 'start', '--config', configPath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WORKBENCH_CONFIG: '' },
+    });
+    let peak = 0;
+    const sampler = setInterval(() => {
+      if (service.exitCode === null) peak = Math.max(peak, residentMb(service.pid as number));
+    }, 100);
+    try {
+      let output = '';
+      service.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      service.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await expect.poll(() => output, { timeout: 60_000, interval: 100 }).toContain('Press Ctrl+C to stop.');
+      const bridge = /^bridge\s+(http:\/\/\S+)/m.exec(output)?.[1] as string;
+      const monitor = /^monitor\s+(http:\/\/\S+)/m.exec(output)?.[1] as string;
+      const post = (body: Buffer) =>
+        send(bridge, { path: '/api/validate', rawBody: body, headers: { 'content-type': 'application/json' } });
+
+      // 8 parallel maximum-size requests of each standard, all at once: 2 run, 4 wait, the rest are refused.
+      const burst = LARGE_MESSAGE_STANDARDS.flatMap((standard) => {
+        const body = maximumValidateBody(standard);
+        return Array.from({ length: 8 }, (_, i) => post(body).then((res) => [`${standard} #${i}`, res] as const));
+      });
+      const burstAnswers = await Promise.all(burst);
+      for (const [label, res] of burstAnswers) expectBoundedAnswer(res, label);
+      expect(burstAnswers.filter(([, res]) => res.status === 503).length).toBeGreaterThanOrEqual(24 - THREADS - 4);
+      expect((await send(monitor, { path: '/api/health' })).status).toBe(200);
+
+      // The reproduction of the crash: bare MSH lines, each one a message full of findings.
+      const bareHeaders = Buffer.from(JSON.stringify({ messageContent: 'MSH|^~\\&|\n'.repeat(350_000) }));
+      const answers = await Promise.all(Array.from({ length: 6 }, () => post(bareHeaders)));
+      answers.forEach((res, i) => expectBoundedAnswer(res, `bare MSH #${i}`));
+      expect((await send(monitor, { path: '/api/health' })).status).toBe(200);
+      expect(service.exitCode).toBeNull();
+
+      console.info(`[figure] peak RSS of the service ${Math.round(peak)} MB; documented ceiling ${ceiling} MB`);
+      expect(peak, `peak RSS ${Math.round(peak)} MB, ceiling ${ceiling} MB`).toBeGreaterThan(0);
+      expect(peak, `peak RSS ${Math.round(peak)} MB, ceiling ${ceiling} MB`).toBeLessThan(ceiling);
+    } finally {
+      clearInterval(sampler);
+      if (service.exitCode === null) {
+        const exited = new Promise((resolve) => service.once('exit', resolve));
+        service.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

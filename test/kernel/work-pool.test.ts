@@ -1,0 +1,163 @@
+// The worker pool through HTTP: large inputs run in worker threads and answer as they would in-process; work over
+// its time budget or its worker's heap limit gets 422 and the worker is replaced; a full queue gets 503 with
+// Retry-After; stopping the service terminates running work at once.
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { fixturesDir, startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { TOKENS } from '../../kernel/tokens.ts';
+import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
+import { largeMessage, LARGE_MESSAGE_STANDARDS } from '../helpers/large-messages.ts';
+
+const busyPlugins = [join(fixturesDir, 'plugin-sets', 'worker-pool')];
+
+/**
+ * A test instance with only the busy standard (the shipped standards are off, so a worker boots in a small heap),
+ * where every validate goes to a one-thread pool with a short budget.
+ */
+function startBusyWorkbench(work: Record<string, unknown> = {}): Promise<TestWorkbench> {
+  const off = { enabled: false };
+  return startTestWorkbench({
+    pluginDirs: busyPlugins,
+    config: {
+      work: { threads: 1, inlineBelowBytes: 0, timeBudgetMs: 1_500, maxQueued: 1, ...work },
+      plugins: { 'synthetic-data': off, 'hl7-standard': off, 'fhir-standard': off, 'ncpdp-standard': off },
+    },
+  });
+}
+
+function validate(wb: TestWorkbench, messageContent: string, extra: Record<string, unknown> = {}) {
+  return wb.call('bridge', { path: '/api/validate', body: { messageContent, standard: 'busy', ...extra } });
+}
+
+describe('worker pool', () => {
+  it('validates and diffs large messages of every standard in a worker with the same result as in-process', async () => {
+    const wb = await startTestWorkbench({ config: { work: { inlineBelowBytes: 64 * 1024, threads: 1 } } });
+    try {
+      const registry = wb.workbench.container.resolve<StandardsRegistry>(TOKENS.Standards);
+      for (const standard of LARGE_MESSAGE_STANDARDS) {
+        const adapter = registry.get(standard);
+        const message = largeMessage(standard, 200_000);
+        const res = await wb.call('bridge', { path: '/api/validate', body: { messageContent: message } });
+        expect(res.status).toBe(200);
+        const inProcess = adapter?.validate(message, { mode: 'strict' });
+        expect(res.json.data).toEqual(JSON.parse(JSON.stringify({ ...inProcess, standard })));
+        const other = largeMessage(standard, 210_000);
+        const diff = await wb.call('bridge', { path: '/api/diff', body: { leftMessage: message, rightMessage: other } });
+        expect(diff.status).toBe(200);
+        const diffInProcess = adapter?.diff(message, other, { ignoredFields: [] });
+        expect(diff.json.data).toEqual(JSON.parse(JSON.stringify({ ...diffInProcess, standard })));
+      }
+      // A catalogue error raised in the worker keeps its status and code.
+      const unknownProfile = await wb.call('bridge', {
+        path: '/api/validate',
+        body: { messageContent: largeMessage('hl7', 100_000), profile: 'no-such-profile' },
+      });
+      expect(unknownProfile.status).toBe(400);
+      expect(unknownProfile.json.error.code).toBe('PROFILE_NOT_FOUND');
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  it('runs large work off the main thread and small work on it', async () => {
+    const wb = await startBusyWorkbench({ inlineBelowBytes: 1_000 });
+    try {
+      const small = await validate(wb, 'x'.repeat(10));
+      expect(small.json.data.summary.threadId).toBe(threadId);
+      const large = await validate(wb, 'x'.repeat(5_000));
+      expect(large.status).toBe(200);
+      expect(large.json.data.summary).toEqual({ threadId: expect.any(Number), length: 5_000 });
+      expect(large.json.data.summary.threadId).not.toBe(threadId);
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  it('answers an adapter\'s catalogue error from a worker with its own status and code', async () => {
+    const wb = await startBusyWorkbench();
+    try {
+      const res = await validate(wb, 'unknown-profile', { profile: 'nope' });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({
+        success: false,
+        data: null,
+        error: { code: 'BUSY_PROFILE_UNKNOWN', message: 'No busy profile named "nope".' },
+      });
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  it('stops work over its time budget with 422, replaces the worker and keeps serving', async () => {
+    const wb = await startBusyWorkbench();
+    try {
+      const res = await validate(wb, 'spin');
+      expect(res.status).toBe(422);
+      expect(res.json.error).toEqual({
+        code: 'PROCESSING_TIME_EXCEEDED',
+        message: 'The work took longer than its time budget of 1500 ms and was stopped; send a smaller input.',
+      });
+      const after = await validate(wb, 'fine');
+      expect(after.status).toBe(200);
+      expect(after.json.data.isValid).toBe(true);
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  it('stops work over its worker\'s heap limit with 422 and keeps serving', async () => {
+    const wb = await startBusyWorkbench({ workerHeapMb: 128, timeBudgetMs: 60_000 });
+    try {
+      const res = await validate(wb, 'grow');
+      expect(res.status).toBe(422);
+      expect(res.json.error.code).toBe('PROCESSING_MEMORY_EXCEEDED');
+      expect(res.json.error.message).toContain('(128 MB)');
+      const after = await validate(wb, 'fine');
+      expect(after.status).toBe(200);
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  it('refuses heavy requests beyond the running and the queued ones with 503 and Retry-After', async () => {
+    const wb = await startBusyWorkbench({ timeBudgetMs: 3_000, inlineBelowBytes: 100 });
+    try {
+      const spins = [1, 2, 3].map((n) => validate(wb, `spin ${n} ${'.'.repeat(200)}`));
+      // One runs, one waits, the third is refused at once: it is the first answer.
+      const refused = await Promise.race(spins);
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('2');
+      expect(refused.json.error.code).toBe('SERVER_BUSY');
+      // Small bodies are not gated: one is answered while the large ones still run and wait.
+      const small = await validate(wb, 'fine');
+      expect(small.status).toBe(200);
+      expect(small.json.data.summary.threadId).toBe(threadId);
+      expect((await Promise.all(spins)).map((res) => res.status).sort()).toEqual([422, 422, 503]);
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  it('generates many messages in a worker', async () => {
+    const wb = await startBusyWorkbench();
+    try {
+      const res = await wb.call('bridge', { path: '/api/generate', body: { standard: 'busy', count: 50 } });
+      expect(res.status).toBe(200);
+      expect(res.json.data).toHaveLength(50);
+      expect(res.json.data[0]).not.toBe(`busy 0 from thread ${threadId}`);
+    } finally {
+      await wb.stop();
+    }
+  });
+
+  it('stops while a worker is busy: the spinning work is terminated and the caller answered or disconnected', async () => {
+    const wb = await startBusyWorkbench({ timeBudgetMs: 600_000 });
+    const pending = validate(wb, 'spin').catch((error: Error) => error);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The spin never ends by itself: stop() completing and the caller getting an answer prove it was terminated.
+    await wb.stop();
+    const outcome = await pending;
+    if (!(outcome instanceof Error)) expect(outcome.status).toBe(503);
+  });
+});
