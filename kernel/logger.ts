@@ -1,9 +1,17 @@
 /**
  * The process logger (pino). Secrets never reach the log: Authorization headers, passwords, client secrets and
  * tokens are redacted by key, and passwords inside connection strings (`postgres://user:secret@host`) are masked in
- * every logged string.
+ * every logged string. No logged string is longer than {@link LOG_TEXT_LIMIT} characters, so a line never carries
+ * more than an excerpt of what a caller sent (a URL, a message, an error quoting either).
  */
 import pino, { type Logger } from 'pino';
+import { excerpt } from './text-excerpt.ts';
+
+/** Longest string a log line holds; longer ones are cut, saying how much was left out. */
+export const LOG_TEXT_LIMIT = 1_000;
+
+/** Longest stack trace a log line holds. */
+const STACK_LIMIT = 4_000;
 
 /** Keys whose values are always replaced by `[redacted]`. */
 export const REDACTED_PATHS = [
@@ -39,7 +47,7 @@ export function maskSecretsInText(text: string): string {
 }
 
 function maskDeep(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return maskSecretsInText(value);
+  if (typeof value === 'string') return maskSecretsInText(excerpt(value, LOG_TEXT_LIMIT));
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return value;
   if (Array.isArray(value)) return value.map((item) => maskDeep(item, depth + 1));
@@ -72,8 +80,14 @@ export function createLogger(options: LoggerOptions): Logger {
       serializers: {
         err: (error: Error) => {
           const serialized = pino.stdSerializers.err(error);
-          serialized.message = maskSecretsInText(serialized.message ?? '');
-          if (serialized.stack) serialized.stack = maskSecretsInText(serialized.stack);
+          const message = serialized.message ?? '';
+          const bounded = excerpt(message, LOG_TEXT_LIMIT);
+          serialized.message = maskSecretsInText(bounded);
+          if (serialized.stack) {
+            // The stack repeats the message on its first line.
+            const stack = bounded === message ? serialized.stack : serialized.stack.replace(message, bounded);
+            serialized.stack = maskSecretsInText(excerpt(stack, STACK_LIMIT));
+          }
           return serialized;
         },
       },

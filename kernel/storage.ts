@@ -3,7 +3,7 @@
  * URL is configured so a team can share a store. Each plugin runs its own migrations, namespaced by plugin id so
  * names never collide and each plugin's history is its own table.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
@@ -59,8 +59,12 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
-    mkdirSync(options.dataDir, { recursive: true });
-    const database = new SQLiteDatabase(join(options.dataDir, options.sqliteFile));
+    // The store holds credentials' digests and message data: the folder is the user's alone (0700) and the file
+    // is created 0600; SQLite gives its -wal and -shm files the database file's permissions.
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const file = join(options.dataDir, options.sqliteFile);
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+    const database = new SQLiteDatabase(file);
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');

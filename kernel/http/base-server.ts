@@ -11,6 +11,7 @@ import { installErrorHandling, type RouteLocator } from './error-handling.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies } from './body-types.ts';
 import { OpenApiCollector } from './openapi-document.ts';
 import { installDocs } from './docs-page.ts';
+import { answerClientError, answerFrameworkError } from './protocol-errors.ts';
 
 /** Settings of one base server. */
 export interface BaseServerSettings {
@@ -48,6 +49,7 @@ const TITLES: Record<BaseName, string> = {
 /** Creates a base server (not yet listening). */
 export function createBaseServer(settings: BaseServerSettings): BaseServer {
   let boundPort = settings.port;
+  let closing = false;
   const app = Fastify({
     // No per-request logger: fastify would build a child logger for every request even with request logging off,
     // which costs more than the rest of the kernel's per-request work. Failures are logged by the error handler.
@@ -55,13 +57,22 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
     bodyLimit: settings.bodyLimit,
     // Keep-alive sockets must not hold shutdown beyond its 5 s budget.
     forceCloseConnections: true,
-    return503OnClosing: true,
+    // The guard answers requests that arrive while closing, in the envelope (503 SERVICE_STOPPING).
+    return503OnClosing: false,
+    // Protocol and router errors in the envelope too, never fastify's or Node's own bodies.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
     // Request ids appear in audit records and logs: unique across restarts, not a per-process counter.
     genReqId: () => randomUUID(),
     // Our own error catalogue answers for bad JSON; prototype poisoning is refused as invalid JSON.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    serverFactory: (handler) => createGuardedServer(handler, { getPort: () => boundPort, allowedOrigins: settings.allowedOrigins }),
+    serverFactory: (handler) =>
+      createGuardedServer(handler, {
+        getPort: () => boundPort,
+        allowedOrigins: settings.allowedOrigins,
+        isClosing: () => closing,
+      }),
   });
   // JSON bodies are the rule. Text arrives as text only where a route declares it (rawBody); a form-encoded body is
   // read as text so the route registrar can accept `curl -d '{...}'` as the JSON it is (see body-types.ts).
@@ -91,6 +102,7 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
     async close() {
       if (closed) return;
       closed = true;
+      closing = true;
       await app.close();
     },
   };

@@ -1,12 +1,14 @@
 /**
- * Turns anything thrown into the envelope with the right status: catalogue errors as declared, fastify's body
- * errors as 400/413/415, unknown routes as 404, and anything else as a 500 that shows no stack or internals (the
- * log has them).
+ * Turns anything thrown into the envelope with the right status: catalogue errors as declared, fastify's request
+ * errors by their status (400/408/413/414/415/431; a 4xx is never turned into a 500), unknown routes as 404, and
+ * anything else as a 500 that shows no stack or internals (the log has them). A caller that went away during its
+ * upload is logged once at info, without a stack: nothing is wrong with the service.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { WorkbenchError, kernelErrors } from '../errors.ts';
 import { errorEnvelope } from './envelope.ts';
+import { excerpt } from '../text-excerpt.ts';
 
 /** Maps a thrown value to a catalogue error. */
 export function normaliseError(error: unknown, bodyLimit: number): WorkbenchError {
@@ -24,14 +26,27 @@ export function normaliseError(error: unknown, bodyLimit: number): WorkbenchErro
     default:
       break;
   }
-  if (fastifyError.statusCode === 400 && (error instanceof SyntaxError || /JSON/i.test(fastifyError.message ?? ''))) {
-    return kernelErrors.create('INVALID_JSON', { reason: fastifyError.message ?? 'unparseable' });
+  const status = fastifyError.statusCode;
+  if (status === 400 && (error instanceof SyntaxError || /JSON/i.test(fastifyError.message ?? ''))) {
+    return kernelErrors.create('INVALID_JSON', { reason: excerpt(fastifyError.message ?? 'unparseable') });
   }
-  if (fastifyError.statusCode === 415) {
+  if (status === 415) {
     return kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', { contentType: 'this content type', accepted: 'application/json' });
   }
-  if (fastifyError.statusCode === 413) return kernelErrors.create('PAYLOAD_TOO_LARGE', { limit: bodyLimit });
+  if (status === 413) return kernelErrors.create('PAYLOAD_TOO_LARGE', { limit: bodyLimit });
+  if (status === 408) return kernelErrors.create('REQUEST_TIMEOUT');
+  if (status === 431) return kernelErrors.create('HEADERS_TOO_LARGE');
+  if (status === 414) return kernelErrors.create('INVALID_URL', { reason: 'it is too long' });
+  if (status !== undefined && status >= 400 && status < 500) {
+    return kernelErrors.create('BAD_REQUEST', { reason: excerpt(fastifyError.message ?? 'refused by the HTTP layer') });
+  }
   return kernelErrors.create('INTERNAL_ERROR');
+}
+
+/** True when the caller closed the connection before its request was read (an aborted upload). */
+function callerWentAway(error: unknown, request: FastifyRequest): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === 'ECONNRESET' || message === 'aborted' || request.raw.socket?.destroyed === true;
 }
 
 /** Where another base serves a route this base does not have (for a 404 that points the way). */
@@ -45,24 +60,30 @@ export function installErrorHandling(
   where?: { base: string; locate: RouteLocator },
 ): void {
   app.setErrorHandler((error, request, reply) => {
+    const url = excerpt(request.url);
+    if (!(error instanceof WorkbenchError) && callerWentAway(error, request)) {
+      logger.info({ method: request.method, url }, 'the caller closed the connection before its request was read');
+      return;
+    }
     let normalised = normaliseError(error, bodyLimit);
     if (normalised.code === 'UNSUPPORTED_MEDIA_TYPE' && !(error instanceof WorkbenchError)) {
       const config = request.routeOptions.config as { acceptedContentTypes?: string[] } | undefined;
       normalised = kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', {
-        contentType: request.headers['content-type'] ?? '(none)',
+        contentType: excerpt(request.headers['content-type'] ?? '(none)'),
         accepted: (config?.acceptedContentTypes ?? ['application/json']).join(', '),
       });
     }
-    if (normalised.status >= 500) logger.error({ err: error, method: request.method, url: request.url }, 'request failed');
-    reply
-      .code(normalised.status)
-      .send(
-        errorEnvelope({
-          code: normalised.code,
-          message: normalised.message,
-          ...(normalised.details === undefined ? {} : { details: normalised.details }),
-        }),
-      );
+    // Only failures of the service are errors in the log; refusals with 503 (busy, stopping) are expected under load.
+    if (normalised.code === 'INTERNAL_ERROR') logger.error({ err: error, method: request.method, url }, 'request failed');
+    else if (normalised.status >= 500) logger.info({ code: normalised.code, method: request.method, url }, 'request refused');
+    if (normalised.headers) void reply.headers(normalised.headers);
+    void reply.code(normalised.status).send(
+      errorEnvelope({
+        code: normalised.code,
+        message: normalised.message,
+        ...(normalised.details === undefined ? {} : { details: normalised.details }),
+      }),
+    );
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
@@ -73,8 +94,8 @@ export function installErrorHandling(
           { method: request.method, url: path, base: where?.base, otherBase: elsewhere.base, otherUrl: elsewhere.url },
           { base: elsewhere.base, url: elsewhere.url },
         )
-      : kernelErrors.create('ROUTE_NOT_FOUND', { method: request.method, url: path });
-    reply.code(404).send(
+      : kernelErrors.create('ROUTE_NOT_FOUND', { method: request.method, url: excerpt(path) });
+    void reply.code(404).send(
       errorEnvelope({
         code: error.code,
         message: error.message,

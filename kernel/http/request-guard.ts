@@ -7,6 +7,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { kernelErrors, type WorkbenchError } from '../errors.ts';
 import { errorEnvelope } from './envelope.ts';
+import { excerpt } from '../text-excerpt.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -19,13 +20,19 @@ export function loopbackHosts(port: number): string[] {
 export interface RequestGuardOptions {
   getPort: () => number;
   allowedOrigins: string[];
+  /** True once the server is shutting down: requests still arriving get 503 SERVICE_STOPPING. */
+  isClosing?: () => boolean;
 }
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
-function refuse(response: ServerResponse, error: WorkbenchError): void {
+function refuse(response: ServerResponse, error: WorkbenchError, extraHeaders: Record<string, string> = {}): void {
   const body = JSON.stringify(errorEnvelope({ code: error.code, message: error.message }));
-  response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  response.writeHead(error.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    ...extraHeaders,
+  });
   response.end(body);
 }
 
@@ -38,6 +45,10 @@ export function createGuardedServer(handler: Handler, options: RequestGuardOptio
   const configuredOrigins = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/+$/, '')));
 
   const guard: Handler = (request, response) => {
+    if (options.isClosing?.()) {
+      refuse(response, kernelErrors.create('SERVICE_STOPPING'), { connection: 'close' });
+      return;
+    }
     const port = options.getPort();
     if (port !== forPort) {
       forPort = port;
@@ -47,7 +58,7 @@ export function createGuardedServer(handler: Handler, options: RequestGuardOptio
     }
     const host = request.headers.host;
     if (!host || !allowedHosts.has(host.toLowerCase())) {
-      refuse(response, kernelErrors.create('HOST_NOT_ALLOWED', { host: host ?? '' }));
+      refuse(response, kernelErrors.create('HOST_NOT_ALLOWED', { host: excerpt(host ?? '') }));
       return;
     }
     const origin = request.headers.origin;
@@ -63,7 +74,7 @@ export function createGuardedServer(handler: Handler, options: RequestGuardOptio
           return;
         }
       } else if (!SAFE_METHODS.has(request.method ?? 'GET') && !sameOrigins.has(origin)) {
-        refuse(response, kernelErrors.create('ORIGIN_NOT_ALLOWED', { origin }));
+        refuse(response, kernelErrors.create('ORIGIN_NOT_ALLOWED', { origin: excerpt(origin) }));
         return;
       }
     }

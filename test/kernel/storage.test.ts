@@ -1,6 +1,6 @@
 // Storage over SQLite and over the real PostgreSQL server (WORKBENCH_TEST_POSTGRES_URL), with namespaced migrations.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
@@ -108,4 +108,21 @@ it('fails clearly when PostgreSQL cannot be reached', async () => {
   await expect(
     createStorage({ url: 'postgres://postgres@127.0.0.1:1/none', dataDir: '', sqliteFile: '' }),
   ).rejects.toThrow(/Cannot reach the PostgreSQL server/);
+});
+
+describe('data folder permissions', () => {
+  it('creates the data folder 0700 and the database and its journal files 0600', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'wb-perm-')), 'nested', 'data');
+    const storage = await createStorage({ url: null, dataDir, sqliteFile: 'workbench.sqlite' });
+    try {
+      await sql`create table probe (id integer primary key)`.execute(storage.db);
+      await sql`insert into probe (id) values (1)`.execute(storage.db);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      const files = readdirSync(dataDir);
+      expect(files).toEqual(expect.arrayContaining(['workbench.sqlite', 'workbench.sqlite-wal']));
+      for (const file of files) expect(statSync(join(dataDir, file)).mode & 0o777, file).toBe(0o600);
+    } finally {
+      await storage.close();
+    }
+  });
 });
