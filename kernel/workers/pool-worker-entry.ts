@@ -4,13 +4,14 @@
  * JavaScript module that registers one and then imports the TypeScript worker.
  */
 import { fileURLToPath } from 'node:url';
+import { runningCompiled, siblingModuleUrl } from '../project-root.ts';
 
 /** The worker file for piscina and, from sources, the TypeScript module it imports. */
 export function poolWorkerEntry(): { filename: string; sourceEntry?: string } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  if (!fromSource) return { filename: fileURLToPath(new URL('./pool-worker.js', import.meta.url)) };
+  const worker = siblingModuleUrl(import.meta.url, './pool-worker.ts');
+  if (runningCompiled) return { filename: fileURLToPath(worker) };
   return {
     filename: fileURLToPath(new URL('./typescript-worker-loader.mjs', import.meta.url)),
-    sourceEntry: new URL('./pool-worker.ts', import.meta.url).href,
+    sourceEntry: worker.href,
   };
 }

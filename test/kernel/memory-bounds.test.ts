@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../../kernel/config-loader.ts';
+import { sourceCliArgs } from '../helpers/cli-process.ts';
 import { kernelConfigSchema } from '../../kernel/config-schema.ts';
 import { memoryCeilingMb } from '../../kernel/workers/memory-ceiling.ts';
 import { send, type TestResponse } from '../helpers/http-client.ts';
@@ -44,7 +44,7 @@ describe.skipIf(!procAvailable)('memory bounds of the running service', () => {
     );
     const defaults = kernelConfigSchema.parse({}).work;
     const ceiling = memoryCeilingMb({ threads: THREADS, workerHeapMb: defaults.workerHeapMb, bodyLimitBytes: DEFAULT_BODY_LIMIT });
-    const service = spawn(process.execPath, [join(projectRoot, 'bin', 'workbench.js'), 'start', '--config', configPath], {
+    const service = spawn(process.execPath, [...sourceCliArgs, 'start', '--config', configPath], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, WORKBENCH_CONFIG: '' },
     });
