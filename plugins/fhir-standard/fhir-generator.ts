@@ -12,12 +12,14 @@ import {
   CODE_SYSTEM_URIS as SYSTEMS,
   CONDITIONS,
   ENCOUNTER_KINDS,
+  fhirPatientOf,
   LAB_RESULTS,
   MEDICATIONS,
   type ObservationKind,
   type SyntheticClinician,
   type SyntheticDataService,
   type SyntheticPerson,
+  SYNTHETIC_MR_SYSTEM,
   type SyntheticRandom,
   VACCINES,
   VITAL_SIGNS,
@@ -43,8 +45,7 @@ export type FhirMessageType = (typeof FHIR_MESSAGE_TYPES)[number];
 
 type Json = Record<string, unknown>;
 
-const MR_SYSTEM = 'urn:oid:2.16.840.1.113883.3.9999.1';
-const MARITAL_DISPLAY: Record<SyntheticPerson['maritalStatus'], string> = { S: 'Never Married', M: 'Married', D: 'Divorced', W: 'Widowed' };
+const MR_SYSTEM = SYNTHETIC_MR_SYSTEM;
 const HOUR_MS = 3_600_000;
 
 /** FHIR dateTime/instant at second precision, UTC. */
@@ -112,64 +113,8 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
   }
 
   function patient(scene: Scene, withId: boolean): Json {
-    const p = scene.person;
-    return {
-      resourceType: 'Patient',
-      ...(withId ? { id: scene.patientId } : {}),
-      text: narrative(`${fullName(p)}, ${p.sex === 'F' ? 'female' : 'male'}, born ${p.birthDate}, MRN ${p.mrn}`),
-      extension: [
-        {
-          url: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-race',
-          extension: [
-            { url: 'ombCategory', valueCoding: coding(SYSTEMS.cdcRace, p.race.code, p.race.display) },
-            { url: 'text', valueString: p.race.display },
-          ],
-        },
-        {
-          url: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-ethnicity',
-          extension: [
-            { url: 'ombCategory', valueCoding: coding(SYSTEMS.cdcRace, p.ethnicity.code, p.ethnicity.display) },
-            { url: 'text', valueString: p.ethnicity.display },
-          ],
-        },
-      ],
-      identifier: [
-        {
-          use: 'usual',
-          type: concept(SYSTEMS.v2IdentifierType, 'MR', 'Medical record number'),
-          system: MR_SYSTEM,
-          value: p.mrn,
-        },
-        {
-          // R4's identifier-type set has no SSN code; the us-ssn system says what the number is.
-          use: 'official',
-          system: SYSTEMS.ssn,
-          value: p.ssn,
-        },
-      ],
-      active: true,
-      name: [{ use: 'official', family: p.familyName, given: [p.givenName, p.middleName] }],
-      telecom: [
-        { system: 'phone', value: p.phone, use: 'home' },
-        { system: 'email', value: p.email, use: 'home' },
-      ],
-      gender: p.sex === 'F' ? 'female' : 'male',
-      birthDate: p.birthDate,
-      address: [
-        {
-          use: 'home',
-          type: 'both',
-          line: [p.address.line1],
-          city: p.address.city,
-          ...(p.address.county ? { district: p.address.county } : {}),
-          state: p.address.state,
-          postalCode: p.address.zip,
-          country: 'US',
-        },
-      ],
-      maritalStatus: concept(SYSTEMS.maritalStatus, p.maritalStatus, MARITAL_DISPLAY[p.maritalStatus]),
-      communication: [{ language: concept(SYSTEMS.language, p.language, p.language === 'es' ? 'Spanish' : 'English'), preferred: true }],
-    };
+    const { resourceType, ...rest } = fhirPatientOf(scene.person);
+    return { resourceType, ...(withId ? { id: scene.patientId } : {}), ...rest };
   }
 
   function encounter(scene: Scene, withId: boolean): Json {

@@ -5,15 +5,13 @@
  * Bundle can be POSTed to any FHIR server as is.
  */
 import { join } from 'node:path';
-import { CODE_SYSTEM_URIS as SYSTEMS } from '../synthetic-data/api.ts';
+import { CODE_SYSTEM_URIS as SYSTEMS, fhirPatientOf, SYNTHETIC_MR_SYSTEM as MR_SYSTEM } from '../synthetic-data/api.ts';
 import { FileSink } from './file-sink.ts';
 import type { PatientRecord } from './patient-record.ts';
 import type { PopulationWriter } from './population-writer.ts';
 
 type Json = Record<string, unknown>;
 
-const MR_SYSTEM = 'urn:oid:2.16.840.1.113883.3.9999.1';
-const MARITAL = { S: 'Never Married', M: 'Married', D: 'Divorced', W: 'Widowed' } as const;
 const TABLE_TAG = { patient: 1, encounter: 2, condition: 3, observation: 4, medication: 5, allergy: 6, bundle: 7 } as const;
 
 /** A UUID-shaped identifier (version 4 layout) made of the seed, a table tag and a row id: unique and reproducible. */
@@ -45,41 +43,7 @@ export function fhirBundleOf(patient: PatientRecord, seed: number): Json {
   const entries: Json[] = [];
   const add = (fullUrl: string, resource: Json) => entries.push({ fullUrl, resource, request: { method: 'POST', url: resource.resourceType } });
 
-  add(patientUrl, {
-    resourceType: 'Patient',
-    text: narrative(`${name}, ${p.sex === 'F' ? 'female' : 'male'}, born ${p.birthDate}, MRN ${p.mrn}`),
-    extension: [
-      {
-        url: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-race',
-        extension: [
-          { url: 'ombCategory', valueCoding: { system: SYSTEMS.cdcRace, code: p.race.code, display: p.race.display } },
-          { url: 'text', valueString: p.race.display },
-        ],
-      },
-      {
-        url: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-ethnicity',
-        extension: [
-          { url: 'ombCategory', valueCoding: { system: SYSTEMS.cdcRace, code: p.ethnicity.code, display: p.ethnicity.display } },
-          { url: 'text', valueString: p.ethnicity.display },
-        ],
-      },
-    ],
-    identifier: [
-      { use: 'usual', type: concept(SYSTEMS.v2IdentifierType, 'MR', 'Medical record number'), system: MR_SYSTEM, value: p.mrn },
-      { use: 'official', system: SYSTEMS.ssn, value: p.ssn },
-    ],
-    active: true,
-    name: [{ use: 'official', family: p.familyName, given: [p.givenName, p.middleName] }],
-    telecom: [
-      { system: 'phone', value: p.phone, use: 'home' },
-      { system: 'email', value: p.email, use: 'home' },
-    ],
-    gender: p.sex === 'F' ? 'female' : 'male',
-    birthDate: p.birthDate,
-    address: [{ use: 'home', line: [p.address.line1], city: p.address.city, district: p.address.county, state: p.address.state, postalCode: p.address.zip, country: 'US' }],
-    maritalStatus: concept(SYSTEMS.maritalStatus, p.maritalStatus, MARITAL[p.maritalStatus]),
-    communication: [{ language: concept(SYSTEMS.language, p.language, p.language === 'es' ? 'Spanish' : 'English'), preferred: true }],
-  });
+  add(patientUrl, fhirPatientOf(p));
 
   for (const e of patient.encounters) {
     add(encounterUrl(e.id), {

@@ -135,3 +135,6 @@ export {
 export { CDC_ETHNICITIES, CDC_RACES } from './cdc-race-ethnicity.ts';
 /** A seeded source with fast integer draws, for volume generators. */
 export { createFastRandom } from './fast-random.ts';
+
+/** A synthetic person as a FHIR R4 Patient (US Core race/ethnicity, MRN and SSN identifiers), for every FHIR writer. */
+export { fhirPatientOf, SYNTHETIC_MR_SYSTEM } from './fhir-patient.ts';
