@@ -35,7 +35,7 @@ export function describeConnectionError(error: unknown, target: ParsedConnection
   const e = error as { code?: string; errno?: number; message?: string; number?: number };
   const code = e.code ?? '';
   let reason: string;
-  if (code === 'ECONNREFUSED') reason = 'connection refused (is the server running and listening on that port?)';
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(e.message ?? '')) reason = 'connection refused (is the server running and listening on that port?)';
   else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') reason = 'the host name could not be resolved';
   else if (code === 'ETIMEDOUT' || code === 'ETIMEOUT' || /timeout|timed out/i.test(e.message ?? '')) reason = 'no answer before the connect timeout';
   else if (code === '28P01' || code === '28000' || code === 'ER_ACCESS_DENIED_ERROR' || code === 'ELOGIN' || e.number === 18456) {

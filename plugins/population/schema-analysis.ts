@@ -59,6 +59,12 @@ async function rows(db: Kysely<any>, query: ReturnType<typeof sql>): Promise<Row
 
 /** Values listed by a check clause such as `col IN ('a','b')` or `col = ANY (ARRAY['a'::text, 'b'::text])`. */
 export function valuesOfCheckClause(clause: string): { column: string; values: string[] } | undefined {
+  // SQL Server stores `col IN ('a','b')` as `([col]='b' OR [col]='a')`.
+  const alternatives = [...clause.matchAll(/\[?(\w+)\]?\s*=\s*N?'((?:[^']|'')*)'/g)];
+  if (alternatives.length > 1 && /^[\s(]*(?:\[?\w+\]?\s*=\s*N?'(?:[^']|'')*'[\s)]*(?:\bOR\b[\s(]*)?)+$/i.test(clause)) {
+    const column = alternatives[0][1];
+    if (alternatives.every((a) => a[1] === column)) return { column, values: alternatives.map((a) => a[2].replace(/''/g, "'")).reverse() };
+  }
   const match = /[`"[]?(\w+)[`"\]]?\)?(?:::\w+)?\s*(?:IN\s*\(|=\s*ANY\s*\(\s*\(?\s*ARRAY\s*\[)([^\])]*)/i.exec(clause);
   if (!match) return undefined;
   const values = [...match[2].matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1].replace(/''/g, "'"));

@@ -259,7 +259,7 @@ export function createSeedRuns(deps: SeedRunsDeps) {
       if (plan.tables.length === 0) return undefined;
       return (seed, referenceIso) => {
         const rowsOf = createRowBuilder(plan, inputs, seed, referenceIso);
-        return plan.tables.map((t) => ({ table: t.table, columns: t.columns.map((c) => c.column), rowsOf: (patient) => rowsOf(t, patient) }));
+        return plan.tables.map((t) => ({ table: t.table, columns: t.columns.map((c) => c.column), rowsOf: (patient) => rowsOf(t, patient), identityInsert: t.keyIsGenerated }));
       };
     },
 

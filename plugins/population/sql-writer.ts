@@ -11,7 +11,7 @@ import { type CellValue, DEFAULT_TABLES } from './default-patient-schema.ts';
 import { FileSink } from './file-sink.ts';
 import type { PatientRecord } from './patient-record.ts';
 import type { PopulationWriter } from './population-writer.ts';
-import { createForeignKeyIndexesSql, createTableSql, insertSql, type Provider, sqlTimestamp, transactionSql } from './sql-dialect.ts';
+import { createForeignKeyIndexesSql, createTableSql, insertSql, type Provider, quoteIdentifier, sqlTimestamp, transactionSql } from './sql-dialect.ts';
 
 const ROWS_PER_INSERT = 500;
 
@@ -20,6 +20,8 @@ export interface SqlTarget {
   table: string;
   columns: readonly string[];
   rowsOf(patient: PatientRecord): CellValue[][];
+  /** SQL Server: the key is an identity column, so explicit keys need IDENTITY_INSERT around the statement. */
+  identityInsert?: boolean;
 }
 
 /** The default patient schema's tables as targets (timestamps in the `YYYY-MM-DD HH:MM:SS` form every engine takes). */
@@ -59,7 +61,13 @@ export async function createSqlWriter(
   async function flushAll(): Promise<void> {
     for (let t = 0; t < targets.length; t++) {
       if (buffers[t].length === 0) continue;
-      await sink.write(`${insertSql(provider, targets[t].table, targets[t].columns, buffers[t])}\n`);
+      const statement = insertSql(provider, targets[t].table, targets[t].columns, buffers[t]);
+      if (provider === 'sqlserver' && targets[t].identityInsert) {
+        const name = quoteIdentifier(provider, targets[t].table);
+        await sink.write(`SET IDENTITY_INSERT ${name} ON;\n${statement}\nSET IDENTITY_INSERT ${name} OFF;\n`);
+      } else {
+        await sink.write(`${statement}\n`);
+      }
       buffers[t] = [];
     }
   }

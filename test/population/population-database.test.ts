@@ -11,7 +11,9 @@ import {
   type FreshDatabase,
   freshMysqlDatabase,
   freshPostgresDatabase,
+  freshSqlServerDatabase,
   generateAndWait,
+  testMssqlUrl,
   testMysqlUrl,
   testPostgresUrl,
   waitFor,
@@ -67,6 +69,29 @@ const MYSQL_SCHEMA = [
   `insert into audit_notes (note) values ('kept')`,
 ];
 
+const SQL_SERVER_SCHEMA = [
+  `create table departments (id int primary key, name nvarchar(40) not null)`,
+  `create table patients (
+     id bigint primary key, mrn nvarchar(20) not null unique, given_name nvarchar(60) not null, family_name nvarchar(60) not null,
+     sex nvarchar(10) not null check (sex in ('female', 'male', 'other')), birth_date date not null, zip nvarchar(10), state nvarchar(2),
+     status nvarchar(10) not null check (status in ('active', 'inactive')), primary_encounter_id bigint null)`,
+  `create table encounters (
+     id bigint identity(1,1) primary key, patient_id bigint not null references patients (id), class_code nvarchar(10) not null,
+     start_time datetime2 not null, end_time datetime2, department_id int not null references departments (id))`,
+  `alter table patients add constraint patients_primary_encounter foreign key (primary_encounter_id) references encounters (id)`,
+  `create table observations (
+     id bigint primary key, patient_id bigint not null references patients (id), encounter_id bigint not null references encounters (id),
+     loinc_code nvarchar(10) not null, value decimal(12,3), unit nvarchar(20), effective_time datetime2 not null, created_at datetime2 not null default sysdatetime())`,
+  `create table audit_notes (id int identity(1,1) primary key, note nvarchar(max) not null)`,
+  `insert into departments values (1, 'Medicine'), (2, 'Surgery')`,
+  `insert into patients values (1, 'REAL0001', 'Ada', 'Lovelace', 'female', '1960-12-10', '94102', 'CA', 'active', null),
+     (2, 'REAL0002', 'Alan', 'Turing', 'male', '1954-06-23', '94102', 'CA', 'inactive', null)`,
+  `set identity_insert encounters on; insert into encounters (id, patient_id, class_code, start_time, end_time, department_id) values (1, 1, 'AMB', '2024-01-01 10:00', '2024-01-01 10:30', 1), (2, 2, 'AMB', '2024-02-01 10:00', null, 2); set identity_insert encounters off`,
+  `update patients set primary_encounter_id = id`,
+  `insert into observations (id, patient_id, encounter_id, loinc_code, value, unit, effective_time) values (1, 1, 1, '8867-4', 72, '/min', '2024-01-01 10:05')`,
+  `insert into audit_notes (note) values ('kept')`,
+];
+
 const COUNTED = ['departments', 'patients', 'encounters', 'observations', 'audit_notes'];
 
 async function counts(database: FreshDatabase): Promise<Record<string, number>> {
@@ -75,17 +100,25 @@ async function counts(database: FreshDatabase): Promise<Record<string, number>> 
   return out;
 }
 
-const servers: Array<{ name: string; url: string | undefined; provider: 'postgres' | 'mysql'; fresh: (url: string) => Promise<FreshDatabase>; schema: string[] }> = [
-  { name: 'PostgreSQL', url: testPostgresUrl, provider: 'postgres', fresh: freshPostgresDatabase, schema: POSTGRES_SCHEMA },
-  { name: 'MariaDB', url: testMysqlUrl, provider: 'mysql', fresh: freshMysqlDatabase, schema: MYSQL_SCHEMA },
+const servers: Array<{
+  name: string;
+  variable: string;
+  url: string | undefined;
+  provider: 'postgres' | 'mysql' | 'sqlserver';
+  fresh: (url: string) => Promise<FreshDatabase>;
+  schema: string[];
+}> = [
+  { name: 'PostgreSQL', variable: 'WORKBENCH_TEST_POSTGRES_URL', url: testPostgresUrl, provider: 'postgres', fresh: freshPostgresDatabase, schema: POSTGRES_SCHEMA },
+  { name: 'MariaDB', variable: 'WORKBENCH_TEST_MYSQL_URL', url: testMysqlUrl, provider: 'mysql', fresh: freshMysqlDatabase, schema: MYSQL_SCHEMA },
+  { name: 'SQL Server', variable: 'WORKBENCH_TEST_MSSQL_URL', url: testMssqlUrl, provider: 'sqlserver', fresh: freshSqlServerDatabase, schema: SQL_SERVER_SCHEMA },
 ];
 
 for (const server of servers) {
   if (!server.url) {
-    describe.skip(`population on ${server.name} (set WORKBENCH_TEST_${server.provider === 'postgres' ? 'POSTGRES' : 'MYSQL'}_URL to run)`, () => {
+    describe.skip(`population on ${server.name} (set ${server.variable} to run)`, () => {
       it('skipped', () => undefined);
     });
-    console.warn(`population database tests on ${server.name} skipped: its test URL is not set`);
+    console.warn(`population database tests on ${server.name} skipped: ${server.variable} is not set${server.provider === 'sqlserver' ? ' (the SQL Server seed statements are checked in population-engines.test.ts)' : ''}`);
     continue;
   }
   const serverUrl = server.url;
@@ -139,9 +172,9 @@ for (const server of servers) {
       expect(table('patients').uniques).toEqual([['mrn']]);
       expect(table('patients').rowCount).toBe(2);
       const sex = table('patients').columns.find((c: { name: string }) => c.name === 'sex');
-      expect(sex.allowedValues).toEqual(['female', 'male', 'other']);
+      expect([...sex.allowedValues].sort()).toEqual(['female', 'male', 'other']);
       const status = table('patients').columns.find((c: { name: string }) => c.name === 'status');
-      expect(status.allowedValues).toEqual(['active', 'inactive']);
+      expect([...status.allowedValues].sort()).toEqual(['active', 'inactive']);
       expect(table('encounters').foreignKeys.map((f: { refTable: string }) => f.refTable).sort()).toEqual(['departments', 'patients']);
       const order: string[] = schema.insertOrder;
       expect(order.indexOf('departments')).toBeLessThan(order.indexOf('encounters'));
@@ -192,7 +225,7 @@ for (const server of servers) {
       expect(steps[0].firstRows[0].primary_encounter_id).toBeNull();
       expect(steps[0].firstRows[0].status).toBe('active');
       expect([1, 2]).toContain(steps[1].firstRows[0].department_id);
-      expect(steps[0].statement).toMatch(server.provider === 'postgres' ? /^COPY "patients"/ : /^INSERT INTO `patients`/);
+      expect(steps[0].statement).toMatch({ postgres: /^COPY "patients"/, mysql: /^INSERT INTO `patients`/, sqlserver: /^BULK INSERT \(mssql Table\) \[patients\]/ }[server.provider]);
       expect(plan.json.data.cycleBreakers).toEqual([{ table: 'patients', columns: ['primary_encounter_id'] }]);
       expect(plan.json.data.untouched.map((u: { table: string }) => u.table).sort()).toEqual(['audit_notes', 'departments']);
       expect(await counts(database)).toEqual(before);
@@ -224,9 +257,8 @@ for (const server of servers) {
       expect(seeded[0].mrn).toMatch(/^SYN/);
 
       // Someone else adds rows after seeding; cleanup must leave them.
-      const nextEncounter = server.provider === 'postgres' ? 'default' : 'null';
       await database.query(`insert into patients values (9000000, 'OTHER1', 'Grace', 'Hopper', 'female', '1906-12-09', '10001', 'NY', 'active', null)`);
-      await database.query(`insert into encounters (id, patient_id, class_code, start_time, department_id) values (${nextEncounter}, 9000000, 'AMB', '2024-03-01 09:00', 1)`);
+      await database.query(`insert into encounters (patient_id, class_code, start_time, department_id) values (9000000, 'AMB', '2024-03-01 09:00', 1)`);
 
       const cleaned = await wb.call('population', {
         method: 'DELETE',
@@ -275,9 +307,11 @@ for (const server of servers) {
       expect(job.params.sqlDialect).toBe(server.provider);
       const script = (await wb.call('population', { path: `/api/population/generate/${job.jobId}/files/population.sql` })).text;
       expect(script).not.toContain('CREATE TABLE');
-      expect(script).toContain(server.provider === 'postgres' ? 'INSERT INTO "patients" ("id", "mrn", "given_name", "family_name", "sex"' : 'INSERT INTO `patients` (`id`, `mrn`, `given_name`, `family_name`, `sex`');
+      expect(script).toContain(
+        { postgres: 'INSERT INTO "patients" ("id", "mrn", "given_name", "family_name", "sex"', mysql: 'INSERT INTO `patients` (`id`, `mrn`, `given_name`, `family_name`, `sex`', sqlserver: 'INSERT INTO [patients] ([id], [mrn], [given_name], [family_name], [sex]' }[server.provider],
+      );
       expect(script).not.toContain('conditions');
-      if (server.provider === 'postgres') {
+      if (server.provider !== 'mysql') {
         await database.query(script);
       } else {
         for (const statement of script.split(/;\n/).map((s) => s.replace(/^(--[^\n]*\n)+/, '').trim()).filter((s) => s.length > 0)) await database.query(statement);

@@ -67,6 +67,8 @@ describe('check clauses', () => {
     expect(valuesOfCheckClause("CHECK (((status)::text = ANY ((ARRAY['active'::character varying, 'inactive'::character varying])::text[])))")).toEqual({ column: 'status', values: ['active', 'inactive'] });
     expect(valuesOfCheckClause("`status` in ('active','inactive')")).toEqual({ column: 'status', values: ['active', 'inactive'] });
     expect(valuesOfCheckClause("([kind] IN ('a', 'b''c'))")).toEqual({ column: 'kind', values: ['a', "b'c"] });
+    expect(valuesOfCheckClause("([sex]='other' OR [sex]='male' OR [sex]='female')")).toEqual({ column: 'sex', values: ['female', 'male', 'other'] });
+    expect(valuesOfCheckClause("([a]='x' OR [b]='y')")).toBeUndefined();
     expect(valuesOfCheckClause('(age > 0)')).toBeUndefined();
   });
 });
@@ -170,6 +172,30 @@ describe('seed plan and SQL Server statements (no server needed)', () => {
     expect(quoteIdentifier('sqlserver', 'odd]name')).toBe('[odd]]name]');
     expect(sqlLiteral('mysql', 'a\\b')).toBe("'a\\\\b'");
     expect(sqlLiteral('postgres', "it's")).toBe("'it''s'");
+  });
+
+  it('writes SQL Server scripts with IDENTITY_INSERT around explicit identity keys', async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createSqlWriter } = await import('../../plugins/population/sql-writer.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'wb-sql-'));
+    try {
+      const random = createFastRandom(createSyntheticRandom(4));
+      const rowsOf = createRowBuilder(plan, inputs, 4, random.referenceDate.toISOString());
+      const targets = plan.tables.map((t) => ({ table: t.table, columns: t.columns.map((c) => c.column), rowsOf: (p: Parameters<typeof rowsOf>[1]) => rowsOf(t, p), identityInsert: t.keyIsGenerated }));
+      const writer = await createSqlWriter(dir, 'sqlserver', 'test', targets, []);
+      const generator = createPatientGenerator(random, 'us');
+      for (let i = 0; i < 3; i++) await writer.write(generator.next());
+      await writer.close();
+      const script = readFileSync(join(dir, 'population.sql'), 'utf8');
+      expect(script).toContain('BEGIN TRANSACTION;');
+      expect(script).toMatch(/SET IDENTITY_INSERT \[patients\] ON;\nINSERT INTO \[patients\] \(\[id\], \[given_name\], \[sex\], \[ward\]\) VALUES\n  \(8, N'/);
+      expect(script).toMatch(/SET IDENTITY_INSERT \[patients\] OFF;\nINSERT INTO \[encounters\] \(\[id\], \[patient_id\], \[start_time\]\) VALUES\n  \(N'syn-run1-1', 8, N'\d{4}-/);
+      expect(script.trimEnd().endsWith('COMMIT TRANSACTION;')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('fits values to enum lists and lengths', () => {

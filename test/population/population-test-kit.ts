@@ -3,6 +3,7 @@
  * deadlines; never a timed assertion) and fresh databases on the test servers, each created for one test and
  * dropped after it.
  */
+import mssql from 'mssql';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import type { TestWorkbench } from '../helpers/test-workbench.ts';
@@ -36,7 +37,7 @@ export async function generateAndWait(wb: TestWorkbench, body: Record<string, un
 
 /** A database created for one test, with a client to it and its URL. */
 export interface FreshDatabase {
-  provider: 'postgres' | 'mysql';
+  provider: 'postgres' | 'mysql' | 'sqlserver';
   url: string;
   name: string;
   query(text: string): Promise<any[]>;
@@ -86,6 +87,36 @@ export async function freshMysqlDatabase(serverUrl: string): Promise<FreshDataba
     async drop() {
       await admin.query(`drop database if exists ${name}`);
       await admin.end();
+    },
+  };
+}
+
+/** Creates a fresh SQL Server database on the server of `serverUrl` (a `sqlserver://user:password@host:port/db` URL). */
+export async function freshSqlServerDatabase(serverUrl: string): Promise<FreshDatabase> {
+  const name = `wb_pop_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const server = new URL(serverUrl);
+  const config = (database: string): mssql.config => ({
+    server: server.hostname,
+    port: Number(server.port || 1433),
+    user: decodeURIComponent(server.username),
+    password: decodeURIComponent(server.password),
+    database,
+    options: { encrypt: server.searchParams.get('encrypt') === 'true', trustServerCertificate: true },
+  });
+  const admin = await new mssql.ConnectionPool(config('master')).connect();
+  await admin.request().batch(`create database ${name}`);
+  const pool = await new mssql.ConnectionPool(config(name)).connect();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    provider: 'sqlserver',
+    url: url.toString(),
+    name,
+    query: async (text) => (await pool.request().batch(text)).recordset ?? [],
+    async drop() {
+      await pool.close();
+      await admin.request().batch(`alter database ${name} set single_user with rollback immediate; drop database ${name}`);
+      await admin.close();
     },
   };
 }
