@@ -103,7 +103,14 @@ export function registerSignInRoutes(
     method: 'GET',
     url: '/auth/callback',
     summary: 'Where the provider returns after sign-in: redeems the code, opens a session (cookie), returns',
-    query: z.record(z.string(), z.string().max(4000)),
+    // The provider's parameters (RFC 6749 and 9207); any others it adds are passed on to the code exchange as they came.
+    query: z.looseObject({
+      code: z.string().max(4000).optional(),
+      state: z.string().max(4000).optional(),
+      iss: z.string().max(4000).optional(),
+      error: z.string().max(4000).optional(),
+      error_description: z.string().max(4000).optional(),
+    }),
     response: z.string(),
     async handler(request): Promise<RawResponse> {
       const context2 = auditContextOf(request);
@@ -132,7 +139,9 @@ export function registerSignInRoutes(
       const issuer = await active.current();
       if (!issuer) throw ssoErrors.create('SSO_NOT_CONFIGURED');
       const currentUrl = new URL(login.redirectUri);
-      for (const [name, value] of Object.entries(request.query)) currentUrl.searchParams.set(name, value);
+      for (const [name, value] of Object.entries(request.query)) {
+        if (typeof value === 'string') currentUrl.searchParams.set(name, value);
+      }
       const client = await import('openid-client');
       let claims;
       try {

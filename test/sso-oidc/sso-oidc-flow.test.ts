@@ -151,6 +151,14 @@ describe('browser sign-in', () => {
     expect(provisioned.json.data.entries[0]).toMatchObject({ resourceId: 'alice@example.test', details: { role: 'MonitorViewer' } });
   });
 
+  it('documents the sign-in and provider routes in the monitor OpenAPI document', async () => {
+    const doc = await wb.call('monitor', { path: '/openapi.json' });
+    expect(doc.status).toBe(200);
+    for (const path of ['/auth/login', '/auth/callback', '/auth/logout', '/auth/me', '/api/monitor/sso/configure', '/metrics']) {
+      expect(Object.keys(doc.json.paths)).toContain(path);
+    }
+  });
+
   it('refuses a callback with an unknown state', async () => {
     const answer = await wb.call('monitor', { path: '/auth/callback?code=abc&state=forged' });
     expect(answer.status).toBe(400);
