@@ -32,19 +32,27 @@ export function extractConfigFlag(args: string[]): { configPath?: string; rest: 
   return { configPath, rest };
 }
 
-function helpText(commands: Iterable<CliCommand>): string {
-  const lines = [
-    'Healthcare Integration Workbench',
-    '',
-    'Usage: workbench <command> [options] [--config PATH]',
-    '',
-    'Commands:',
-    '  start                           serve bridge, monitor and population on loopback',
+/** Longest usage that still shares a line with its summary; longer ones put the summary on the next line. */
+const HELP_USAGE_WIDTH = 46;
+
+/** The help text: every command, usage and summary in two aligned columns. */
+export function helpText(commands: Iterable<CliCommand>): string {
+  const rows = [
+    { usage: 'start', summary: 'serve bridge, monitor and population on loopback (prints the data folder)' },
+    { usage: 'help', summary: 'list every command (this text); `workbench COMMAND --help` for one' },
+    ...[...commands].sort((a, b) => a.name.localeCompare(b.name)),
   ];
-  for (const command of [...commands].sort((a, b) => a.name.localeCompare(b.name))) {
-    lines.push(`  ${command.usage.padEnd(32)}${command.summary}`);
+  const width = Math.max(...rows.map((row) => row.usage.length).filter((length) => length <= HELP_USAGE_WIDTH));
+  const lines = ['Healthcare Integration Workbench', '', 'Usage: workbench <command> [options] [--config PATH]', '', 'Commands:'];
+  for (const { usage, summary } of rows) {
+    if (usage.length <= width) lines.push(`  ${usage.padEnd(width)}  ${summary}`);
+    else lines.push(`  ${usage}`, `  ${' '.repeat(width)}  ${summary}`);
   }
-  lines.push('', 'Environment: WORKBENCH_CONFIG, WORKBENCH_DATA_DIR, WORKBENCH_*_PORT, WORKBENCH_TIER, WORKBENCH_STORAGE_URL');
+  lines.push(
+    '',
+    'Environment: WORKBENCH_CONFIG, WORKBENCH_DATA_DIR, WORKBENCH_*_PORT, WORKBENCH_TIER, WORKBENCH_STORAGE_URL,',
+    '             WORKBENCH_LOG_LEVEL, WORKBENCH_JWT_SECRET',
+  );
   return lines.join('\n');
 }
 

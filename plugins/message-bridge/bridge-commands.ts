@@ -2,23 +2,45 @@
  * CLI commands of the bridge: `workbench validate FILE...` (exit code 1 when any message is invalid, for CI
  * pipelines), `workbench diff LEFT RIGHT`, `workbench generate`.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CliCommand } from '../../kernel/plugin-api.ts';
 import type { StandardsRegistry, ValidationIssue } from '../../kernel/standards-registry.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
+import { UnreadableFileError, formatGenerated, readMessageFile, splitNdjson } from './message-files.ts';
 
 function formatIssue(issue: ValidationIssue): string {
   return `  ${issue.severity === 'error' ? 'ERROR  ' : 'warning'} ${issue.field.padEnd(14)} ${issue.code}: ${issue.message}`;
 }
 
-/** Runs a command body, turning request errors into a message and exit code 2. */
+/** The details of a request error as lines (what the API sends in `error.details`), e.g. the supported types. */
+export function detailLines(details: unknown): string[] {
+  if (details === undefined || details === null) return [];
+  if (Array.isArray(details)) {
+    return details.map((item) => {
+      if (typeof item !== 'object' || item === null) return `  ${String(item)}`;
+      const { path, message } = item as { path?: unknown; message?: unknown };
+      return path !== undefined && message !== undefined ? `  ${String(path)}: ${String(message)}` : `  ${JSON.stringify(item)}`;
+    });
+  }
+  if (typeof details === 'object') {
+    return Object.entries(details as Record<string, unknown>).map(
+      ([key, value]) => `  ${key}: ${Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+    );
+  }
+  return [`  ${String(details)}`];
+}
+
+/** Runs a command body, turning request errors and unreadable files into a message (with details) and exit code 2. */
 async function guarded(io: { err(text: string): void }, body: () => Promise<number> | number): Promise<number> {
   try {
     return await body();
   } catch (error) {
-    if (error instanceof WorkbenchError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof WorkbenchError) {
+      io.err([error.message, ...detailLines(error.details)].join('\n'));
+      return 2;
+    }
+    if (error instanceof UnreadableFileError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err((error as Error).message);
       return 2;
     }
@@ -32,7 +54,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
     {
       name: 'validate',
       usage: 'validate FILE... [--mode M] [--profile P] [--version V] [--standard S] [--json]',
-      summary: 'validate message files; exit code 1 when any message is invalid',
+      summary: 'validate message files (NDJSON: one message a line); exit 1 when any is invalid, 2 for unreadable files',
       usesStorage: false,
       run: (args, io) =>
         guarded(io, () => {
@@ -57,35 +79,44 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
           }
           const mode = values.mode;
           let anyInvalid = false;
+          let unreadable = false;
           const reports: unknown[] = [];
           for (const file of positionals) {
             let content: string;
             try {
-              content = readFileSync(file, 'utf8');
+              content = readMessageFile(file);
             } catch (error) {
-              io.err(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-              anyInvalid = true;
+              if (!(error instanceof UnreadableFileError)) throw error;
+              io.err(error.message);
+              unreadable = true;
               continue;
             }
-            const adapter = selectAdapter(standards, values.standard, content, file);
-            const result = adapter.validate(content, {
-              mode,
-              ...(values.profile ? { profile: values.profile } : {}),
-              ...(values.version ? { version: canonicalVersion(adapter, values.version) } : {}),
-            });
-            anyInvalid ||= !result.isValid;
-            if (values.json) {
-              reports.push({ file, standard: adapter.id, ...result });
-              continue;
+            // An NDJSON file (what `generate` writes for JSON standards) holds one message per line.
+            const lines = splitNdjson(content);
+            const messages = lines ?? [{ line: undefined, message: content }];
+            for (const { line, message } of messages) {
+              const name = line === undefined ? file : `${file}:${line}`;
+              const adapter = selectAdapter(standards, values.standard, message, name);
+              const result = adapter.validate(message, {
+                mode,
+                ...(values.profile ? { profile: values.profile } : {}),
+                ...(values.version ? { version: canonicalVersion(adapter, values.version) } : {}),
+              });
+              anyInvalid ||= !result.isValid;
+              if (values.json) {
+                reports.push({ file, ...(line === undefined ? {} : { line }), standard: adapter.id, ...result });
+                continue;
+              }
+              const verdict = result.isValid ? 'valid' : 'INVALID';
+              io.out(
+                `${name}: ${verdict} (${adapter.displayName}, ${mode}; ${result.errors.length} error(s), ${result.warnings.length} warning(s))`,
+              );
+              for (const issue of [...result.errors, ...result.warnings]) io.out(formatIssue(issue));
             }
-            const verdict = result.isValid ? 'valid' : 'INVALID';
-            io.out(
-              `${file}: ${verdict} (${adapter.displayName}, ${mode}; ${result.errors.length} error(s), ${result.warnings.length} warning(s))`,
-            );
-            for (const issue of [...result.errors, ...result.warnings]) io.out(formatIssue(issue));
           }
           if (values.json) io.out(JSON.stringify(reports, null, 2));
-          return anyInvalid ? 1 : 0;
+          // A file that cannot be read is a usage problem (2), which outranks an invalid message (1).
+          return unreadable ? 2 : anyInvalid ? 1 : 0;
         }),
     },
     {
@@ -108,7 +139,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
             io.err('diff needs exactly two files: LEFT RIGHT.');
             return 2;
           }
-          const [left, right] = positionals.map((file) => readFileSync(file, 'utf8'));
+          const [left, right] = positionals.map((file) => readMessageFile(file));
           const adapter = selectDiffAdapter(standards, values.standard, left, right);
           const result = adapter.diff(left, right, { ignoredFields: values.ignore });
           if (values.json) io.out(JSON.stringify(result, null, 2));
@@ -124,7 +155,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
     {
       name: 'generate',
       usage: 'generate [--type T] [--version V] [--count N] [--seed S] [--standard S]',
-      summary: 'print synthetic messages (HL7 separated by a blank line; JSON/XML one per block)',
+      summary: 'print synthetic messages: JSON one per line (NDJSON), others separated by a blank line',
       usesStorage: false,
       run: (args, io) =>
         guarded(io, () => {
@@ -155,8 +186,7 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
             count,
             ...(seed === undefined ? {} : { seed }),
           });
-          // Segment separators become newlines on a terminal; blank lines separate messages.
-          io.out(messages.map((message) => message.replace(/\r/g, '\n').trimEnd()).join('\n\n'));
+          io.out(formatGenerated(messages));
           return 0;
         }),
     },

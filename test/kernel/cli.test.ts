@@ -28,6 +28,23 @@ async function run(args: string[]) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+describe('workbench help', () => {
+  it('lists every command, usage and summary in aligned columns', async () => {
+    const help = await run(['help', '--config', fixtureConfig()]);
+    expect(help.code).toBe(0);
+    const rows = help.out.split('\n').filter((line) => line.startsWith('  ') && !line.startsWith('   '));
+    const names = rows.map((line) => line.trim().split(/\s{2,}/)[0]);
+    for (const expected of ['start', 'help', 'errors', 'keys create', 'keys list', 'keys revoke', 'sample-count']) {
+      expect(names.some((name) => name.startsWith(expected)), expected).toBe(true);
+    }
+    // Every summary sharing a line with its usage starts in the same column.
+    const columns = new Set(
+      rows.filter((line) => /\S\s{2,}\S/.test(line.trim())).map((line) => line.search(/(?<=\S)\s{2,}\S/) + line.slice(line.search(/(?<=\S)\s{2,}\S/)).search(/\S/)),
+    );
+    expect(columns.size).toBe(1);
+  });
+});
+
 describe('workbench keys', () => {
   it('creates a key shown once, lists it without the secret, revokes it', async () => {
     const config = fixtureConfig();

@@ -62,6 +62,46 @@ describe('workbench generate, validate, diff', () => {
     const unknownType = workbench('generate', '--type', 'ZZZ^Z01');
     expect(unknownType.code).toBe(2);
     expect(unknownType.err).toMatch(/ZZZ\^Z01/);
-    expect(workbench('validate', join(dir, 'missing.hl7')).code).toBe(1);
+    const missing = workbench('validate', join(dir, 'missing.hl7'));
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('missing.hl7: cannot read (ENOENT)');
+    expect(workbench('diff', join(dir, 'missing.hl7'), join(dir, 'missing.hl7')).code).toBe(2);
+  });
+
+  it('prints the details the API gives with a request error (the supported types)', () => {
+    const unknownType = workbench('generate', '--type', 'ZZZ^Z01');
+    expect(unknownType.code).toBe(2);
+    expect(unknownType.err).toContain('ADT^A01');
+    expect(unknownType.err).toContain('ORU^R01');
+    const fhirType = workbench('generate', '--standard', 'fhir', '--type', 'Spaceship');
+    expect(fhirType.err).toContain('Patient');
+  });
+
+  it('writes several FHIR resources as NDJSON that validate reads back, one result a line', () => {
+    const generated = workbench('generate', '--standard', 'fhir', '--count', '3', '--seed', '11');
+    expect(generated.code).toBe(0);
+    const lines = generated.out.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(JSON.parse(line).resourceType).toBe('Patient');
+    const ndjson = file('patients.ndjson', generated.out);
+    const validated = workbench('validate', ndjson);
+    expect(validated.code).toBe(0);
+    for (const n of [1, 2, 3]) expect(validated.out).toContain(`patients.ndjson:${n}: valid (HL7 FHIR R4`);
+    const wrongGender = JSON.stringify({ ...JSON.parse(lines[1]), gender: 'yes' });
+    const broken = file('broken.ndjson', `${lines[0]}\n\n${wrongGender}\n`);
+    const invalid = workbench('validate', broken, '--json');
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.out).map((r: { line: number; isValid: boolean }) => [r.line, r.isValid])).toEqual([
+      [1, true],
+      [3, false],
+    ]);
+  });
+
+  it('answers a cross-standard diff as the API does (STANDARDS_DIFFER)', () => {
+    const hl7 = file('one.hl7', 'MSH|^~\\&|A|B|C|D|20250101120000||ADT^A08|1|P|2.5\rPID|||123^^^MRN||DOE^JANE');
+    const fhir = file('one.json', JSON.stringify({ resourceType: 'Patient', id: 'x' }));
+    const diff = workbench('diff', hl7, fhir);
+    expect(diff.code).toBe(2);
+    expect(diff.err).toContain('leftMessage looks like HL7 v2 but rightMessage looks like HL7 FHIR R4');
   });
 });
