@@ -2,7 +2,7 @@
 // deletions, a folder removed and restored, an interface disabled and enabled with files arriving meanwhile, and
 // content that is not HL7 at all. Counts are checked against the ledger and the metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
@@ -42,7 +42,10 @@ describe.each(storages())('watching folders on %s', (storage) => {
     }
     writeFileSync(join(dir, 'notes.txt'), 'not watched');
     writeFileSync(join(dir, '.hidden.hl7'), adtMessage('HIDDEN'));
+    const before = readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs, readFileSync(join(dir, name), 'utf8')]);
     await waitForTotal(h, id, 5);
+    // watched files are read only: never written, moved or deleted
+    expect(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs, readFileSync(join(dir, name), 'utf8')])).toEqual(before);
     const stored = await service.messagesByControlId('ONE3');
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({
