@@ -144,3 +144,41 @@ describe('reading untrusted content', () => {
     expect(reading.messages.map((m) => [m.indexInFile, m.controlId])).toEqual([[2, 'S3']]);
   });
 });
+
+describe('raw text retention', () => {
+  it('removes the raw text of messages older than the cut-off and keeps their facts', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createStorage } = await import('../../kernel/storage.ts');
+    const { monitorMigrations } = await import('../../plugins/monitor/monitor-tables.ts');
+    const { commitFiles } = await import('../../plugins/monitor/ledger.ts');
+    const { pruneRawContent } = await import('../../plugins/monitor/raw-retention.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'wb-retention-'));
+    const storage = await createStorage({ url: null, dataDir: dir, sqliteFile: 'r.sqlite' });
+    try {
+      await storage.migrate('monitor', monitorMigrations('sqlite'));
+      const adapter = { validate: () => ({ isValid: true, errors: [], warnings: [] }) } as unknown as StandardAdapter;
+      const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
+      for (const [path, day] of [['old.hl7', '2026-01-01'], ['new.hl7', '2026-01-20']] as const) {
+        const content = Buffer.from(adtMessage(path));
+        const reading = readContent(content, { adapter, monitored, receivedAtMs: Date.parse(`${day}T00:00:00Z`), skip: 0 });
+        await commitFiles(
+          storage.db,
+          [{ interfaceId: 'i', path, size: content.length, mtimeMs: 1, hash: sha256(content), receivedAt: `${day}T00:00:00.000Z`, verdict: { kind: 'new' }, state: 'ingested', error: null, messages: reading.messages }],
+          true,
+        );
+      }
+      expect(await pruneRawContent(storage.db, Date.parse('2026-01-13T00:00:00Z'))).toBe(1);
+      const rows = await storage.db.selectFrom('monitor_messages').select(['control_id', 'raw']).orderBy('control_id').execute();
+      expect(rows.map((r: { control_id: string; raw: string | null }) => [r.control_id, r.raw === null])).toEqual([
+        ['new.hl7', false],
+        ['old.hl7', true],
+      ]);
+      expect(await pruneRawContent(storage.db, Date.parse('2026-01-13T00:00:00Z'))).toBe(0);
+    } finally {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
