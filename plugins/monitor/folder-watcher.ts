@@ -28,6 +28,9 @@ export interface FolderWatcherOptions {
   onError(error: Error): void;
 }
 
+/** Extra age, beyond the settle time, a file's mtime must have to count as settled without waiting. */
+const MTIME_MARGIN_MS = 1000;
+
 interface Pending {
   size: number;
   mtimeMs: number;
@@ -103,6 +106,13 @@ export class FolderWatcher {
     }
     // reading a file moves its atime, which file-system events report as a change of a file that did not change
     if (this.settled.get(path) === `${current.size}:${current.mtimeMs}`) return;
+    // A file last modified longer ago than the settle time has settled already (files found at start, or seen
+    // late): no timer. Only with file-system events: over polled network shares the server's clock may differ.
+    if (!this.monitored.usePolling && Date.now() - current.mtimeMs >= this.options.settleMs + MTIME_MARGIN_MS) {
+      this.forget(path);
+      this.handOver(path, current.size, current.mtimeMs);
+      return;
+    }
     this.arm(path, current.size, current.mtimeMs);
   }
 
@@ -134,8 +144,12 @@ export class FolderWatcher {
       return;
     }
     this.pending.delete(path);
-    this.settled.set(path, `${now.size}:${now.mtimeMs}`);
-    this.options.onSettled({ absolutePath: path, relativePath: this.relativeOf(path), size: now.size, mtimeMs: now.mtimeMs });
+    this.handOver(path, now.size, now.mtimeMs);
+  }
+
+  private handOver(path: string, size: number, mtimeMs: number): void {
+    this.settled.set(path, `${size}:${mtimeMs}`);
+    this.options.onSettled({ absolutePath: path, relativePath: this.relativeOf(path), size, mtimeMs });
   }
 
   /** Files seen but not settled yet. */
