@@ -38,10 +38,14 @@ export class StandardsRunner {
     return this.pool.run({ operation: 'validate', standard: adapter.id, content, options });
   }
 
-  /** Compares two messages with the adapter. */
+  /**
+   * Compares two messages with the adapter. A diff with ignoredFields patterns always goes to the pool: matching
+   * costs messages times patterns, which the size of the input does not tell.
+   */
   async diff(adapter: StandardAdapter, left: string, right: string, options: { ignoredFields: string[] }): Promise<DiffResult> {
-    const size = left.length + right.length + options.ignoredFields.reduce((sum, path) => sum + path.length, 0);
-    if (!this.pool || !this.isPooled(size)) return adapter.diff(left, right, options);
+    const size = left.length + right.length;
+    const pooled = this.pool !== undefined && (options.ignoredFields.length > 0 || this.isPooled(size));
+    if (!this.pool || !pooled) return adapter.diff(left, right, options);
     return this.pool.run({ operation: 'diff', standard: adapter.id, left, right, options });
   }
 

@@ -124,7 +124,7 @@ export class WorkPool {
     });
     // A worker that dies with no task on it is replaced by piscina; the event needs a listener or it would end the
     // process.
-    piscina.on('error', (error: unknown) => this.settings.logger.warn({ err: error }, 'a pool worker failed'));
+    piscina.on('error', (error: unknown) => this.settings.logger.error({ err: error }, 'a pool worker failed'));
     this.piscina = piscina;
     return piscina;
   }

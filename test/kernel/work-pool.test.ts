@@ -60,6 +60,36 @@ describe('worker pool', () => {
     }
   });
 
+  it('runs diffs with ignoredFields patterns in a worker: a pathological pattern cannot stall the service', async () => {
+    const wb = await startTestWorkbench({ config: { work: { threads: 1, timeBudgetMs: 2_000 } } });
+    try {
+      const header = (inner: string) =>
+        `<?xml version="1.0" encoding="UTF-8"?><Message xmlns="http://www.ncpdp.org/schema/SCRIPT"><Header>${inner}</Header><Body><Status/></Body></Message>`;
+      let nested: Record<string, unknown> = { url: 'http://example.org/leaf', valueString: 'x' };
+      for (let depth = 0; depth < 40; depth++) nested = { url: `http://example.org/level-${depth}`, extension: [nested] };
+      const patient = (family: string) => JSON.stringify({ resourceType: 'Patient', id: 'p1', name: [{ family }], extension: [nested] });
+      const cases = [
+        {
+          leftMessage: header('<a>1</a>'.repeat(3_000)),
+          rightMessage: header('<a>2</a>'.repeat(3_000)),
+          standard: 'ncpdp',
+          ignoredFields: ['Header.*a*a*a*a!'],
+        },
+        { leftMessage: patient('Left'), rightMessage: patient('Right'), standard: 'fhir', ignoredFields: ['**.**.**.**.**.nomatch'] },
+      ];
+      for (const body of cases) {
+        const diff = wb.call('bridge', { path: '/api/diff', body });
+        // The event loop is free while the worker matches: health answers before the diff does or right after it.
+        expect((await wb.call('monitor', { path: '/api/health' })).status).toBe(200);
+        const answer = await diff;
+        expect([200, 400, 422], `${body.standard}: ${answer.text.slice(0, 200)}`).toContain(answer.status);
+        if (answer.status === 422) expect(answer.json.error.code).toBe('PROCESSING_TIME_EXCEEDED');
+      }
+    } finally {
+      await wb.stop();
+    }
+  });
+
   it('runs large work off the main thread and small work on it', async () => {
     const wb = await startBusyWorkbench({ inlineBelowBytes: 1_000 });
     try {
