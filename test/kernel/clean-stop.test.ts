@@ -3,35 +3,15 @@
 // budget is exceeded, 0 after a clean stop), and the ports are free afterwards: no orphan keeps them.
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { projectRoot } from '../../kernel/config-loader.ts';
 import { send } from '../helpers/http-client.ts';
 import { maximumValidateBody } from '../helpers/large-messages.ts';
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
+import { portIsFree, printedAddresses, writeServiceConfig } from '../helpers/service-process.ts';
 
 describe('clean stop through npm start', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('stops the service on %s to the npm process while a validation runs, leaving no orphan', async (signal) => {
-    const folder = mkdtempSync(join(tmpdir(), 'wb-npm-start-'));
-    const configPath = join(folder, 'config.json');
-    writeFileSync(
-      configPath,
-      JSON.stringify({
-        dataDir: join(folder, 'data'),
-        logging: { level: 'warn' },
-        servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
-        work: { threads: 1, timeBudgetMs: 120_000 },
-      }),
-    );
+    const { folder, configPath } = writeServiceConfig({ work: { threads: 1, timeBudgetMs: 120_000 } });
     const npm = spawn('npm', ['start', '--silent', '--', '--config', configPath], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,9 +25,7 @@ describe('clean stop through npm start', () => {
       npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
       await expect.poll(() => output, { timeout: 60_000, interval: 100 }).toContain('Press Ctrl+C to stop.');
-      const urls = Object.fromEntries(
-        [...output.matchAll(/^(bridge|monitor|population)\s+(http:\/\/\S+)/gm)].map((m) => [m[1], m[2]]),
-      );
+      const urls = printedAddresses(output);
       expect(Object.keys(urls).sort()).toEqual(['bridge', 'monitor', 'population']);
 
       // A 10 MB validation is handed to a worker; the signal arrives while it runs.

@@ -5,20 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../kernel/cli.ts';
 import { fixturesDir } from '../helpers/test-workbench.ts';
+import { writeServiceConfig } from '../helpers/service-process.ts';
 
 /** A config file pointing at a fresh data dir and the fixture plugins only. */
 function fixtureConfig(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'wb-cli-'));
-  const path = join(dir, 'workbench.json');
-  writeFileSync(
-    path,
-    JSON.stringify({
-      dataDir: join(dir, 'data'),
-      logging: { level: 'silent' },
-      pluginDirs: [join(fixturesDir, 'plugins')],
-    }),
-  );
-  return path;
+  return writeServiceConfig({ logging: { level: 'silent' }, pluginDirs: [join(fixturesDir, 'plugins')] }).configPath;
 }
 
 async function run(args: string[]) {

@@ -1,25 +1,17 @@
 // Health (bare object, 200/503) and shutdown (ports freed, safe twice, signals handled within 5 s).
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench } from '../helpers/test-workbench.ts';
+import { portIsFree } from '../helpers/service-process.ts';
 import { sourceCliArgs } from '../helpers/cli-process.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import type { Cache } from '../../kernel/cache.ts';
 import { ManualClock } from '../../kernel/clock.ts';
 import type { ApiKeyStore } from '../../kernel/auth/api-keys.ts';
 import { FEATURE_FLAGS, type FeatureFlags } from '../../plugins/feature-flags/api.ts';
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
 
 describe('health', () => {
   it('returns the bare report, healthy, then unhealthy with 503 once the database is gone', async () => {

@@ -4,10 +4,9 @@
 // passes the documented ceiling (kernel/workers/memory-ceiling.ts, README "Heavy work and memory").
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { sourceCliArgs } from '../helpers/cli-process.ts';
+import { printedAddresses, writeServiceConfig } from '../helpers/service-process.ts';
 import { kernelConfigSchema } from '../../kernel/config-schema.ts';
 import { memoryCeilingMb } from '../../kernel/workers/memory-ceiling.ts';
 import { send, type TestResponse } from '../helpers/http-client.ts';
@@ -30,18 +29,8 @@ function expectBoundedAnswer(res: TestResponse, label: string): void {
 
 describe.skipIf(!procAvailable)('memory bounds of the running service', () => {
   it('keeps RSS under the documented ceiling through parallel maximum-size requests of every standard', { timeout: 600_000 }, async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'wb-memory-'));
-    const configPath = join(folder, 'config.json');
-    writeFileSync(
-      configPath,
-      JSON.stringify({
-        dataDir: join(folder, 'data'),
-        logging: { level: 'warn' },
-        servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
-        // A shorter budget than the default 10 s keeps the test's run time down; the ceiling does not depend on it.
-        work: { threads: THREADS, timeBudgetMs: 5_000 },
-      }),
-    );
+    // A shorter budget than the default 10 s keeps the test's run time down; the ceiling does not depend on it.
+    const { folder, configPath } = writeServiceConfig({ work: { threads: THREADS, timeBudgetMs: 5_000 } });
     const defaults = kernelConfigSchema.parse({}).work;
     const ceiling = memoryCeilingMb({ threads: THREADS, workerHeapMb: defaults.workerHeapMb, bodyLimitBytes: DEFAULT_BODY_LIMIT });
     const service = spawn(process.execPath, [...sourceCliArgs, 'start', '--config', configPath], {
@@ -57,8 +46,7 @@ describe.skipIf(!procAvailable)('memory bounds of the running service', () => {
       service.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       service.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       await expect.poll(() => output, { timeout: 60_000, interval: 100 }).toContain('Press Ctrl+C to stop.');
-      const bridge = /^bridge\s+(http:\/\/\S+)/m.exec(output)?.[1] as string;
-      const monitor = /^monitor\s+(http:\/\/\S+)/m.exec(output)?.[1] as string;
+      const { bridge, monitor } = printedAddresses(output);
       const post = (body: Buffer) =>
         send(bridge, { path: '/api/validate', rawBody: body, headers: { 'content-type': 'application/json' } });
 
