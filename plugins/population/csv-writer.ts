@@ -38,7 +38,10 @@ export async function createCsvWriter(directory: string): Promise<PopulationWrit
           text += `${line}\r\n`;
           sink.records++;
         }
-        if (text) await sink.write(text);
+        if (text) {
+          const pending = sink.write(text);
+          if (pending) await pending;
+        }
       }
     },
     close: () => Promise.all(sinks.map((sink) => sink.close())),
