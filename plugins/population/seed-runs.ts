@@ -37,6 +37,7 @@ export type SeedRunView = {
   database: string;
   state: SeedRunRow['state'];
   inserted: number;
+  progress: { inserted: number; expected: number; percent: number };
   tables: TableManifest[];
   error: string | null;
   createdAt: string;
@@ -46,6 +47,12 @@ export type SeedRunView = {
 const PATIENTS_PER_BATCH = 1000;
 const TEXT_DELETE_BATCH = 1000;
 
+/** Rows inserted against the rows the run will insert (known from the job's counts when it started). */
+function progressOf(row: SeedRunRow): { inserted: number; expected: number; percent: number } {
+  const expected = (JSON.parse(row.manifest) as { expectedRows?: number }).expectedRows ?? row.inserted;
+  return { inserted: row.inserted, expected, percent: expected === 0 ? 100 : Math.min(100, Math.floor((row.inserted / expected) * 1000) / 10) };
+}
+
 function viewOf(row: SeedRunRow): SeedRunView {
   return {
     seedRunId: row.id,
@@ -53,6 +60,7 @@ function viewOf(row: SeedRunRow): SeedRunView {
     database: row.database_label,
     state: row.state,
     inserted: row.inserted,
+    progress: progressOf(row),
     tables: (JSON.parse(row.manifest) as { tables: TableManifest[] }).tables,
     error: row.error,
     createdAt: row.created_at,
@@ -134,7 +142,7 @@ export function createSeedRuns(deps: SeedRunsDeps) {
     return found;
   }
 
-  async function execute(runId: string, connected: ConnectedDatabase, params: JobParams, plan: SeedPlan, inputs: PlanInputs): Promise<void> {
+  async function execute(runId: string, connected: ConnectedDatabase, params: JobParams, plan: SeedPlan, inputs: PlanInputs, expectedRows: number): Promise<void> {
     const random = createFastRandom(deps.synthetic.createRandom(params.seed));
     const generator = createPatientGenerator(random, params.geographicFocus);
     const rowsOf = createRowBuilder(plan, inputs, params.seed, random.referenceDate.toISOString());
@@ -190,7 +198,7 @@ export function createSeedRuns(deps: SeedRunsDeps) {
         }
         await db
           .updateTable('population_seed_runs')
-          .set({ manifest: JSON.stringify({ tables: manifest }), inserted: inserted + batchRows })
+          .set({ manifest: JSON.stringify({ tables: manifest, expectedRows }), inserted: inserted + batchRows })
           .where('id', '=', runId)
           .execute();
         await active.commit();
@@ -214,7 +222,7 @@ export function createSeedRuns(deps: SeedRunsDeps) {
       const committed = await committedManifest(connected.connection, manifest);
       await db
         .updateTable('population_seed_runs')
-        .set({ state: 'failed', error: reason, manifest: JSON.stringify({ tables: committed.tables }), inserted: committed.rows, finished_at: deps.now().toISOString() })
+        .set({ state: 'failed', error: reason, manifest: JSON.stringify({ tables: committed.tables, expectedRows }), inserted: committed.rows, finished_at: deps.now().toISOString() })
         .where('id', '=', runId)
         .execute();
       deps.logger.warn({ seedRunId: runId, reason }, 'seed run failed');
@@ -325,20 +333,22 @@ export function createSeedRuns(deps: SeedRunsDeps) {
         const inputs = await planInputs(connected, profiles, `syn-${runId.slice(5, 13)}-`);
         const plan = buildSeedPlan(inputs);
         requireTables(plan);
+        const counts = (await deps.jobs.get(jobId)).counts;
+        const expectedRows = plan.tables.reduce((sum, t) => sum + (counts[t.source] ?? 0), 0);
         const record: SeedRunRow = {
           id: runId,
           job_id: jobId,
           database_key: target.key,
           database_label: target.label,
           state: 'running',
-          manifest: JSON.stringify({ tables: [] }),
+          manifest: JSON.stringify({ tables: [], expectedRows }),
           inserted: 0,
           error: null,
           created_at: deps.now().toISOString(),
           finished_at: null,
         };
         await db.insertInto('population_seed_runs').values(record).execute();
-        void execute(runId, connected, params, plan, inputs);
+        void execute(runId, connected, params, plan, inputs, expectedRows);
         return viewOf(record);
       } catch (error) {
         busy.delete(target.key);

@@ -251,6 +251,7 @@ for (const server of servers) {
       const patientsEntry = run.tables.find((t: { table: string }) => t.table === 'patients');
       expect(patientsEntry).toMatchObject({ kind: 'integer', from: 3, to: 122, rows: 120 });
       expect(run.inserted).toBe(120 + job.counts.encounters + job.counts.observations);
+      expect(run.progress).toEqual({ inserted: run.inserted, expected: run.inserted, percent: 100 });
       const seeded = await database.query(`select sex, status, primary_encounter_id, mrn from patients where id = 3`);
       expect(['female', 'male']).toContain(seeded[0].sex);
       expect(seeded[0].primary_encounter_id).toBeNull();
@@ -321,6 +322,27 @@ for (const server of servers) {
       expect(after.encounters - before.encounters).toBe(job.counts.encounters);
       const defaultScript = await generateAndWait(wb, { count: 2, format: 'sql', seed: 31, schemaTarget: 'default' });
       expect(defaultScript.params.schemaTarget).toBe('default');
+    });
+
+    it('attests a population that matches a person of a learned sample as not synthetic-only, naming the record', async () => {
+      const job = await generateAndWait(wb, { count: 5, format: 'csv', seed: 77 });
+      const csv = (await wb.call('population', { path: `/api/population/generate/${job.jobId}/files/patients.csv` })).text.split('\r\n');
+      const header = csv[0].split(',');
+      const third = csv[3].split(',');
+      const field = (name: string) => third[header.indexOf(name)];
+      // A real person who happens to share name, birth date and ZIP with the third generated patient.
+      await database.query(
+        `insert into patients values (-9, 'REAL0009', '${field('given_name')}', '${field('family_name').replace(/'/g, "''")}', 'other', '${field('birth_date')}', '${field('zip')}', 'CA', 'active', null)`,
+      );
+      const learned = await wb.call('population', { path: '/api/population/learn', body: { tables: ['patients'], sampleSize: 100000, name: `match-${server.provider}` } });
+      expect(learned.status).toBe(200);
+      const again = await generateAndWait(wb, { count: 5, format: 'csv', seed: 77 });
+      const attestation = (await wb.call('population', { path: `/api/population/compliance/${again.jobId}` })).json.data;
+      expect(attestation.syntheticOnly).toBe(false);
+      expect(attestation.phiDetected).toBe(true);
+      const match = attestation.checks.find((c: { name: string }) => c.name === 'no-match-with-learned-sample');
+      expect(match.failures).toEqual([{ patientId: 3, mrn: 'SYN00000003', reason: `matches a person of learned sample "match-${server.provider}" on name, birth date and ZIP` }]);
+      await database.query('delete from patients where id = -9');
     });
 
     it('refuses to seed hl7 populations and unknown jobs', async () => {

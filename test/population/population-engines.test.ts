@@ -17,7 +17,7 @@ import { identityHash } from '../../plugins/population/identity-hash.ts';
 import { characterPattern } from '../../plugins/population/profile-learner.ts';
 import { isoDateOf, isoInstantOf } from '../../plugins/population/calendar-format.ts';
 import { createPatientGenerator } from '../../plugins/population/patient-generator.ts';
-import { isNeverIssuedSsn } from '../../plugins/population/compliance-checks.ts';
+import { ComplianceAccumulator, isNeverIssuedSsn } from '../../plugins/population/compliance-checks.ts';
 import { createFastRandom } from '../../plugins/synthetic-data/api.ts';
 import { createSyntheticRandom } from '../../plugins/synthetic-data/synthetic-random.ts';
 
@@ -261,5 +261,30 @@ describe('patient generator', () => {
       for (const m of p.medications) expect(m.authoredOn.slice(0, 10) >= p.person.birthDate).toBe(true);
       for (const c of p.conditions) expect(c.onsetDate >= p.person.birthDate).toBe(true);
     }
+  });
+});
+
+describe('compliance checks', () => {
+  it('pass for generated patients and name the record and the reason of each failure', () => {
+    const generator = createPatientGenerator(createFastRandom(createSyntheticRandom(5)), 'us');
+    const first = generator.next();
+    const second = generator.next();
+    const salt = 'abc';
+    const checks = new ComplianceAccumulator([
+      { profile: 'ehr-copy', salt, hashes: new Set([identityHash(salt, second.person.givenName, second.person.familyName, second.person.birthDate, second.person.address.zip)]) },
+    ]);
+    checks.add(first);
+    checks.add({ ...second, person: { ...second.person, phone: '(415) 867-5309', email: 'pat@gmail.com', ssn: '123-45-6789', mrn: '00012345' } });
+    const report = Object.fromEntries(checks.report().map((c) => [c.name, c]));
+    for (const name of ['phone-fictional-range', 'email-reserved-domain', 'ssn-never-issued', 'mrn-synthetic-prefix', 'no-match-with-learned-sample']) {
+      expect(report[name].passed, name).toBe(false);
+      expect(report[name].failed, name).toBe(1);
+      expect(report[name].failures[0].patientId, name).toBe(second.id);
+    }
+    expect(report['no-match-with-learned-sample'].failures[0].reason).toContain('ehr-copy');
+    expect(report['phone-fictional-range'].failures[0].reason).toContain('867-5309');
+    expect(report['email-reserved-domain'].failures[0].reason).not.toContain('pat@');
+    expect(report['names-from-generator-lists'].passed).toBe(true);
+    expect(report['addresses-from-generator-lists'].checked).toBe(2);
   });
 });
