@@ -8,7 +8,10 @@ import type { SyntheticDataService } from '../synthetic-data/api.ts';
 import { ncpdpErrors } from './errors.ts';
 import { describeNcpdpPath } from './ncpdp-definitions.ts';
 import { detectNcpdp } from './ncpdp-detect.ts';
-import { diffNcpdp } from './ncpdp-diff.ts';
+import { looksLikeNcpdpBatch, splitNcpdpBatch } from './ncpdp-batch.ts';
+import { flattenNcpdpBatch } from './ncpdp-batch-diff.ts';
+import { diffFlattened, diffNcpdp } from './ncpdp-diff.ts';
+import { flattenMessage } from './ncpdp-paths.ts';
 import { generateNcpdp, NCPDP_MESSAGE_TYPES } from './ncpdp-generator.ts';
 import { parseNcpdp } from './ncpdp-parser.ts';
 import { summarizeProfile, type NcpdpProfile } from './ncpdp-profiles.ts';
@@ -33,6 +36,14 @@ function unsupportedVersion(version: string, reason = ''): Error {
   return ncpdpErrors.create('UNSUPPORTED_VERSION', { version, reason, supported: NCPDP_VERSIONS.join(', ') });
 }
 
+/** A diff side flattened: a batch file by record, anything else as one message. */
+function flattenSide(content: string, side: 'left' | 'right'): Map<string, string> {
+  if (looksLikeNcpdpBatch(content)) return flattenNcpdpBatch(splitNcpdpBatch(content));
+  const parsed = parseNcpdp(content);
+  if (!parsed.ok) throw ncpdpErrors.create('MESSAGE_UNPARSEABLE', { side, reason: parsed.issue.message });
+  return flattenMessage(parsed.message);
+}
+
 /** Creates the NCPDP adapter. */
 export function createNcpdpAdapter(dependencies: NcpdpAdapterDependencies): StandardAdapter {
   const profiles = dependencies.profiles ?? [];
@@ -54,6 +65,7 @@ export function createNcpdpAdapter(dependencies: NcpdpAdapterDependencies): Stan
     messageTypes: NCPDP_MESSAGE_TYPES,
     detect: detectNcpdp,
     parse(content) {
+      if (looksLikeNcpdpBatch(content)) return splitNcpdpBatch(content);
       const outcome = parseNcpdp(content);
       return outcome.ok ? outcome.message : { error: outcome.issue };
     },
@@ -68,6 +80,9 @@ export function createNcpdpAdapter(dependencies: NcpdpAdapterDependencies): Stan
       });
     },
     diff(left, right, options) {
+      if (looksLikeNcpdpBatch(left) || looksLikeNcpdpBatch(right)) {
+        return diffFlattened(flattenSide(left, 'left'), flattenSide(right, 'right'), options.ignoredFields ?? []);
+      }
       const parsedLeft = parseNcpdp(left);
       if (!parsedLeft.ok) throw ncpdpErrors.create('MESSAGE_UNPARSEABLE', { side: 'left', reason: parsedLeft.issue.message });
       const parsedRight = parseNcpdp(right);
@@ -79,10 +94,10 @@ export function createNcpdpAdapter(dependencies: NcpdpAdapterDependencies): Stan
       if (!(NCPDP_MESSAGE_TYPES as readonly string[]).includes(messageType)) {
         throw ncpdpErrors.create('UNKNOWN_MESSAGE_TYPE', { messageType, supported: NCPDP_MESSAGE_TYPES.join(', ') });
       }
-      const telecom = messageType === 'B1';
+      const telecom = messageType === 'B1' || messageType === 'Batch';
       const version = options.version ?? (telecom ? TELECOM_VERSION : NCPDP_DEFAULT_VERSION);
       if (!(NCPDP_VERSIONS as readonly string[]).includes(version)) throw unsupportedVersion(version);
-      if (telecom && version !== TELECOM_VERSION) throw unsupportedVersion(version, ` for B1 (a Telecommunication transaction: use ${TELECOM_VERSION})`);
+      if (telecom && version !== TELECOM_VERSION) throw unsupportedVersion(version, ` for ${messageType} (Telecommunication transactions: use ${TELECOM_VERSION})`);
       if (!telecom && !isScriptVersion(version)) throw unsupportedVersion(version, ` for ${messageType} (a SCRIPT transaction: use ${SCRIPT_VERSIONS.join(', ')})`);
       return generateNcpdp(dependencies.synthetic, {
         messageType: messageType as (typeof NCPDP_MESSAGE_TYPES)[number],

@@ -1,8 +1,10 @@
 /**
  * Recognises NCPDP content without parsing it in full: SCRIPT is XML whose root element is `Message` (more sure
  * with the SCRIPT namespace or a version attribute); Telecommunication D.0 opens with a fixed-width header
- * (request: 6-digit BIN then the version; response: the version first) and carries field/segment separators.
+ * (request: 6-digit BIN then the version; response: the version first) and carries field/segment separators; a
+ * Batch Standard file opens with STX and its transmission header record `00`.
  */
+import { looksLikeNcpdpBatch } from './ncpdp-batch.ts';
 import { SCRIPT_NAMESPACE } from './script-definitions.ts';
 import { firstSeparatorIndex, looksLikeResponseHeader, SEGMENT_ID_FIELD } from './telecom-d0-parser.ts';
 
@@ -36,7 +38,8 @@ export function detectNcpdpFormat(content: string): { format?: NcpdpFormat; conf
   return { confidence: 0 };
 }
 
-/** Confidence 0..1 that the content is an NCPDP message (SCRIPT or Telecommunication). */
+/** Confidence 0..1 that the content is NCPDP: a SCRIPT or Telecommunication message, or a Batch Standard file. */
 export function detectNcpdp(content: string): number {
+  if (looksLikeNcpdpBatch(content)) return 0.97;
   return detectNcpdpFormat(content).confidence;
 }

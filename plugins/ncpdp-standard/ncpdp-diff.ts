@@ -21,10 +21,13 @@ export function compileIgnorePattern(pattern: string): (path: string) => boolean
 
 /** Differences between two parsed messages, in the left message's order then additions in the right's. */
 export function diffNcpdp(left: NcpdpMessage, right: NcpdpMessage, ignoredFields: readonly string[]): DiffResult {
+  return diffFlattened(flattenMessage(left), flattenMessage(right), ignoredFields);
+}
+
+/** Differences between two flattened messages (path to value), honouring the ignore patterns. */
+export function diffFlattened(leftValues: ReadonlyMap<string, string>, rightValues: ReadonlyMap<string, string>, ignoredFields: readonly string[]): DiffResult {
   const matchers = ignoredFields.filter((p) => p.trim() !== '').map(compileIgnorePattern);
   const ignored = (path: string) => matchers.some((match) => match(path));
-  const leftValues = flattenMessage(left);
-  const rightValues = flattenMessage(right);
   const differences: Difference[] = [];
   for (const [path, leftValue] of leftValues) {
     if (ignored(path)) continue;

@@ -3,6 +3,8 @@
  * rules, then the chosen profile. Never throws for bad content.
  */
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
+import { looksLikeNcpdpBatch } from './ncpdp-batch.ts';
+import { validateNcpdpBatch } from './ncpdp-batch-rules.ts';
 import { IssueCollector, type NcpdpMode } from './ncpdp-issues.ts';
 import { parseNcpdp } from './ncpdp-parser.ts';
 import { applyNcpdpProfile, type NcpdpProfile } from './ncpdp-profiles.ts';
@@ -18,8 +20,17 @@ export interface NcpdpValidateOptions {
   profile?: NcpdpProfile;
 }
 
-/** Validates one NCPDP message. */
+/**
+ * Validates NCPDP content: one SCRIPT or D.0 message, or a Batch Standard 1.2 file whose detail records are each
+ * validated as a D.0 transaction (ncpdp-batch-rules.ts).
+ */
 export function validateNcpdp(content: string, options: NcpdpValidateOptions): ValidationResult {
+  if (looksLikeNcpdpBatch(content)) return validateNcpdpBatch(content, options.mode, (transaction) => validateMessage(transaction, options));
+  return validateMessage(content, options);
+}
+
+/** Validates one NCPDP message. */
+function validateMessage(content: string, options: NcpdpValidateOptions): ValidationResult {
   const issues = new IssueCollector(options.mode);
   const parsed = parseNcpdp(content);
   if (!parsed.ok) {
