@@ -4,13 +4,13 @@
  * FHIR use, not here.
  */
 import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
-import { SYNTHETIC_DATA, type SyntheticDataService } from '../synthetic-data/api.ts';
+import { syntheticDataOf } from '../synthetic-data/api.ts';
 import { fhirErrors } from './errors.ts';
 import { createFhirAdapter } from './fhir-adapter.ts';
 
 function buildAdapter(context: WorkerPluginContext): ReturnType<typeof createFhirAdapter> {
   return createFhirAdapter({
-    synthetic: context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA),
+    synthetic: syntheticDataOf(context.container),
     profilePacks: context.profiles,
   });
 }

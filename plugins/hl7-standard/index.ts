@@ -4,7 +4,7 @@
  * workers get the same adapter; broken profile files are reported once, by the main thread.
  */
 import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
-import { SYNTHETIC_DATA, type SyntheticDataService } from '../synthetic-data/api.ts';
+import { syntheticDataOf } from '../synthetic-data/api.ts';
 import { hl7Errors } from './errors.ts';
 import { createHl7Adapter } from './hl7-adapter.ts';
 import { loadHl7Profiles } from './hl7-profiles.ts';
@@ -16,7 +16,7 @@ function registerAdapter(context: WorkerPluginContext, reportProblems: boolean):
       context.logger.warn({ file: problem.file }, `HL7 profile file ${problem.file} was skipped: it ${problem.problem}.`);
     }
   }
-  const synthetic = context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA);
+  const synthetic = syntheticDataOf(context.container);
   context.standards.register(createHl7Adapter({ synthetic, profiles }));
 }
 

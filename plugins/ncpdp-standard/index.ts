@@ -4,7 +4,7 @@
  * get the same adapter; broken profile files are reported once, by the main thread.
  */
 import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
-import { SYNTHETIC_DATA, type SyntheticDataService } from '../synthetic-data/api.ts';
+import { syntheticDataOf } from '../synthetic-data/api.ts';
 import { ncpdpErrors } from './errors.ts';
 import { createNcpdpAdapter } from './ncpdp-adapter.ts';
 import { loadNcpdpProfiles } from './ncpdp-profiles.ts';
@@ -16,7 +16,7 @@ function registerAdapter(context: WorkerPluginContext, reportProblems: boolean):
       context.logger.warn({ file, problem }, `NCPDP profile file ${file} was skipped: ${problem}`);
     }
   }
-  const synthetic = context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA);
+  const synthetic = syntheticDataOf(context.container);
   context.standards.register(createNcpdpAdapter({ synthetic, profiles }));
 }
 

@@ -6,7 +6,7 @@
 import type { ScriptDocument, ScriptElement } from './ncpdp-model.ts';
 import { IssueCollector } from './ncpdp-issues.ts';
 import { childPaths, walkScript } from './ncpdp-paths.ts';
-import { deaProblem, npiProblem } from '../synthetic-data/api.ts';
+import { deaProblem, npiProblem } from '../identifiers/api.ts';
 import { isDecimal, isIsoDate, isIsoDateTime, isNdc11 } from './value-formats.ts';
 import {
   CHECKED_TRANSACTIONS,

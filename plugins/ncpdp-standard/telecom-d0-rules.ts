@@ -9,7 +9,7 @@
 import type { TelecomMessage, TelecomSegment } from './ncpdp-model.ts';
 import { fieldPaths, segmentPaths } from './ncpdp-paths.ts';
 import type { IssueCollector } from './ncpdp-issues.ts';
-import { deaProblem, npiProblem } from '../synthetic-data/api.ts';
+import { deaProblem, npiProblem } from '../identifiers/api.ts';
 import { decodeOverpunch } from './overpunch.ts';
 import { isCcyymmdd } from './value-formats.ts';
 import {

@@ -1,25 +1,41 @@
 /**
- * Public surface of the synthetic-data plugin: its service token, its types and the pure identifier check-digit
- * functions. Other plugins import only this file and resolve the service from the container; they never import the
- * plugin's internals.
+ * Public surface of the synthetic-data plugin: its service token, its types and its pure helpers (identifier check
+ * digits live in the identifiers plugin). Other plugins import only this file and resolve the service from the
+ * container; they never import the plugin's internals.
  *
  * Every value this service produces is synthetic and can never be a real person's: SSNs are in the never-issued
  * 9xx area, telephone numbers in the 555-0100..0199 range reserved for fiction.
  */
 import type { Faker } from '@faker-js/faker';
-
-/** Check digits of NPI and DEA numbers: pure functions for generators and validators of other plugins. */
-export {
-  deaCheckDigit,
-  deaProblem,
-  isValidNpi,
-  luhnCheckDigit,
-  npiCheckDigit,
-  npiProblem,
-} from './identifier-check-digits.ts';
+import type { DependencyContainer } from 'tsyringe';
+import { defineErrorCatalogue } from '../../kernel/errors.ts';
 
 /** Container token of {@link SyntheticDataService}. */
 export const SYNTHETIC_DATA = Symbol.for('workbench.synthetic-data');
+
+/** Error catalogue of the synthetic-data plugin. */
+export const syntheticDataErrors = defineErrorCatalogue({
+  GENERATION_UNAVAILABLE: {
+    status: 503,
+    message:
+      'Generating needs the synthetic-data plugin, which is off (plugins.synthetic-data.enabled is false); ' +
+      'validate, diff and describe work without it.',
+  },
+});
+
+/**
+ * The synthetic-data service of a container, looked up when a generator first draws from it. A standard plugin
+ * takes this rather than resolving the service at registration, so it does not require synthetic-data: with the
+ * plugin off, validation works and generation answers 503 GENERATION_UNAVAILABLE.
+ */
+export function syntheticDataOf(container: DependencyContainer): SyntheticDataService {
+  return {
+    createRandom(seed) {
+      if (!container.isRegistered(SYNTHETIC_DATA, true)) throw syntheticDataErrors.create('GENERATION_UNAVAILABLE');
+      return container.resolve<SyntheticDataService>(SYNTHETIC_DATA).createRandom(seed);
+    },
+  };
+}
 
 /** A postal address whose city, state and ZIP belong together. */
 export interface SyntheticAddress {

@@ -3,7 +3,7 @@
  * every generator draws from the same never-real sources, on the main thread and in each pool worker.
  */
 import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
-import { SYNTHETIC_DATA } from './api.ts';
+import { SYNTHETIC_DATA, syntheticDataErrors } from './api.ts';
 import { createSyntheticDataService } from './synthetic-random.ts';
 
 function registerService(context: WorkerPluginContext): void {
@@ -12,6 +12,9 @@ function registerService(context: WorkerPluginContext): void {
 
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule = {
-  register: registerService,
+  register(context) {
+    context.registerErrors(syntheticDataErrors.catalogue);
+    registerService(context);
+  },
   registerWorker: registerService,
 };

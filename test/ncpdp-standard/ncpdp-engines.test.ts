@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkbenchError } from '../../kernel/errors.ts';
-import { deaProblem, npiProblem } from '../../plugins/synthetic-data/api.ts';
+import { deaProblem, npiProblem } from '../../plugins/identifiers/api.ts';
 import { decodeOverpunch, encodeOverpunch } from '../../plugins/ncpdp-standard/overpunch.ts';
 import { detectNcpdp, detectNcpdpFormat } from '../../plugins/ncpdp-standard/ncpdp-detect.ts';
 import { parseScriptXml } from '../../plugins/ncpdp-standard/script-xml-parser.ts';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
-import { npiProblem, deaProblem } from '../../plugins/synthetic-data/api.ts';
+import { npiProblem, deaProblem } from '../../plugins/identifiers/api.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 
 const adapter = createNcpdpAdapter({ synthetic: createSyntheticDataService() });

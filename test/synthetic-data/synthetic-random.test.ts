@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ageOn, birthDateForAge } from '../../plugins/synthetic-data/synthetic-dates.ts';
 import { isValidDea } from '../../plugins/synthetic-data/synthetic-identifiers.ts';
-import { isValidNpi, luhnCheckDigit, npiCheckDigit } from '../../plugins/synthetic-data/api.ts';
+import { isValidNpi, luhnCheckDigit, npiCheckDigit } from '../../plugins/identifiers/api.ts';
 import { createSyntheticDataService, SEEDED_REFERENCE_DATE } from '../../plugins/synthetic-data/synthetic-random.ts';
 import { US_STATE_AREA_CODES } from '../../plugins/synthetic-data/us-places-data.ts';
 import { US_PLACES } from '../../plugins/synthetic-data/us-places.ts';
