@@ -1,25 +1,38 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { container } from 'tsyringe';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ErrorRegistry } from '../../kernel/errors.ts';
 import type { PluginContext } from '../../kernel/plugin-api.ts';
 import { StandardsRegistry } from '../../kernel/standards-registry.ts';
 import { fhirErrors } from '../../plugins/fhir-standard/errors.ts';
 import { FHIR_ISSUE_CODES } from '../../plugins/fhir-standard/fhir-issues.ts';
 import { plugin } from '../../plugins/fhir-standard/index.ts';
-import manifest from '../../plugins/fhir-standard/plugin.json' with { type: 'json' };
 import { SYNTHETIC_DATA } from '../../plugins/synthetic-data/api.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 
 describe('fhir-standard plugin', () => {
-  it('declares its manifest as the kernel expects', () => {
-    expect(manifest).toMatchObject({ id: 'fhir-standard', base: 'none', requires: ['synthetic-data'], entry: 'index.ts' });
+  it('validates without the synthetic-data service; generating then answers GENERATION_UNAVAILABLE', async () => {
+    const standards = new StandardsRegistry();
+    const context = {
+      container: container.createChildContainer(),
+      standards,
+      profiles: [],
+      registerErrors: () => undefined,
+      logger: { warn: () => undefined, info: () => undefined },
+    } as unknown as PluginContext;
+    await plugin.register(context);
+    const adapter = standards.get('fhir')!;
+    expect(adapter.validate('{"resourceType":"Patient","gender":"male"}', { mode: 'strict' }).isValid).toBe(true);
+    expect(() => adapter.generate({ messageType: 'Patient', count: 1, seed: 1 })).toThrow(
+      expect.objectContaining({ code: 'GENERATION_UNAVAILABLE' }),
+    );
   });
 
   it('registers the fhir adapter and its error catalogue, and logs broken profile files by name', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'fhir-plugin-'));
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
     const broken = join(directory, 'broken.json');
     writeFileSync(broken, '{');
     const child = container.createChildContainer();

@@ -3,12 +3,12 @@
  * the synthetic-data service from the container and the NCPDP profile packs, and the README lists every issue code
  * and every error code the plugin can produce.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { container } from 'tsyringe';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { PluginContext } from '../../kernel/plugin-api.ts';
 import { StandardsRegistry } from '../../kernel/standards-registry.ts';
 import { SYNTHETIC_DATA } from '../../plugins/synthetic-data/api.ts';
@@ -21,6 +21,7 @@ const pluginDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'plu
 describe('ncpdp-standard plugin', () => {
   it('registers the adapter, its errors and the NCPDP profiles, logging broken profile files', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'ncpdp-plugin-'));
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
     writeFileSync(join(directory, 'good.json'), JSON.stringify({ name: 'good', required: ['Header.To'] }));
     writeFileSync(join(directory, 'bad.yaml'), 'name: [unclosed');
     const child = container.createChildContainer();
@@ -59,8 +60,23 @@ describe('ncpdp-standard plugin', () => {
     expect([...codes].filter((code) => !readme.includes(`\`${code}\``))).toEqual([]);
   });
 
-  it('has a manifest naming its id, entry and dependency', () => {
-    const manifest = JSON.parse(readFileSync(join(pluginDir, 'plugin.json'), 'utf8'));
-    expect(manifest).toMatchObject({ id: 'ncpdp-standard', entry: 'index.ts', requires: ['synthetic-data'], base: 'none' });
+  it('validates without the synthetic-data service and generates once it is registered', async () => {
+    const child = container.createChildContainer();
+    const standards = new StandardsRegistry();
+    const context = {
+      container: child,
+      standards,
+      profiles: [],
+      registerErrors: () => undefined,
+      logger: { warn: () => undefined },
+    } as unknown as PluginContext;
+    await plugin.register(context);
+    const adapter = standards.get('ncpdp')!;
+    expect(() => adapter.generate({ messageType: 'B1', count: 1, seed: 1 })).toThrow(
+      expect.objectContaining({ code: 'GENERATION_UNAVAILABLE', status: 503 }),
+    );
+    child.registerInstance(SYNTHETIC_DATA, createSyntheticDataService());
+    const [message] = adapter.generate({ messageType: 'NewRx', count: 1, seed: 1 });
+    expect(adapter.validate(message, { mode: 'strict' }).isValid).toBe(true);
   });
 });
