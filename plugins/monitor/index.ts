@@ -40,10 +40,18 @@ export const plugin: PluginModule<MonitorConfig> = {
       db,
       clock,
       logger,
-      adapter: () => {
+      validate: async (content, options) => {
         const adapter = context.standards.get('hl7');
         if (!adapter) throw new Error('The hl7 standard adapter is not registered.');
-        return adapter;
+        // the pool's queue is bounded: when it is full, wait and try again rather than fail a good message
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await context.standardsRunner.validate(adapter, content, options);
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'SERVER_BUSY' || attempt >= 600) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
       },
       watched: (id) => manager?.watched(id),
       maxFileBytes: config.maxFileBytes,

@@ -7,10 +7,9 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
-import type { StandardAdapter } from '../../kernel/standards-registry.ts';
 import type { MonitoredInterface } from './api.ts';
 import { commitFiles, currentRows, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
-import { readContent } from './message-reading.ts';
+import { readContent, type ValidateMessage } from './message-reading.ts';
 import type { FileRow, MonitorDatabase } from './monitor-tables.ts';
 import type { SettledFile } from './folder-watcher.ts';
 
@@ -25,8 +24,8 @@ export interface IngestQueueDeps {
   db: Kysely<MonitorDatabase>;
   clock: Clock;
   logger: Logger;
-  /** The HL7 adapter of the standards registry. */
-  adapter(): StandardAdapter;
+  /** Validates one HL7 message (through the kernel's runner, so a large one goes to the worker pool). */
+  validate: ValidateMessage;
   /** The interface a job belongs to, while it is watched; undefined drops the job. */
   watched(interfaceId: string): MonitoredInterface | undefined;
   maxFileBytes: number;
@@ -102,7 +101,7 @@ export class IngestQueue {
     for (const job of batch) {
       const monitored = this.deps.watched(job.interfaceId);
       if (!monitored) continue;
-      const file = this.read(job, monitored, rows.get(`${job.interfaceId}\u0000${job.relativePath}`));
+      const file = await this.read(job, monitored, rows.get(`${job.interfaceId}\u0000${job.relativePath}`));
       if (file) files.push(file);
     }
     if (files.length === 0 || this.stopped) return;
@@ -134,14 +133,14 @@ export class IngestQueue {
    * read is synchronous on purpose: settled message files are small, and a synchronous read does not queue behind
    * the thousands of stat calls a watcher issues when a folder fills up.
    */
-  private read(job: IngestJob, monitored: MonitoredInterface, row: FileRow | undefined): ReadFile | undefined {
+  private async read(job: IngestJob, monitored: MonitoredInterface, row: FileRow | undefined): Promise<ReadFile | undefined> {
     const byStat = judgeByStat(row, job.size, job.mtimeMs);
     if (byStat?.kind === 'unchanged') return undefined;
     const receivedAt = new Date(job.settledAtMs).toISOString();
     const base = { interfaceId: job.interfaceId, path: job.relativePath, receivedAt };
     if (job.size > this.deps.maxFileBytes) {
       const problem = `The file is ${job.size} bytes, over the limit of ${this.deps.maxFileBytes} (maxFileBytes); it was not read.`;
-      const reading = readContent(Buffer.alloc(0), { adapter: this.deps.adapter(), monitored, receivedAtMs: job.settledAtMs, skip: 0 });
+      const reading = await readContent(Buffer.alloc(0), { validate: this.deps.validate, monitored, receivedAtMs: job.settledAtMs, skip: 0 });
       reading.messages[0].errors[0].message = problem;
       return {
         ...base,
@@ -173,7 +172,7 @@ export class IngestQueue {
     if (verdict.kind === 'touched') return { ...file, state: 'ingested', error: null, messages: [] };
     if (content.length === 0) return { ...file, state: 'empty', error: null, messages: [] };
     const skip = verdict.kind === 'appended' ? Number(verdict.row.message_count) : 0;
-    const reading = readContent(content, { adapter: this.deps.adapter(), monitored, receivedAtMs: job.settledAtMs, skip });
+    const reading = await readContent(content, { validate: this.deps.validate, monitored, receivedAtMs: job.settledAtMs, skip });
     return {
       ...file,
       state: reading.unparsable ? 'unparsable' : 'ingested',

@@ -4,13 +4,16 @@
  * interface's mode and profile, facts extracted, latency computed. Content holding no message at all is one failed
  * message with a PARSE_ERROR, never an exception.
  */
-import type { StandardAdapter, ValidationIssue } from '../../kernel/standards-registry.ts';
+import type { ValidateOptions, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import { splitHl7Messages } from '../hl7-standard/api.ts';
 import type { MonitoredInterface, StoredIssue, StoredMessage } from './api.ts';
 import { parseMessageTime } from './message-time.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;
+
+/** Validates one message's text (the adapter itself, or the kernel's runner in front of it). */
+export type ValidateMessage = (content: string, options: ValidateOptions) => Promise<ValidationResult> | ValidationResult;
 
 /** A message ready to be stored: a stored message without what the ledger assigns (ids, file, receipt time). */
 export type ReadMessage = Omit<StoredMessage, 'id' | 'interfaceId' | 'fileId' | 'receivedAt' | 'raw'> & { raw: string };
@@ -32,13 +35,27 @@ function keep(issues: ValidationIssue[]): StoredIssue[] {
   return issues.slice(0, STORED_ISSUES_MAX).map((i) => ({ field: i.field, code: i.code, severity: i.severity, message: i.message }));
 }
 
-/** Validates one message; a profile that is no longer loaded falls back to the plain standard, with a warning. */
-function validate(adapter: StandardAdapter, raw: string, monitored: MonitoredInterface): { isValid: boolean; errors: StoredIssue[]; warnings: StoredIssue[] } {
+/**
+ * Validates one message (the kernel's runner: on the event loop when small, in the worker pool when large). A
+ * message the pool gave up on (time or memory budget) is a failed message carrying that code; a profile that is no
+ * longer loaded falls back to the plain standard, with a warning.
+ */
+async function validate(
+  run: ValidateMessage,
+  raw: string,
+  monitored: MonitoredInterface,
+): Promise<{ isValid: boolean; errors: StoredIssue[]; warnings: StoredIssue[] }> {
   try {
-    const result = adapter.validate(raw, { mode: monitored.validationMode, profile: monitored.profileName ?? undefined });
+    const result = await run(raw, { mode: monitored.validationMode, profile: monitored.profileName ?? undefined });
     return { isValid: result.isValid, errors: keep(result.errors), warnings: keep(result.warnings) };
   } catch (error) {
-    const result = adapter.validate(raw, { mode: monitored.validationMode });
+    const code = (error as { code?: string }).code;
+    if (code === 'PROCESSING_TIME_EXCEEDED' || code === 'PROCESSING_MEMORY_EXCEEDED') {
+      const issue: StoredIssue = { field: 'MSH', code, severity: 'error', message: (error as Error).message };
+      return { isValid: false, errors: [issue], warnings: [] };
+    }
+    if (code !== 'PROFILE_NOT_FOUND') throw error;
+    const result = await run(raw, { mode: monitored.validationMode });
     const warning: StoredIssue = {
       field: 'MSH',
       code: 'PROFILE_NOT_LOADED',
@@ -53,10 +70,10 @@ function validate(adapter: StandardAdapter, raw: string, monitored: MonitoredInt
  * Reads content; `skip` messages at the start are already stored (an appended file), so only the later ones are
  * validated and returned. `receivedAtMs` is when the settled file was seen.
  */
-export function readContent(
+export async function readContent(
   content: Buffer,
-  options: { adapter: StandardAdapter; monitored: MonitoredInterface; receivedAtMs: number; skip: number },
-): ContentReading {
+  options: { validate: ValidateMessage; monitored: MonitoredInterface; receivedAtMs: number; skip: number },
+): Promise<ContentReading> {
   const split = splitHl7Messages(content);
   if (split.messages.length === 0) {
     const problem = split.problems[split.problems.length - 1] ?? 'The content holds no HL7 v2 message.';
@@ -93,7 +110,7 @@ export function readContent(
   for (const facts of split.messages) {
     if (facts.index < options.skip) continue;
     const time = parseMessageTime(facts.messageTime);
-    const verdict = validate(options.adapter, facts.raw, options.monitored);
+    const verdict = await validate(options.validate, facts.raw, options.monitored);
     messages.push({
       indexInFile: facts.index,
       messageTime: time === undefined ? null : new Date(time).toISOString(),

@@ -10,7 +10,6 @@ import { splitHl7Messages } from '../../plugins/hl7-standard/api.ts';
 import { readContent } from '../../plugins/monitor/message-reading.ts';
 import type { FileRow } from '../../plugins/monitor/monitor-tables.ts';
 import type { MonitoredInterface } from '../../plugins/monitor/api.ts';
-import type { StandardAdapter } from '../../kernel/standards-registry.ts';
 import { adtMessage } from './monitor-harness.ts';
 
 describe('MSH-7', () => {
@@ -110,9 +109,7 @@ describe('ledger verdicts', () => {
 
 describe('reading untrusted content', () => {
   const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
-  const adapter = {
-    validate: () => ({ isValid: true, errors: [], warnings: [] }),
-  } as unknown as StandardAdapter;
+  const validate = () => ({ isValid: true, errors: [], warnings: [] });
   const messages = fc.array(fc.constantFrom(...['A', 'B', 'C'].map((id) => adtMessage(id))), { maxLength: 5 });
   const separators = fc.constantFrom('\r', '\n', '\r\n');
 
@@ -127,10 +124,10 @@ describe('reading untrusted content', () => {
     );
   });
 
-  it('turns arbitrary bytes into messages or one parse error, never an exception', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => {
-        const reading = readContent(Buffer.from(bytes), { adapter, monitored, receivedAtMs: 0, skip: 0 });
+  it('turns arbitrary bytes into messages or one parse error, never an exception', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 2000 }), async (bytes) => {
+        const reading = await readContent(Buffer.from(bytes), { validate, monitored, receivedAtMs: 0, skip: 0 });
         if (reading.unparsable) return reading.messages.length === 1 && reading.messages[0].errors[0].code === 'PARSE_ERROR';
         return reading.messages.length === splitHl7Messages(Buffer.from(bytes)).messages.length;
       }),
@@ -138,9 +135,9 @@ describe('reading untrusted content', () => {
     );
   });
 
-  it('returns only the messages after those already counted', () => {
+  it('returns only the messages after those already counted', async () => {
     const content = Buffer.from([adtMessage('S1'), adtMessage('S2'), adtMessage('S3')].join('\r'));
-    const reading = readContent(content, { adapter, monitored, receivedAtMs: 0, skip: 2 });
+    const reading = await readContent(content, { validate, monitored, receivedAtMs: 0, skip: 2 });
     expect(reading.messages.map((m) => [m.indexInFile, m.controlId])).toEqual([[2, 'S3']]);
   });
 });
@@ -158,11 +155,11 @@ describe('raw text retention', () => {
     const storage = await createStorage({ url: null, dataDir: dir, sqliteFile: 'r.sqlite' });
     try {
       await storage.migrate('monitor', monitorMigrations('sqlite'));
-      const adapter = { validate: () => ({ isValid: true, errors: [], warnings: [] }) } as unknown as StandardAdapter;
+      const validate = () => ({ isValid: true, errors: [], warnings: [] });
       const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
       for (const [path, day] of [['old.hl7', '2026-01-01'], ['new.hl7', '2026-01-20']] as const) {
         const content = Buffer.from(adtMessage(path));
-        const reading = readContent(content, { adapter, monitored, receivedAtMs: Date.parse(`${day}T00:00:00Z`), skip: 0 });
+        const reading = await readContent(content, { validate, monitored, receivedAtMs: Date.parse(`${day}T00:00:00Z`), skip: 0 });
         await commitFiles(
           storage.db,
           [{ interfaceId: 'i', path, size: content.length, mtimeMs: 1, hash: sha256(content), receivedAt: `${day}T00:00:00.000Z`, verdict: { kind: 'new' }, state: 'ingested', error: null, messages: reading.messages }],

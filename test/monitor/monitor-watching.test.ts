@@ -198,6 +198,19 @@ describe.each(storages())('watching folders on %s', (storage) => {
     expect((await service.storedMessageCounts(id)).files).toBe(3);
   });
 
+  it('validates a large message in the worker pool and stores its verdict', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `large ${storage}`, dir, { validationMode: 'strict' });
+    const big = `${adtMessage('BIG1')}\rNTE|1||${'x'.repeat(40_000)}`;
+    writeFileSync(join(dir, 'big.hl7'), big);
+    // the first pooled task boots a worker, which loads every standard's definitions
+    await waitFor(async () => (await metrics(h, id)).messagesTotal === 1, 150_000, 'the large message');
+    const [message] = await service.messagesByControlId('BIG1');
+    expect(message.raw?.length).toBe(big.length);
+    expect(message.isValid).toBe(false);
+    expect(message.errors.map((e) => e.code)).toContain('SEGMENT_UNEXPECTED');
+  }, 180_000);
+
   it('watches with polling', async () => {
     const dir = h.folder();
     const id = await createInterface(h, `polling ${storage}`, dir, { usePolling: true });
