@@ -104,6 +104,24 @@ interface TypePlan {
 interface FieldPlan {
   def: Hl7FieldDefinition;
   type: TypePlan;
+  /** Length a repetition may have (see {@link effectiveMaxLength}); undefined when the version gives none. */
+  maxLength?: number;
+}
+
+/** Versions whose lengths are conformance lengths (v2.7 chapter 2) rather than maximum lengths. */
+const CONFORMANCE_LENGTH_VERSIONS: ReadonlySet<string> = new Set(['2.7', '2.7.1', '2.8']);
+
+/**
+ * The length a field's repetition may have. Published lengths that cannot hold the field's own legal values are
+ * known to be too small (OBX-2 is 2 in v2.5 and v2.5.1, yet holds `CWE`, a value of its table 0125): for an ID
+ * field the length is at least its HL7 table's longest code.
+ */
+function effectiveMaxLength(def: Hl7FieldDefinition): number | undefined {
+  if (def.maxLength === undefined) return undefined;
+  if (def.dataType !== 'ID' || def.table === undefined) return def.maxLength;
+  let longest = def.maxLength;
+  for (const entry of getHl7TableValues(def.table)?.values ?? []) longest = Math.max(longest, entry.code.length);
+  return longest;
 }
 
 /** The field plans of one segment definition. */
@@ -180,7 +198,7 @@ function segmentPlan(definitions: Hl7VersionDefinitions, plans: VersionPlans, se
   if (!plan) {
     const fields = segment.fields
       .filter((def) => !(segment.name === 'MSH' && def.position <= 2))
-      .map((def) => ({ def, type: typePlan(definitions, plans, def.dataType) }));
+      .map((def) => ({ def, type: typePlan(definitions, plans, def.dataType), maxLength: effectiveMaxLength(def) }));
     plan = { fields, required: fields.filter((field) => field.def.optionality === 'R') };
     plans.segments.set(segment, plan);
   }
@@ -197,6 +215,8 @@ interface Place {
   field: Hl7FieldDefinition;
   /** 0-based repetition. */
   repetition: number;
+  /** True when the segment's definition comes from a profile, whose lengths are the profile's own rules. */
+  profileSegment: boolean;
 }
 
 function segmentPathOf(place: Place): string {
@@ -380,6 +400,30 @@ function checkTypedRepetition(place: Place, type: TypePlan, rep: Hl7Repetition, 
   }
 }
 
+/**
+ * A repetition longer than the version's length. The standard gives no receiver the right to reject a message for
+ * it: up to v2.6 the length is the maximum a sender should send, and receivers commonly truncate; from v2.7 it is
+ * the conformance length, the least a receiver must be able to store, and a longer value may be truncated. So it
+ * is a warning in both modes. A profile's Z-segment lengths are the profile's rules and keep the usual severity.
+ */
+function reportLength(place: Place, length: number, maxLength: number): void {
+  const { ctx, field } = place;
+  const repPath = repetitionPathOf(place);
+  if (place.profileSegment) {
+    ctx.issues.add('FIELD_TOO_LONG', repPath, `${describeField(repPath, field.name)} is ${length} characters long; ${ctx.label} allows at most ${maxLength}.`);
+    return;
+  }
+  const conformance = CONFORMANCE_LENGTH_VERSIONS.has(ctx.definitions.version);
+  ctx.issues.push({
+    field: repPath,
+    code: 'FIELD_TOO_LONG',
+    severity: 'warning',
+    message: conformance
+      ? `${describeField(repPath, field.name)} is ${length} characters long, over its conformance length of ${maxLength} in ${ctx.label}; a receiver may truncate it.`
+      : `${describeField(repPath, field.name)} is ${length} characters long; ${ctx.label} publishes a maximum of ${maxLength}, beyond which a receiver may truncate it.`,
+  });
+}
+
 /** Checks one field of a segment against its plan. `valueType` (OBX only) types OBX-5 as OBX-2 names. */
 function checkField(place: Place, plan: FieldPlan, field: Hl7Field | undefined, valueType: TypePlan | undefined): void {
   const def = plan.def;
@@ -413,16 +457,9 @@ function checkField(place: Place, plan: FieldPlan, field: Hl7Field | undefined, 
     const rep = reps[r] as Hl7Repetition;
     if (isRepetitionEmpty(rep)) continue;
     place.repetition = r;
-    if (def.maxLength !== undefined) {
+    if (plan.maxLength !== undefined) {
       const length = repetitionLength(rep);
-      if (length > def.maxLength) {
-        const repPath = repetitionPathOf(place);
-        ctx.issues.add(
-          'FIELD_TOO_LONG',
-          repPath,
-          `${describeField(repPath, def.name)} is ${length} characters long; ${ctx.label} allows at most ${def.maxLength}.`,
-        );
-      }
+      if (length > plan.maxLength) reportLength(place, length, plan.maxLength);
     }
     checkTypedRepetition(place, type, rep, def.table);
   }
@@ -433,7 +470,7 @@ function checkField(place: Place, plan: FieldPlan, field: Hl7Field | undefined, 
  * Issues come out in the order of the definition's fields, as required fields missing at the end of a segment can
  * only follow those it holds.
  */
-export function checkSegmentFields(ctx: FieldCheckContext, segment: Hl7Segment, def: Hl7SegmentDefinition): void {
+export function checkSegmentFields(ctx: FieldCheckContext, segment: Hl7Segment, def: Hl7SegmentDefinition, profileSegment = false): void {
   const plans = plansOf(ctx.definitions);
   let valueType: TypePlan | undefined;
   if (segment.name === 'OBX') {
@@ -442,7 +479,7 @@ export function checkSegmentFields(ctx: FieldCheckContext, segment: Hl7Segment, 
   }
   const plan = segmentPlan(ctx.definitions, plans, def);
   // `field` and `repetition` are set by checkField for each field checked.
-  const place: Place = { ctx, segment, field: def.fields[0] as Hl7FieldDefinition, repetition: 0 };
+  const place: Place = { ctx, segment, field: def.fields[0] as Hl7FieldDefinition, repetition: 0, profileSegment };
   const present = segment.fields.length;
   for (let f = 0; f < plan.fields.length; f++) {
     const field = plan.fields[f] as FieldPlan;

@@ -153,8 +153,12 @@ export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7Valida
   const ctx = { definitions, issues, label, pathOf };
   for (let i = 0; i < message.segments.length; i++) {
     const segment = message.segments[i] as Hl7Segment;
-    const def = definitions.segment(segment.name) ?? profile?.zSegments.get(segment.name);
+    const def = definitions.segment(segment.name);
     if (def) checkSegmentFields(ctx, segment, def);
+    else {
+      const zSegment = profile?.zSegments.get(segment.name);
+      if (zSegment) checkSegmentFields(ctx, segment, zSegment, true);
+    }
   }
   if (profile) checkProfile({ profile, message, issues, label, pathOf, definitions });
   return { index: message.index, messageType: facts.messageType, controlId: facts.controlId, isValid: issues.errors.length === 0, errors: issues.errors, warnings: issues.warnings, facts };
