@@ -152,6 +152,8 @@ function isUniqueViolation(error: unknown): boolean {
 /** The audit trail over the shared database. */
 export class AuditStore implements AuditTrail {
   private readonly queue = new SerialQueue();
+  /** The last link this process wrote or read; appends are serialised, so it stays right unless another process appends. */
+  private tail: { id: number; hash: string } | undefined;
 
   constructor(
     private readonly db: Kysely<AuditTables>,
@@ -166,16 +168,9 @@ export class AuditStore implements AuditTrail {
   private async append(input: AuditRecordInput): Promise<void> {
     const details = input.details && Object.keys(input.details).length > 0 ? clip(JSON.stringify(input.details)) : null;
     for (let attempt = 1; ; attempt++) {
-      const last = await this.db
-        .selectFrom('audit_entries')
-        .select(['id', 'hash'])
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const anchor = last ? undefined : await this.anchorRow();
-      const previousHash = last?.hash ?? anchor?.last_pruned_hash ?? GENESIS_HASH;
+      const tail = this.tail ?? (await this.readTail());
       const fields: ChainedFields = {
-        id: last ? Number(last.id) + 1 : (anchor ? Number(anchor.last_pruned_id) : 0) + 1,
+        id: tail.id + 1,
         at: this.clock.now().toISOString(),
         actor: clip(input.actor) ?? 'anonymous',
         actor_kind: input.actorKind,
@@ -187,17 +182,25 @@ export class AuditStore implements AuditTrail {
         source_address: clip(input.sourceAddress),
         details,
       };
+      const hash = entryHash(tail.hash, fields);
       try {
-        await this.db
-          .insertInto('audit_entries')
-          .values({ ...fields, prev_hash: previousHash, hash: entryHash(previousHash, fields) })
-          .execute();
+        await this.db.insertInto('audit_entries').values({ ...fields, prev_hash: tail.hash, hash }).execute();
+        this.tail = { id: fields.id, hash };
         return;
       } catch (error) {
-        // Another process appended the same link first: read the new end of the chain and try again.
+        // Another process appended first (a shared PostgreSQL store): read the new end of the chain and try again.
+        this.tail = undefined;
         if (attempt >= APPEND_ATTEMPTS || !isUniqueViolation(error)) throw error;
       }
     }
+  }
+
+  /** The chain's last link: the newest entry, else the anchor left by pruning, else the genesis. */
+  private async readTail(): Promise<{ id: number; hash: string }> {
+    const last = await this.db.selectFrom('audit_entries').select(['id', 'hash']).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    if (last) return { id: Number(last.id), hash: last.hash };
+    const anchor = await this.anchorRow();
+    return anchor ? { id: Number(anchor.last_pruned_id), hash: anchor.last_pruned_hash } : { id: 0, hash: GENESIS_HASH };
   }
 
   private anchorRow(): Promise<AuditAnchorRow | undefined> {
