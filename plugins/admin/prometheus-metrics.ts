@@ -8,23 +8,26 @@
  * registration, as the kernel requires, and counts from then on.
  */
 import { z } from 'zod';
-import type { Counter, Histogram, Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
 import type { PluginContext, RouteDefinition } from '../../kernel/plugin-api.ts';
 import type { RequestSample } from '../../kernel/http/request-observers.ts';
 import type { MonitorService } from '../monitor/api.ts';
+import { RequestMetrics } from './request-metrics.ts';
 
 interface Metrics {
   registry: Registry;
-  requests: Counter<'base' | 'method' | 'route' | 'status'>;
-  durations: Histogram<'base' | 'method' | 'route'>;
   ingested: Counter<'interface_id'>;
   ingestedFailed: Counter<'interface_id'>;
 }
 
-async function createMetrics(monitor: MonitorService): Promise<Metrics> {
-  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = await import('prom-client');
+async function createMetrics(monitor: MonitorService, requests: RequestMetrics): Promise<Metrics> {
+  const { Counter, Gauge, Registry, collectDefaultMetrics } = await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'workbench_' });
+  // prom-client's Metric type names internals these plain collectors need not have; the registry reads only
+  // name, help, type, aggregator, get() and reset().
+  registry.registerMetric(requests.counter() as unknown as Parameters<Registry['registerMetric']>[0]);
+  registry.registerMetric(requests.histogram() as unknown as Parameters<Registry['registerMetric']>[0]);
   new Gauge({
     name: 'workbench_monitor_queue_depth',
     help: 'Settled files waiting to be read by the monitor.',
@@ -43,19 +46,6 @@ async function createMetrics(monitor: MonitorService): Promise<Metrics> {
   });
   return {
     registry,
-    requests: new Counter({
-      name: 'workbench_http_requests_total',
-      help: 'Answered HTTP requests by base, method, route pattern and status.',
-      labelNames: ['base', 'method', 'route', 'status'] as const,
-      registers: [registry],
-    }),
-    durations: new Histogram({
-      name: 'workbench_http_request_duration_seconds',
-      help: 'Time from request arrival to the end of the answer, by base, method and route pattern.',
-      labelNames: ['base', 'method', 'route'] as const,
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    }),
     ingested: new Counter({
       name: 'workbench_messages_ingested_total',
       help: 'Messages read from watched folders since start, by interface.',
@@ -73,21 +63,18 @@ async function createMetrics(monitor: MonitorService): Promise<Metrics> {
 
 /** Registers the metrics and the route. */
 export function registerPrometheusMetrics(context: PluginContext, monitor: MonitorService, options: { public: boolean }): void {
+  const requests = new RequestMetrics();
+  context.observeRequests((sample: RequestSample) => requests.observe(sample));
   let loading: Promise<Metrics> | undefined;
   let metrics: Metrics | undefined;
   const load = () => {
-    loading ??= createMetrics(monitor).then((created) => (metrics = created));
+    loading ??= createMetrics(monitor, requests).then((created) => (metrics = created));
     return loading;
   };
   context.lifecycle.onStart(async () => {
     await load();
   });
 
-  context.observeRequests((sample: RequestSample) => {
-    if (!metrics) return;
-    metrics.requests.inc({ base: sample.base, method: sample.method, route: sample.route, status: String(sample.status) });
-    metrics.durations.observe({ base: sample.base, method: sample.method, route: sample.route }, sample.durationMs / 1000);
-  });
   context.events.on('message.ingested', (event) => {
     if (!metrics) return;
     metrics.ingested.inc({ interface_id: event.interfaceId }, event.messages.length);
