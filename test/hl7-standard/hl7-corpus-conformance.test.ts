@@ -100,7 +100,8 @@ describe.skipIf(!dir)('HL7 corpus conformance', () => {
 
   it('the OBX-5 defect sentence names the field and the offending value', () => {
     const name = 'MALFORMED_ORM_O01_v2.5.1_OBX5-not-numeric__cdc-ti.hl7';
-    if (!files.includes(name)) return;
+    // The corpus is present (the suite is skipped otherwise): a missing file is a failure, not a silent pass.
+    expect(files).toContain(name);
     const issue = validateHl7(read(name), { mode: 'strict' }).errors.find((e) => e.code === 'INVALID_DATA_TYPE' && e.field === 'OBX[1].5');
     expect(issue?.message).toBe('OBX[1].5 (Observation Value) is not a number: "NOVALUE".');
   });

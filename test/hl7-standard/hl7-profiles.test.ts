@@ -112,7 +112,10 @@ describe('applying a profile', () => {
 
 describe('loading broken profile files', () => {
   it('reports each broken file by name and problem, and still loads the others', () => {
-    pack('good-pack', { 'good.yaml': 'name: good-one\nmessageTypes: ["ADT^A01"]\nfields:\n  PID.7: { usage: R }\n' });
+    pack('good-pack', {
+      'good.yaml': 'name: good-one\nmessageTypes: ["ADT^A01"]\nfields:\n  PID.7: { usage: R }\n',
+      'also-good.yaml': 'name: also-good\nmessageTypes: ["ADT^A04"]\nfields:\n  PID.8: { usage: RE }\n',
+    });
     pack('broken-pack', {
       'not-json.json': '{ "name": ',
       'bad-shape.json': JSON.stringify({ name: 'Bad Name', fields: { 'PID-5': { usage: 'MAYBE' } } }),
@@ -121,7 +124,12 @@ describe('loading broken profile files', () => {
     });
     pack('fhir-pack', { 'ignored.json': '{ not even json' }, 'fhir');
     const set = loadHl7Profiles(discoverProfilePacks([temp]).packs);
-    expect(set.get('good-one')).toBeDefined();
+    // The good pack's own file loads from YAML...
+    expect(set.get('also-good')?.pack).toBe('good-pack');
+    expect(set.get('also-good')?.fields.get('PID.8')).toMatchObject({ usage: 'RE' });
+    // ...while "good-one" is the broken pack's dup.json (loaded first), not good.yaml.
+    expect(set.get('good-one')?.pack).toBe('broken-pack');
+    expect(set.get('good-one')?.fields.has('PID.7')).toBe(false);
     const problems = new Map(set.problems.map((p) => [p.file.split(/[\\/]/).pop(), p.problem]));
     expect(problems.get('not-json.json')).toMatch(/cannot be read as JSON/);
     expect(problems.get('bad-shape.json')).toMatch(/not a valid HL7 profile: name: .*fields/);
