@@ -6,11 +6,10 @@
  *   - our simple format (JSON or YAML, `format: workbench-fhir-profile`): the same rules written directly.
  * A broken file is reported naming the file and the problem; the other files and packs still load.
  */
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { ProfilePack } from '../../kernel/profile-packs.ts';
+import { describeSchemaProblems, readProfileData } from '../../kernel/profile-file.ts';
 import { stripCanonicalVersion } from './fhir-definitions.ts';
 
 /** Marker of the simple profile format. */
@@ -148,15 +147,9 @@ export function profileFromStructureDefinition(sd: Record<string, unknown>, pack
   return profile;
 }
 
-function readDataFile(file: string): unknown {
-  const text = readFileSync(file, 'utf8');
-  const ext = extname(file).toLowerCase();
-  return ext === '.yaml' || ext === '.yml' ? parseYaml(text) : JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-}
-
 /** Reads one profile file. Throws with a reason when the file cannot be used. */
 export function readProfileFile(file: string, pack: string): FhirProfile {
-  const data = readDataFile(file);
+  const data = readProfileData(file);
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('the file must hold one JSON/YAML object');
   const record = data as Record<string, unknown>;
   if (record.resourceType === 'StructureDefinition') return profileFromStructureDefinition(record, pack, file);
@@ -165,7 +158,7 @@ export function readProfileFile(file: string, pack: string): FhirProfile {
   }
   const parsed = simpleProfileSchema.safeParse(record);
   if (!parsed.success) {
-    throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+    throw new Error(describeSchemaProblems(parsed.error));
   }
   const { format: _format, ...rules } = parsed.data;
   return { ...rules, url: stripCanonicalVersion(rules.url), pack, file };

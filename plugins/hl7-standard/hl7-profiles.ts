@@ -6,11 +6,9 @@
  *
  * Loading never fails as a whole: a broken file is reported with its path and the problem, the rest still loads.
  */
-import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { ProfilePack } from '../../kernel/profile-packs.ts';
+import { ProfileFileError, readProfileFile } from '../../kernel/profile-file.ts';
 import type { ProfileSummary } from '../../kernel/standards-registry.ts';
 import type { Hl7FieldDefinition, Hl7SegmentDefinition } from './hl7-definitions.ts';
 
@@ -107,12 +105,6 @@ export interface Hl7ProfileSet {
   problems: Hl7ProfileProblem[];
 }
 
-function readDocument(file: string): unknown {
-  const text = readFileSync(file, 'utf8');
-  const ext = extname(file).toLowerCase();
-  return ext === '.yaml' || ext === '.yml' ? parseYaml(text) : JSON.parse(text);
-}
-
 function toMax(value: number | '*'): number {
   return value === '*' ? Number.POSITIVE_INFINITY : value;
 }
@@ -140,25 +132,20 @@ export function loadHl7Profiles(packs: readonly ProfilePack[]): Hl7ProfileSet {
   for (const pack of packs) {
     if (pack.manifest.standard !== 'hl7') continue;
     for (const file of pack.files) {
-      let raw: unknown;
+      let doc: Hl7ProfileDocument;
       try {
-        raw = readDocument(file);
+        doc = readProfileFile(file, hl7ProfileSchema, 'HL7 profile');
       } catch (error) {
-        problems.push({ file, problem: `cannot be read as ${extname(file).slice(1).toUpperCase()}: ${(error as Error).message}` });
+        if (!(error instanceof ProfileFileError)) throw error;
+        problems.push({ file, problem: error.message });
         continue;
       }
-      const parsed = hl7ProfileSchema.safeParse(raw);
-      if (!parsed.success) {
-        const why = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
-        problems.push({ file, problem: `is not a valid HL7 profile: ${why}` });
-        continue;
-      }
-      const other = documents.get(parsed.data.name);
+      const other = documents.get(doc.name);
       if (other) {
-        problems.push({ file, problem: `uses the profile name "${parsed.data.name}", which ${other.file} already uses` });
+        problems.push({ file, problem: `uses the profile name "${doc.name}", which ${other.file} already uses` });
         continue;
       }
-      documents.set(parsed.data.name, { doc: parsed.data, pack: pack.manifest.id, file });
+      documents.set(doc.name, { doc, pack: pack.manifest.id, file });
     }
   }
 

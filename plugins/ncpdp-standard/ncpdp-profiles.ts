@@ -4,11 +4,10 @@
  * value sets it allows and tighter lengths, by path (ncpdp-paths.ts). A broken file is reported with its name and
  * problem; the other files and packs still load.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { ProfilePack } from '../../kernel/profile-packs.ts';
+import { ProfileFileError, readProfileFile } from '../../kernel/profile-file.ts';
 import type { ProfileSummary } from '../../kernel/standards-registry.ts';
 import type { NcpdpMessage } from './ncpdp-model.ts';
 import type { IssueCollector } from './ncpdp-issues.ts';
@@ -46,23 +45,19 @@ export function loadNcpdpProfiles(packs: readonly ProfilePack[]): { profiles: Nc
   for (const pack of packs) {
     if (pack.manifest.standard !== 'ncpdp') continue;
     for (const file of pack.files) {
-      let raw: unknown;
+      let profile: z.output<typeof ncpdpProfileSchema>;
       try {
-        raw = parseYaml(readFileSync(file, 'utf8'));
+        profile = readProfileFile(file, ncpdpProfileSchema, 'NCPDP profile');
       } catch (error) {
-        problems.push({ file, problem: `cannot be read: ${(error as Error).message}` });
+        if (!(error instanceof ProfileFileError)) throw error;
+        problems.push({ file, problem: error.message });
         continue;
       }
-      const parsed = ncpdpProfileSchema.safeParse(raw);
-      if (!parsed.success) {
-        problems.push({ file, problem: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ') });
+      if (profiles.some((p) => p.name === profile.name)) {
+        problems.push({ file, problem: `profile name "${profile.name}" is already used` });
         continue;
       }
-      if (profiles.some((p) => p.name === parsed.data.name)) {
-        problems.push({ file, problem: `profile name "${parsed.data.name}" is already used` });
-        continue;
-      }
-      profiles.push({ ...parsed.data, pack: pack.manifest.id, file: basename(file) });
+      profiles.push({ ...profile, pack: pack.manifest.id, file: basename(file) });
     }
   }
   return { profiles, problems };
