@@ -222,6 +222,36 @@ describe('POST /api/population/generate', () => {
   });
 });
 
+describe('the population base', () => {
+  it('documents every population route in its OpenAPI document', async () => {
+    const r = await wb.call('population', { path: '/openapi.json' });
+    expect(r.status).toBe(200);
+    for (const path of [
+      '/api/population/connect',
+      '/api/population/schema',
+      '/api/population/learn',
+      '/api/population/profiles/{name}',
+      '/api/population/generate/{id}/analytics',
+      '/api/population/seed/dry-run',
+      '/api/population/seed/cleanup',
+      '/api/population/compliance/{id}',
+    ]) {
+      expect(Object.keys(r.json.paths), path).toContain(path);
+    }
+  });
+
+  it('answers 402 below the professional tier', async () => {
+    const free = await startTestWorkbench({ config: { tier: 'free' } });
+    try {
+      const r = await free.call('population', { path: '/api/population/generate', body: { count: 1 } });
+      expect(r.status).toBe(402);
+      expect(r.json.error.code).toBe('TIER_REQUIRED');
+    } finally {
+      await free.stop();
+    }
+  });
+});
+
 describe('a job interrupted by a stop', () => {
   it('is failed with the reason after the restart, never lost', async () => {
     const first = await startTestWorkbench();
