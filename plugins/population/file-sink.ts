@@ -31,6 +31,7 @@ export class FileSink {
   private bytes = 0;
   /** Records written, counted by the caller. */
   records = 0;
+  private failure: Error | undefined;
 
   constructor(
     private readonly path: string,
@@ -39,6 +40,10 @@ export class FileSink {
   ) {
     // A deep queue lets the disk write one chunk while the next is generated; `drain` is awaited only when it fills.
     this.stream = createWriteStream(path, { mode: 0o600, highWaterMark: 8 * CHUNK_CHARS });
+    // A disk error, or writes still queued when the sink is aborted, must fail the job, never the process.
+    this.stream.on('error', (error) => {
+      this.failure ??= error;
+    });
   }
 
   /**
@@ -52,6 +57,7 @@ export class FileSink {
   }
 
   private async flush(): Promise<void> {
+    if (this.failure) throw this.failure;
     if (this.pending === 0) return;
     const chunk = Buffer.from(this.pieces.join(''), 'utf8');
     this.pieces = [];
@@ -65,6 +71,7 @@ export class FileSink {
   async close(): Promise<OutputFile> {
     await this.flush();
     await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    if (this.failure) throw this.failure;
     return { name: this.name, bytes: this.bytes, sha256: this.hash.digest('hex'), records: this.records, contentType: this.contentType };
   }
 

@@ -264,6 +264,28 @@ describe('patient generator', () => {
   });
 });
 
+describe('file sink', () => {
+  it('aborts with writes still queued without an uncaught stream error', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { FileSink } = await import('../../plugins/population/file-sink.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'wb-sink-'));
+    try {
+      const sink = new FileSink(join(dir, 'out.txt'), 'out.txt', 'text/plain');
+      const line = `${'x'.repeat(1023)}\n`;
+      for (let i = 0; i < 4096; i++) {
+        const pending = sink.write(line);
+        if (pending) void pending.catch(() => undefined);
+      }
+      sink.abort();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('compliance checks', () => {
   it('pass for generated patients and name the record and the reason of each failure', () => {
     const generator = createPatientGenerator(createFastRandom(createSyntheticRandom(5)), 'us');
