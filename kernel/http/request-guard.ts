@@ -11,6 +11,9 @@ import { excerpt } from '../text-excerpt.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Time a request (headers and body) may take to arrive. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 /** Loopback host names accepted for a port. */
 export function loopbackHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
@@ -81,5 +84,7 @@ export function createGuardedServer(handler: Handler, options: RequestGuardOptio
     handler(request, response);
   };
   // Node would answer a missing Host with a bare 400; the guard answers it with the envelope's 403.
-  return http.createServer({ requireHostHeader: false }, guard);
+  // A request must arrive whole within a minute (408 REQUEST_TIMEOUT otherwise): a caller trickling a large body
+  // cannot hold one of the few slots for heavy requests for long.
+  return http.createServer({ requireHostHeader: false, requestTimeout: REQUEST_TIMEOUT_MS }, guard);
 }

@@ -6,7 +6,11 @@ import net from 'node:net';
 import { Writable } from 'node:stream';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { normaliseError } from '../../kernel/http/error-handling.ts';
+import { clientErrorFor } from '../../kernel/http/protocol-errors.ts';
 import { createLogger } from '../../kernel/logger.ts';
+import { createGuardedServer } from '../../kernel/http/request-guard.ts';
+import { send } from '../helpers/http-client.ts';
+import type { AddressInfo } from 'node:net';
 
 /** Sends raw bytes to a base and returns everything the server wrote before closing. */
 function rawExchange(url: string, request: string): Promise<string> {
@@ -114,6 +118,10 @@ describe('protocol errors in the envelope', () => {
     expect(normaliseError(Object.assign(new Error('x'), { statusCode: 431 }), 1024).code).toBe('HEADERS_TOO_LARGE');
     expect(normaliseError(Object.assign(new Error('x'), { statusCode: 408 }), 1024).code).toBe('REQUEST_TIMEOUT');
     expect(normaliseError(new TypeError('a bug'), 1024).code).toBe('INTERNAL_ERROR');
+    // What Node's HTTP parser refuses before a request exists.
+    expect(clientErrorFor('ERR_HTTP_REQUEST_TIMEOUT').status).toBe(408);
+    expect(clientErrorFor('HPE_HEADER_OVERFLOW').code).toBe('HEADERS_TOO_LARGE');
+    expect(clientErrorFor('HPE_SOMETHING_NEW')).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
   });
 });
 
@@ -155,5 +163,32 @@ describe('quiet logs', () => {
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(JSON.stringify(line).length).toBeLessThan(8_000);
     expect(String(lines[0].msg)).toContain('more characters');
+  });
+});
+
+describe('requests arriving while the service stops', () => {
+  it('are answered 503 SERVICE_STOPPING in the envelope, never with fastify\'s own body', async () => {
+    let closing = false;
+    const server = createGuardedServer((_request, response) => response.end('served'), {
+      getPort: () => (server.address() as AddressInfo).port,
+      allowedOrigins: [],
+      isClosing: () => closing,
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      expect((await send(url, { path: '/' })).text).toBe('served');
+      closing = true;
+      const res = await send(url, { path: '/' });
+      expect(res.status).toBe(503);
+      expect(res.headers.connection).toBe('close');
+      expect(res.json).toEqual({
+        success: false,
+        data: null,
+        error: { code: 'SERVICE_STOPPING', message: 'The service is stopping; the request was not completed.' },
+      });
+    } finally {
+      server.close();
+    }
   });
 });
