@@ -1,6 +1,7 @@
 // While a worker validates a 10 MB message, every base keeps answering: health, the docs of the population base, and
 // small validations of every standard. A blocked event loop makes every probe wait for the whole validation (seconds),
-// so the median probe time shows it; the bound is generous so a loaded machine does not fail it.
+// so the median probe time shows it; the bound (100 ms, or four times the idle median on a loaded machine) is generous
+// so load from elsewhere does not fail it.
 import { describe, expect, it } from 'vitest';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import type { BaseName } from '../../kernel/plugin-manifest.ts';
@@ -27,7 +28,16 @@ describe('responsiveness under heavy work', () => {
           ],
         ),
       ];
-      for (const [name, base, request] of probes) expect((await wb.call(base, request)).status, name).toBe(200);
+      // The same probes without heavy work first: on a machine loaded by other work every probe is slower, and the
+      // bound follows (never below 100 ms), while a blocked event loop stays seconds away from it.
+      const idle = new Map<string, number[]>(probes.map(([name]) => [name, []]));
+      for (let round = 0; round < 10; round++) {
+        for (const [name, base, request] of probes) {
+          const started = performance.now();
+          expect((await wb.call(base, request)).status, name).toBe(200);
+          idle.get(name)?.push(performance.now() - started);
+        }
+      }
 
       const big = maximumValidateBody('hl7');
       const timings = new Map<string, number[]>(probes.map(([name]) => [name, []]));
@@ -62,7 +72,8 @@ describe('responsiveness under heavy work', () => {
       // A blocked event loop finishes no probe round while the large validation runs.
       expect(rounds, 'probe rounds completed while a large validation was running').toBeGreaterThanOrEqual(10);
       for (const [name, values] of timings) {
-        expect(median(values), `${name}: ${values.map((v) => Math.round(v)).join(', ')} ms`).toBeLessThan(100);
+        const bound = Math.max(100, 4 * median(idle.get(name) ?? [0]));
+        expect(median(values), `${name}: ${values.map((v) => Math.round(v)).join(', ')} ms`).toBeLessThan(bound);
       }
     } finally {
       await wb.stop();
