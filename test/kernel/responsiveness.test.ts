@@ -15,7 +15,8 @@ function median(values: number[]): number {
 
 describe('responsiveness under heavy work', () => {
   it('answers health and small requests on every base within 100 ms (median) while a worker validates 10 MB', async () => {
-    const wb: TestWorkbench = await startTestWorkbench();
+    // A budget well above the validation's time even on a loaded machine: the test is about the other requests.
+    const wb: TestWorkbench = await startTestWorkbench({ config: { work: { timeBudgetMs: 300_000 } } });
     try {
       const probes: Array<[string, BaseName, TestRequest]> = [
         ['health', 'monitor', { path: '/api/health' }],
