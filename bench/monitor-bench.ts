@@ -91,7 +91,7 @@ async function createInterface(url: string, name: string, directoryPath: string)
 async function waitForCount(url: string, id: string, total: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const metrics = await send(url, { path: `/api/monitor/interfaces/${id}/metrics?sinceHours=1` });
+    const metrics = await send(url, { path: `/api/monitor/interfaces/${id}/metrics?sinceHours=2` });
     if (metrics.json?.data?.messagesTotal >= total) return;
     if (Date.now() > deadline) throw new Error(`only ${metrics.json?.data?.messagesTotal} of ${total} messages after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));

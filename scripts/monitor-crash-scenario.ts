@@ -162,7 +162,7 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
     log(`all ${filesWritten} files written; waiting for the last of them`);
     const deadline = Date.now() + 300_000;
     for (;;) {
-      const metrics = await send(url, { path: `/api/monitor/interfaces/${interfaceId}/metrics?sinceHours=1` });
+      const metrics = await send(url, { path: `/api/monitor/interfaces/${interfaceId}/metrics?sinceHours=2` });
       const total = metrics.json?.data?.messagesTotal as number | undefined;
       if (total !== undefined && total >= messagesWritten) break;
       if (Date.now() > deadline) throw new Error(`only ${total} of ${messagesWritten} messages counted after 300 s`);

@@ -96,7 +96,10 @@ export class FolderWatcher {
 
   private async observe(path: string, stats?: Stats): Promise<void> {
     let current = stats;
-    if (!current) {
+    // An event's stats may be older than the event (a loaded machine delivers late): the shortcut below must judge
+    // the file as it is now, so it stats afresh.
+    const fresh = !this.monitored.usePolling;
+    if (!current || fresh) {
       try {
         current = await stat(path);
       } catch {
@@ -108,7 +111,7 @@ export class FolderWatcher {
     if (this.settled.get(path) === `${current.size}:${current.mtimeMs}`) return;
     // A file last modified longer ago than the settle time has settled already (files found at start, or seen
     // late): no timer. Only with file-system events: over polled network shares the server's clock may differ.
-    if (!this.monitored.usePolling && Date.now() - current.mtimeMs >= this.options.settleMs + MTIME_MARGIN_MS) {
+    if (fresh && Date.now() - current.mtimeMs >= this.options.settleMs + MTIME_MARGIN_MS) {
       this.forget(path);
       this.handOver(path, current.size, current.mtimeMs);
       return;

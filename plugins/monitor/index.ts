@@ -56,6 +56,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       watched: (id) => manager?.watched(id),
       maxFileBytes: config.maxFileBytes,
       batchFiles: config.commitBatchFiles,
+      settleMs: config.settleMs,
       keepRaw: config.keepRawContent,
       async committed(files) {
         emitIngested(events, files, (id) => manager?.state(id)?.monitored.name ?? id);

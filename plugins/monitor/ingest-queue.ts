@@ -30,6 +30,8 @@ export interface IngestQueueDeps {
   watched(interfaceId: string): MonitoredInterface | undefined;
   maxFileBytes: number;
   batchFiles: number;
+  /** The settle time: a file found changed when read is looked at again this much later. */
+  settleMs: number;
   keepRaw: boolean;
   /** Called after each commit (events, alert rules). */
   committed(files: CommittedFile[]): Promise<void>;
@@ -59,6 +61,12 @@ export class IngestQueue {
       this.running = undefined;
       if (this.waiting.size > 0) this.kick();
     });
+  }
+
+  /** Queues a file again after the settle time, with the instant it is then seen. */
+  private retryLater(job: IngestJob): void {
+    const timer = setTimeout(() => this.enqueue({ ...job, settledAtMs: this.deps.clock.nowMs() }), this.deps.settleMs);
+    timer.unref();
   }
 
   /** Files waiting. */
@@ -158,7 +166,8 @@ export class IngestQueue {
       content = readFileSync(job.absolutePath);
       const after = statSync(job.absolutePath);
       if (after.size !== content.length || after.mtimeMs !== job.mtimeMs) {
-        // written to while read: it settles again and comes back
+        // written to since it settled: look again after the settle time with what it is now
+        this.retryLater({ ...job, size: after.size, mtimeMs: after.mtimeMs });
         return undefined;
       }
     } catch (error) {

@@ -14,7 +14,7 @@ async function createInterface(h: MonitorHarness, name: string, dir: string, ext
 }
 
 async function metrics(h: MonitorHarness, id: string): Promise<{ messagesTotal: number; messagesFailed: number }> {
-  const response = await h.get(`/api/monitor/interfaces/${id}/metrics?sinceHours=1`);
+  const response = await h.get(`/api/monitor/interfaces/${id}/metrics?sinceHours=2`);
   expect(response.status).toBe(200);
   return response.json.data;
 }
