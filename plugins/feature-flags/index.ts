@@ -29,6 +29,7 @@ export const plugin: PluginModule<FeatureFlagConfig> = {
       summary: 'Feature flags (global, or the caller organisation when authenticated)',
       tags: ['features'],
       optionalAuth: true,
+      examples: { response: { scope: 'global', organizationId: null, flags: { betaDashboards: true, aiTriage: false } } },
       response: z.object({
         scope: z.enum(['global', 'organization']),
         organizationId: z.string().nullable(),

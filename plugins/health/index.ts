@@ -30,6 +30,15 @@ export const plugin: PluginModule = {
       description: 'Bare object (no envelope). HTTP 200 when healthy or degraded, 503 when unhealthy.',
       tags: ['health'],
       envelope: false,
+      examples: {
+        response: {
+          status: 'healthy',
+          timestamp: '2026-01-15T09:30:00.000Z',
+          version: '0.1.0',
+          uptimeSeconds: 3600,
+          checks: { database: 'healthy', cache: 'healthy' },
+        },
+      },
       response: healthReportSchema,
       async handler() {
         const report = await checkHealth(probes);

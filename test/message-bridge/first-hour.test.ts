@@ -155,6 +155,15 @@ describe('finding your way', () => {
     }
   });
 
+  it('documents example answers of the health and feature routes that match their schemas', async () => {
+    const document = (await wb.call('monitor', { path: '/openapi.json' })).json;
+    const health = document.paths['/api/health'].get.responses['200'].content['application/json'].example;
+    expect(Object.keys(health).sort()).toEqual(Object.keys((await wb.call('monitor', { path: '/api/health' })).json).sort());
+    const features = document.paths['/api/features'].get.responses['200'].content['application/json'].example;
+    expect(features.success).toBe(true);
+    expect(Object.keys(features.data).sort()).toEqual(['flags', 'organizationId', 'scope']);
+  });
+
   it('answers each documented example request with success', async () => {
     for (const [path, body] of [
       ['/api/validate', BRIDGE_EXAMPLES.validate.body],
