@@ -12,6 +12,8 @@ import {
   CODE_SYSTEM_URIS as SYSTEMS,
   CONDITIONS,
   ENCOUNTER_KINDS,
+  fhirConcept as concept,
+  fhirNarrative as narrative,
   fhirPatientOf,
   LAB_RESULTS,
   MEDICATIONS,
@@ -53,20 +55,8 @@ function dateTime(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-function escapeXhtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function narrative(text: string): Json {
-  return { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeXhtml(text)}</p></div>` };
-}
-
 function coding(system: string, code: string, display: string): Json {
   return { system, code, display };
-}
-
-function concept(system: string, code: string, display: string): Json {
-  return { coding: [coding(system, code, display)], text: display };
 }
 
 function fullName(person: SyntheticPerson): string {

@@ -5,7 +5,13 @@
  * Bundle can be POSTed to any FHIR server as is.
  */
 import { join } from 'node:path';
-import { CODE_SYSTEM_URIS as SYSTEMS, fhirPatientOf, SYNTHETIC_MR_SYSTEM as MR_SYSTEM } from '../synthetic-data/api.ts';
+import {
+  CODE_SYSTEM_URIS as SYSTEMS,
+  fhirConcept as concept,
+  fhirNarrative as narrative,
+  fhirPatientOf,
+  SYNTHETIC_MR_SYSTEM as MR_SYSTEM,
+} from '../synthetic-data/api.ts';
 import { FileSink } from './file-sink.ts';
 import type { PatientRecord } from './patient-record.ts';
 import type { PopulationWriter } from './population-writer.ts';
@@ -19,18 +25,6 @@ export function populationUuid(seed: number, table: keyof typeof TABLE_TAG, id: 
   const seedHex = (seed >>> 0).toString(16).padStart(8, '0');
   const idHex = id.toString(16).padStart(12, '0');
   return `${seedHex}-${TABLE_TAG[table].toString(16).padStart(4, '0')}-4000-8000-${idHex}`;
-}
-
-function escapeXhtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function narrative(text: string): Json {
-  return { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeXhtml(text)}</p></div>` };
-}
-
-function concept(system: string, code: string, display: string): Json {
-  return { coding: [{ system, code, display }], text: display };
 }
 
 /** The transaction Bundle of one patient. */

@@ -154,3 +154,5 @@ export { createFastRandom } from './fast-random.ts';
 
 /** A synthetic person as a FHIR R4 Patient (US Core race/ethnicity, MRN and SSN identifiers), for every FHIR writer. */
 export { fhirPatientOf, SYNTHETIC_MR_SYSTEM } from './fhir-patient.ts';
+/** Narrative and CodeableConcept shapes shared by every synthetic FHIR writer. */
+export { fhirConcept, fhirNarrative, type FhirJson } from './fhir-building-blocks.ts';

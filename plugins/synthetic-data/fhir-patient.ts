@@ -4,6 +4,7 @@
  */
 import type { SyntheticPerson } from './api.ts';
 import { CODE_SYSTEM_URIS as SYSTEMS } from './clinical-code-systems.ts';
+import { fhirConcept as concept, fhirNarrative } from './fhir-building-blocks.ts';
 
 /** Identifier system of generated medical record numbers (an OID of the 2.16.840.1.113883.3.9999 example arc). */
 export const SYNTHETIC_MR_SYSTEM = 'urn:oid:2.16.840.1.113883.3.9999.1';
@@ -12,22 +13,11 @@ const MARITAL_DISPLAY: Record<SyntheticPerson['maritalStatus'], string> = { S: '
 
 type Json = Record<string, unknown>;
 
-function concept(system: string, code: string, display: string): Json {
-  return { coding: [{ system, code, display }], text: display };
-}
-
-function escapeXhtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /** The Patient resource of a person, without `id` (callers add one or reference it by a Bundle full URL). */
 export function fhirPatientOf(p: SyntheticPerson): Json {
   return {
     resourceType: 'Patient',
-    text: {
-      status: 'generated',
-      div: `<div xmlns="http://www.w3.org/1999/xhtml"><p>${escapeXhtml(`${p.givenName} ${p.familyName}, ${p.sex === 'F' ? 'female' : 'male'}, born ${p.birthDate}, MRN ${p.mrn}`)}</p></div>`,
-    },
+    text: fhirNarrative(`${p.givenName} ${p.familyName}, ${p.sex === 'F' ? 'female' : 'male'}, born ${p.birthDate}, MRN ${p.mrn}`),
     extension: [
       {
         url: 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-race',
