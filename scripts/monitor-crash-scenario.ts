@@ -3,7 +3,8 @@
  * the child is killed with SIGKILL at random moments and started again, several times; at the end every file must
  * be in the ledger exactly once and the message counts must be exact (ledger, message rows, minute roll-ups).
  * Used by test/monitor/monitor-crash.test.ts (scaled down) and by `node --import tsx scripts/monitor-crash.ts`
- * (full size: 5,000 files, 5 kills).
+ * (full size: 5,000 files, 5 kills). `WORKBENCH_LOG_LEVEL` sets the children's log level (default warn; the end of the log is shown on failure) and
+ * `WORKBENCH_CRASH_TRACE=1` copies their log to stderr.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -82,9 +83,9 @@ export function writeServiceConfig(root: string, monitor: Record<string, unknown
 export function startServiceProcess(
   configPath: string,
   cli: readonly string[] = sourceCliArgs,
-): { child: ChildProcess; monitorUrl: Promise<string> } {
+): { child: ChildProcess; monitorUrl: Promise<string>; output(): string } {
   const child = spawn(process.execPath, [...cli, 'start', '--config', configPath], {
-    env: { ...process.env, WORKBENCH_LOG_LEVEL: 'error' },
+    env: { ...process.env, WORKBENCH_LOG_LEVEL: process.env.WORKBENCH_LOG_LEVEL ?? 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -92,6 +93,8 @@ export function startServiceProcess(
     const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      // the start is matched below; after it only the end of the log is kept
+      if (output.length > 131_072) output = output.slice(-65_536);
       const match = /monitor\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match) {
         clearTimeout(timer);
@@ -100,13 +103,14 @@ export function startServiceProcess(
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
+    if (process.env.WORKBENCH_CRASH_TRACE) child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`exited with ${code} before starting:\n${output}`));
     });
   });
   monitorUrl.catch(() => undefined);
-  return { child, monitorUrl };
+  return { child, monitorUrl, output: () => output };
 }
 
 /** Kills a child with SIGKILL (unless it already exited) and resolves once it is gone. */
@@ -165,7 +169,9 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
       const metrics = await send(url, { path: `/api/monitor/interfaces/${interfaceId}/metrics?sinceHours=2` });
       const total = metrics.json?.data?.messagesTotal as number | undefined;
       if (total !== undefined && total >= messagesWritten) break;
-      if (Date.now() > deadline) throw new Error(`only ${total} of ${messagesWritten} messages counted after 300 s`);
+      if (Date.now() > deadline) {
+        throw new Error(`only ${total} of ${messagesWritten} messages counted after 300 s; the service's log ends:\n${current.output().slice(-4000)}`);
+      }
       await sleep(200);
     }
     // a moment more, so a late double count would show

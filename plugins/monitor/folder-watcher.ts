@@ -2,11 +2,14 @@
  * Watches one interface's folder with chokidar (events, or polling for network shares) and hands over files only
  * once they settled: size and mtime unchanged for `settleMs`. chokidar 5 matches no globs, so the interface's
  * pattern (picomatch) filters what it reports, on the path relative to the folder. Files already in the folder are
- * reported when watching starts, so a restart or a re-enable picks up what arrived meanwhile.
+ * reported when watching starts, so a restart or a re-enable picks up what arrived meanwhile. File-system events can
+ * be lost (a full kernel event queue while the machine is busy, a file created while a folder's watch is being set
+ * up), so the watch manager also lists the folder now and then ({@link FolderWatcher.listFiles}) and hands back what
+ * the ledger has not counted ({@link FolderWatcher.reconsider}).
  */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { MonitoredInterface } from './api.ts';
 import { compileFilePattern } from './file-pattern.ts';
@@ -27,6 +30,17 @@ export interface FolderWatcherOptions {
   onSettled(file: SettledFile): void;
   onError(error: Error): void;
 }
+
+/** A matching regular file found by listing the folder. */
+export interface ListedFile {
+  absolutePath: string;
+  relativePath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Files stat-ed at once while listing a folder. */
+const LIST_STAT_CONCURRENCY = 64;
 
 /** Extra age, beyond the settle time, a file's mtime must have to count as settled without waiting. */
 const MTIME_MARGIN_MS = 1000;
@@ -153,6 +167,51 @@ export class FolderWatcher {
   private handOver(path: string, size: number, mtimeMs: number): void {
     this.settled.set(path, `${size}:${mtimeMs}`);
     this.options.onSettled({ absolutePath: path, relativePath: this.relativeOf(path), size, mtimeMs });
+  }
+
+  /**
+   * Every regular file of the folder that the pattern matches (subfolders when the interface is recursive), with
+   * its size and mtime. Symbolic links are left out, as the watcher leaves them. A folder that cannot be read gives
+   * an empty list (the periodic reachability check reports it).
+   */
+  async listFiles(): Promise<ListedFile[]> {
+    const root = this.monitored.directoryPath;
+    let entries;
+    try {
+      entries = await readdir(root, { withFileTypes: true, recursive: this.monitored.recursive });
+    } catch {
+      return [];
+    }
+    const candidates: string[] = [];
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const absolutePath = join(entry.parentPath, entry.name);
+      if (this.matches(this.relativeOf(absolutePath))) candidates.push(absolutePath);
+    }
+    const listed: ListedFile[] = [];
+    for (let i = 0; i < candidates.length; i += LIST_STAT_CONCURRENCY) {
+      const stats = await Promise.all(candidates.slice(i, i + LIST_STAT_CONCURRENCY).map((path) => stat(path).catch(() => undefined)));
+      stats.forEach((s, k) => {
+        const absolutePath = candidates[i + k];
+        if (s?.isFile()) listed.push({ absolutePath, relativePath: this.relativeOf(absolutePath), size: s.size, mtimeMs: s.mtimeMs });
+      });
+    }
+    return listed;
+  }
+
+  /** Whether a file is waiting for its settle time. */
+  isPending(absolutePath: string): boolean {
+    return this.pending.has(absolutePath);
+  }
+
+  /**
+   * Looks at a file again as if the watcher had just reported it, forgetting that it was handed over with this
+   * size and mtime: for files the ledger has not counted although no event is left to bring them.
+   */
+  reconsider(absolutePath: string): void {
+    if (this.closed || this.pending.has(absolutePath)) return;
+    this.settled.delete(absolutePath);
+    void this.observe(absolutePath);
   }
 
   /** Files seen but not settled yet. */

@@ -85,6 +85,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       settleMs: config.settleMs,
       pollingIntervalMs: config.pollingIntervalMs,
       checkIntervalMs: config.checkIntervalMs,
+      rescanIntervalMs: config.rescanIntervalMs,
     });
     manager = watchManager;
     const service = new MonitorServiceImpl(interfaces, messages, alerts, () => queue.size);

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
 import type { MonitoredInterface } from './api.ts';
-import { commitFiles, currentRows, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
+import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
 import { readContent, type ValidateMessage } from './message-reading.ts';
 import type { FileRow, MonitorDatabase } from './monitor-tables.ts';
 import type { SettledFile } from './folder-watcher.ts';
@@ -17,7 +17,12 @@ import type { SettledFile } from './folder-watcher.ts';
 export interface IngestJob extends SettledFile {
   interfaceId: string;
   settledAtMs: number;
+  /** Commits of this file that failed so far (the database refused the whole batch); absent on the first try. */
+  failedAttempts?: number;
 }
+
+/** Longest wait before a file whose batch could not be committed is tried again. */
+const MAX_RETRY_DELAY_MS = 60_000;
 
 /** What the queue needs. */
 export interface IngestQueueDeps {
@@ -48,10 +53,15 @@ export class IngestQueue {
   /** Queues a settled file (replacing an older entry of the same path) and starts the loop if idle. */
   enqueue(job: IngestJob): void {
     if (this.stopped) return;
-    const key = `${job.interfaceId}\u0000${job.relativePath}`;
+    const key = ledgerKey(job.interfaceId, job.relativePath);
     this.waiting.delete(key);
     this.waiting.set(key, job);
     this.kick();
+  }
+
+  /** Whether a file of an interface waits in the queue. */
+  has(interfaceId: string, relativePath: string): boolean {
+    return this.waiting.has(ledgerKey(interfaceId, relativePath));
   }
 
   /** Starts the loop unless it runs; when it ends with files waiting (queued as it finished), it starts again. */
@@ -63,9 +73,9 @@ export class IngestQueue {
     });
   }
 
-  /** Queues a file again after the settle time, with the instant it is then seen. */
-  private retryLater(job: IngestJob): void {
-    const timer = setTimeout(() => this.enqueue({ ...job, settledAtMs: this.deps.clock.nowMs() }), this.deps.settleMs);
+  /** Queues a file again after `delayMs` (the settle time by default), with the instant it is then seen. */
+  private retryLater(job: IngestJob, delayMs = this.deps.settleMs): void {
+    const timer = setTimeout(() => this.enqueue({ ...job, settledAtMs: this.deps.clock.nowMs() }), delayMs);
     timer.unref();
   }
 
@@ -97,8 +107,12 @@ export class IngestQueue {
       try {
         await this.process(batch);
       } catch (error) {
-        // the transaction rolled back: nothing of the batch counted; the files are tried again on their next event
-        this.deps.logger.error({ err: error, files: batch.length }, 'monitor could not commit a batch of files');
+        // nothing of the batch counted (the transaction rolled back, or the ledger could not be read): every file is
+        // tried again, later each time, since no file-system event may ever come for it again
+        const failedAttempts = Math.max(...batch.map((job) => job.failedAttempts ?? 0)) + 1;
+        const delayMs = Math.min(MAX_RETRY_DELAY_MS, Math.max(this.deps.settleMs, 250) * 2 ** Math.min(failedAttempts - 1, 16));
+        this.deps.logger.error({ err: error, files: batch.length, retryInMs: delayMs }, 'monitor could not commit a batch of files; it is tried again');
+        for (const job of batch) this.retryLater({ ...job, failedAttempts }, delayMs);
       }
     }
   }
@@ -109,7 +123,7 @@ export class IngestQueue {
     for (const job of batch) {
       const monitored = this.deps.watched(job.interfaceId);
       if (!monitored) continue;
-      const file = await this.read(job, monitored, rows.get(`${job.interfaceId}\u0000${job.relativePath}`));
+      const file = await this.read(job, monitored, rows.get(ledgerKey(job.interfaceId, job.relativePath)));
       if (file) files.push(file);
     }
     if (files.length === 0 || this.stopped) return;

@@ -51,6 +51,11 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Key of a path of an interface in maps of files: `interfaceId NUL path`. */
+export function ledgerKey(interfaceId: string, path: string): string {
+  return `${interfaceId}\u0000${path}`;
+}
+
 /** Current ledger rows of many paths at once, keyed `interfaceId NUL path` (one query per interface and 500 paths). */
 export async function currentRows(
   db: Kysely<MonitorDatabase>,
@@ -74,7 +79,7 @@ export async function currentRows(
         .orderBy('id')
         .execute();
       // the newest row of a path wins
-      for (const row of found) rows.set(`${interfaceId}\u0000${row.path}`, row);
+      for (const row of found) rows.set(ledgerKey(interfaceId, row.path), row);
     }
   }
   return rows;

@@ -22,6 +22,8 @@ export const monitorConfigSchema = z
     pollingIntervalMs: z.number().int().min(50).max(600_000).default(1000),
     /** How often (ms) each folder is checked for reachability and alert rules are evaluated. */
     checkIntervalMs: z.number().int().min(50).max(600_000).default(5000),
+    /** How often (ms) each watched folder is listed to find files whose file-system events were lost (0: only at start). */
+    rescanIntervalMs: z.number().int().min(0).max(86_400_000).default(60_000),
     /** Keep the raw text of each message (for drill-down and triage). */
     keepRawContent: z.boolean().default(true),
     /** Days raw text is kept; a daily job removes older raw text (metadata stays). */

@@ -2,7 +2,9 @@
  * Keeps one watcher per enabled interface and follows every change of the interfaces. A periodic check looks at
  * each folder: one that disappeared or became unreadable closes its watcher and raises a critical alert; when it is
  * back the watcher restarts by itself (and reads what arrived meanwhile). The same check writes each interface's
- * minute row (reachable, enabled) and evaluates the traffic rules.
+ * minute row (reachable, enabled) and evaluates the traffic rules. Right after a watcher starts, and every
+ * `rescanIntervalMs` after that, the folder is listed and every file the ledger has not counted as it is now (and that
+ * is neither settling nor queued) is handed to the watcher again: file-system events can be lost, the ledger cannot.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -12,6 +14,7 @@ import type { AlertRuleEngine } from './alert-rules.ts';
 import { FolderWatcher } from './folder-watcher.ts';
 import type { IngestQueue } from './ingest-queue.ts';
 import { directoryProblem } from './interface-input.ts';
+import { currentRows, ledgerKey } from './ledger.ts';
 import { minuteOf } from './message-store.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 
@@ -25,6 +28,8 @@ export interface WatchState {
   watchingSinceMs: number | null;
   /** Last minute row written: `minute|reachable|enabled`. */
   heartbeat?: string;
+  /** When the folder was last listed against the ledger, by the kernel clock. */
+  rescannedAtMs?: number;
 }
 
 /** Options of the manager. */
@@ -37,6 +42,8 @@ export interface WatchManagerDeps {
   settleMs: number;
   pollingIntervalMs: number;
   checkIntervalMs: number;
+  /** How often each watched folder is listed against the ledger (0: only when watching starts). */
+  rescanIntervalMs: number;
 }
 
 /** Watchers of every interface. */
@@ -116,6 +123,35 @@ export class WatchManager {
     state.watcher = watcher;
     state.watchingSinceMs = this.deps.clock.nowMs();
     await watcher.start();
+    await this.rescan(state);
+  }
+
+  /**
+   * Lists a watched folder and hands back to its watcher every file the ledger has not counted with its current size
+   * and mtime, unless it is settling or queued already. Returns how many files were handed back.
+   */
+  async rescan(state: WatchState): Promise<number> {
+    const watcher = state.watcher;
+    if (!watcher) return 0;
+    state.rescannedAtMs = this.deps.clock.nowMs();
+    const { id } = state.monitored;
+    const listed = (await watcher.listFiles()).filter(
+      (file) => !watcher.isPending(file.absolutePath) && !this.deps.queue.has(id, file.relativePath),
+    );
+    const rows = await currentRows(
+      this.deps.db,
+      listed.map((file) => ({ interfaceId: id, relativePath: file.relativePath })),
+    );
+    let missed = 0;
+    for (const file of listed) {
+      const row = rows.get(ledgerKey(id, file.relativePath));
+      if (row && Number(row.size) === file.size && Number(row.mtime_ms) === file.mtimeMs) continue;
+      if (state.watcher !== watcher) break;
+      watcher.reconsider(file.absolutePath);
+      missed++;
+    }
+    if (missed > 0) this.deps.logger.info({ interface: state.monitored.name, files: missed }, 'monitor found files not counted yet by listing the folder');
+    return missed;
   }
 
   /** One round of the periodic check: reachability, minute rows, traffic rules. */
@@ -149,6 +185,10 @@ export class WatchManager {
         }
         await this.writeHeartbeat(state);
         if (state.watcher && state.watchingSinceMs !== null) await this.deps.rules.evaluateTraffic(monitored, state.watchingSinceMs);
+        const { rescanIntervalMs } = this.deps;
+        if (state.watcher && rescanIntervalMs > 0 && this.deps.clock.nowMs() - (state.rescannedAtMs ?? 0) >= rescanIntervalMs) {
+          await this.rescan(state);
+        }
       });
     }
   }
