@@ -12,15 +12,15 @@ export function errorTableMarkdown(errors: ErrorRegistry): string {
   return ['| code | HTTP status | raised by | message |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-/** Builds the command. */
-export function createErrorsCommand(workbench: Workbench): CliCommand {
+/** Builds the command; `workbench` gives the booted Workbench when it runs (with every plugin loaded). */
+export function createErrorsCommand(workbench: () => Workbench): CliCommand {
   return {
     name: 'errors',
     usage: 'errors',
     summary: 'print every error code with its HTTP status (Markdown table)',
     usesStorage: false,
     async run(_args, io) {
-      io.out(errorTableMarkdown(workbench.errors));
+      io.out(errorTableMarkdown(workbench().errors));
       return 0;
     },
   };

@@ -14,9 +14,9 @@ export function describeStore(config: LoadedConfig): string {
   return join(config.dataDir, config.kernel.storage.sqliteFile);
 }
 
-/** Builds the key commands bound to a booted Workbench. */
-export function createKeyCommands(workbench: Workbench): CliCommand[] {
-  const store = () => workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
+/** Builds the key commands; `workbench` gives the booted Workbench when one runs (they load no plugin). */
+export function createKeyCommands(workbench: () => Workbench): CliCommand[] {
+  const store = () => workbench().container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
   return [
     {
       name: 'keys create',
@@ -39,7 +39,7 @@ export function createKeyCommands(workbench: Workbench): CliCommand[] {
         const created = await store().create(values.role, values.name ?? 'api key');
         if (values.json) io.out(JSON.stringify(created));
         else {
-          io.out(`Created API key ${created.prefix} (role ${created.role}) in ${describeStore(workbench.config)}.`);
+          io.out(`Created API key ${created.prefix} (role ${created.role}) in ${describeStore(workbench().config)}.`);
           io.out('It is shown only this once:');
           io.out(created.key);
         }
@@ -57,7 +57,7 @@ export function createKeyCommands(workbench: Workbench): CliCommand[] {
           io.out(JSON.stringify(keys));
           return 0;
         }
-        io.out(`Keys in ${describeStore(workbench.config)}:`);
+        io.out(`Keys in ${describeStore(workbench().config)}:`);
         if (keys.length === 0) io.out('No API keys.');
         for (const key of keys) {
           const state = key.revokedAt ? `revoked ${key.revokedAt}` : 'active';

@@ -2,14 +2,13 @@
  * The `workbench` command line: `start`, `keys create|list|revoke`, and every subcommand plugins add
  * (`validate`, `diff`, `generate`, ...). `--config PATH` works with every command.
  */
-import 'reflect-metadata';
-import pino from 'pino';
-import { createWorkbench, type Workbench } from './workbench.ts';
+import type { Workbench, WorkbenchOptions } from './workbench.ts';
 import { createKeyCommands, describeStore } from './cli-keys.ts';
 import { createErrorsCommand } from './cli-errors.ts';
 import type { CliCommand, CliIo } from './plugin-api.ts';
 import { ConfigError } from './config-loader.ts';
 import { PluginSetError } from './plugin-manifest.ts';
+import { readPluginSet, type PluginSet } from './plugin-set.ts';
 
 /** Shutdown budget: everything closes within this, or the process exits anyway. */
 const SHUTDOWN_BUDGET_MS = 5_000;
@@ -56,8 +55,15 @@ export function helpText(commands: Iterable<CliCommand>): string {
   return lines.join('\n');
 }
 
+/** Boots a Workbench; the kernel (and the web framework with it) loads only when a command needs it. */
+async function boot(options: WorkbenchOptions): Promise<Workbench> {
+  await import('reflect-metadata');
+  const { createWorkbench } = await import('./workbench.ts');
+  return createWorkbench(options);
+}
+
 async function runStart(configPath: string | undefined, io: CliIo): Promise<number> {
-  const workbench = await createWorkbench({ configPath });
+  const workbench = await boot({ configPath });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
@@ -86,6 +92,43 @@ async function runStart(configPath: string | undefined, io: CliIo): Promise<numb
   return new Promise<number>(() => {});
 }
 
+/** A command as the catalogue knows it before anything boots, with the plugin that supplies it. */
+interface CatalogueEntry {
+  command: CliCommand;
+  /** Id of the plugin that declares it; undefined for the kernel's own commands. */
+  owner?: string;
+}
+
+/**
+ * Every command: the kernel's and those the enabled plugins' manifests declare. Nothing is imported for it, so
+ * `help` is instant; a plugin's command gets its `run` once its plugin is booted.
+ */
+function commandCatalogue(set: PluginSet, booted: () => Workbench): Map<string, CatalogueEntry> {
+  const catalogue = new Map<string, CatalogueEntry>();
+  for (const command of [...createKeyCommands(booted), createErrorsCommand(booted)]) catalogue.set(command.name, { command });
+  for (const plugin of set.ordered) {
+    for (const declared of plugin.manifest.commands) {
+      const run: CliCommand['run'] = (args, io) => {
+        const supplied = booted().commands.get(declared.name);
+        if (!supplied) throw new Error(`Plugin "${plugin.manifest.id}" did not supply the command "${declared.name}".`);
+        return supplied.run(args, io);
+      };
+      catalogue.set(declared.name, { command: { ...declared, run }, owner: plugin.manifest.id });
+    }
+  }
+  return catalogue;
+}
+
+/**
+ * The plugins a command loads: for a plugin's command, that plugin and the engine plugins (`worker: true`: the
+ * standards and the synthetic-data source) with what they require; every plugin for the kernel's commands (`errors`
+ * lists every catalogue, and plugins such as the audit trail record what `keys` changes).
+ */
+function pluginsFor(entry: CatalogueEntry, set: PluginSet): ReadonlySet<string> | undefined {
+  if (entry.owner === undefined) return undefined;
+  return new Set([entry.owner, ...set.ordered.filter((plugin) => plugin.manifest.worker).map((plugin) => plugin.manifest.id)]);
+}
+
 /** Runs the CLI with the given arguments; resolves with the exit code. */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   const { configPath, rest } = extractConfigFlag(argv);
@@ -93,32 +136,36 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   let workbench: Workbench | undefined;
   try {
     if (first === 'start') return await runStart(configPath, io);
-    // One-shot commands log only warnings and errors (to stderr), so their output stays readable and pipeable.
-    workbench = await createWorkbench({
-      configPath,
-      serve: false,
-      logDestination: pino.destination(2),
-      overrides: { logging: { level: process.env.WORKBENCH_LOG_LEVEL ?? 'warn' } },
+    const set = await readPluginSet({ configPath });
+    const catalogue = commandCatalogue(set, () => {
+      if (!workbench) throw new Error('The Workbench is not booted.');
+      return workbench;
     });
-    const commands = new Map(workbench.commands);
-    for (const command of [...createKeyCommands(workbench), createErrorsCommand(workbench)]) {
-      commands.set(command.name, command);
-    }
+    const commands = [...catalogue.values()].map((entry) => entry.command);
     if (!first || first === 'help' || first === '--help' || first === '-h') {
-      io.out(helpText(commands.values()));
+      io.out(helpText(commands));
       return first ? 0 : 2;
     }
-    const twoWord = second ? commands.get(`${first} ${second}`) : undefined;
-    const command = twoWord ?? commands.get(first);
-    if (!command) {
-      io.err(`Unknown command "${rest.slice(0, 2).join(' ')}".\n\n${helpText(commands.values())}`);
+    const entry = (second ? catalogue.get(`${first} ${second}`) : undefined) ?? catalogue.get(first);
+    if (!entry) {
+      io.err(`Unknown command "${rest.slice(0, 2).join(' ')}".\n\n${helpText(commands)}`);
       return 2;
     }
-    const args = rest.slice(twoWord ? 2 : 1);
+    const { command } = entry;
+    const args = rest.slice(command.name.split(' ').length);
     if (args.includes('--help') || args.includes('-h')) {
       io.out(`Usage: workbench ${command.usage}\n${command.summary}`);
       return 0;
     }
+    // One-shot commands log only warnings and errors (to stderr), so their output stays readable and pipeable.
+    const { default: pino } = await import('pino');
+    workbench = await boot({
+      configPath,
+      serve: false,
+      onlyPlugins: pluginsFor(entry, set),
+      logDestination: pino.destination(2),
+      overrides: { logging: { level: process.env.WORKBENCH_LOG_LEVEL ?? 'warn' } },
+    });
     if (command.usesStorage !== false) await workbench.openStorage();
     return await command.run(args, io);
   } catch (error) {

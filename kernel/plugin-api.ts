@@ -145,6 +145,12 @@ export interface CliCommand {
   run(args: string[], io: CliIo): Promise<number>;
 }
 
+/**
+ * What a plugin registers for a command its manifest declares (`commands` in plugin.json): the manifest gives the
+ * usage, summary and whether it uses storage; the plugin gives what it does.
+ */
+export type PluginCommand = Pick<CliCommand, 'name' | 'run'>;
+
 /** Output streams of a CLI command (so tests can capture them). */
 export interface CliIo {
   out(text: string): void;
@@ -217,8 +223,11 @@ export interface PluginContext<C = unknown> extends WorkerPluginContext<C> {
   readonly lifecycle: Lifecycle;
   /** Declares the plugin's error catalogue (listed in the README's error table). */
   registerErrors(catalogue: ErrorCatalogue): void;
-  /** Adds a `workbench` CLI subcommand. */
-  registerCommand(command: CliCommand): void;
+  /**
+   * Supplies a `workbench` CLI subcommand the manifest declares in `commands`; a command the manifest does not
+   * declare, or one declared and never supplied, is a boot error.
+   */
+  registerCommand(command: PluginCommand): void;
   /** The service's data directory. */
   readonly dataDir: string;
   /** The product version (package.json), as the health report and the OpenAPI documents show it. */

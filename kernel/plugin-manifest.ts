@@ -14,6 +14,21 @@ export type BaseName = (typeof BASES)[number];
 /** File name of a plugin's manifest. */
 export const PLUGIN_MANIFEST = 'plugin.json';
 
+/**
+ * A CLI subcommand a plugin contributes, described in its manifest so `workbench help` lists it without loading
+ * the plugin; the plugin's `register` supplies what it does ({@link PluginCommand}).
+ */
+export const manifestCommandSchema = z
+  .object({
+    /** Command words, e.g. `validate` or `audit verify`. */
+    name: z.string().regex(/^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)?$/, 'must be one or two lower-case words, e.g. "audit verify"'),
+    usage: z.string().min(1),
+    summary: z.string().min(1),
+    /** False when the command never touches the database: it then runs without opening it. */
+    usesStorage: z.boolean().default(true),
+  })
+  .strict();
+
 /** Schema of `plugin.json`. */
 export const pluginManifestSchema = z
   .object({
@@ -29,6 +44,11 @@ export const pluginManifestSchema = z
      * registers what heavy work needs (standard adapters). Everything it requires must run there too.
      */
     worker: z.boolean().default(false),
+    /**
+     * The CLI subcommands the plugin registers. A one-shot command loads only the plugin that declares it, what that
+     * plugin requires and the engine plugins (`worker: true`), so it starts fast.
+     */
+    commands: z.array(manifestCommandSchema).default([]),
   })
   .strict();
 

@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import type pino from 'pino';
-import { ConfigError, loadConfig, projectRoot, type ConfigSources, type LoadedConfig } from './config-loader.ts';
-import { bundledPluginsDir, withPluginSectionProblems } from './plugin-config-problems.ts';
+import { projectRoot, type LoadedConfig } from './config-loader.ts';
+import { readPluginSet, type PluginSetSources } from './plugin-set.ts';
 import { createLogger } from './logger.ts';
 import { TOKENS } from './tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -26,8 +26,7 @@ import { ApiKeyStore } from './auth/api-keys.ts';
 import { RoleAssignmentStore } from './auth/role-assignments.ts';
 import { AuthService } from './auth/auth-service.ts';
 import { createConfiguredJwtVerifier } from './auth/jwt-verifier.ts';
-import { discoverPlugins } from './plugin-discovery.ts';
-import { resolvePluginOrder, BASES, type BaseName, type DisabledPlugin } from './plugin-manifest.ts';
+import { BASES, type BaseName, type DisabledPlugin, type DiscoveredPlugin } from './plugin-manifest.ts';
 import { loadPluginModules, type LoadedPlugin } from './plugin-loader.ts';
 import { discoverProfilePacks, type ProfilePack } from './profile-packs.ts';
 import type { BaseServer } from './http/base-server.ts';
@@ -46,11 +45,12 @@ export const WORKBENCH_VERSION: string = (
 ).version;
 
 /** Options of {@link createWorkbench}. */
-export interface WorkbenchOptions extends ConfigSources {
-  /** Extra plugin folders (tests add fixture plugins this way). */
-  pluginDirs?: string[];
-  /** Leave out the shipped plugins/ folder (kernel tests). */
-  skipBundledPlugins?: boolean;
+export interface WorkbenchOptions extends PluginSetSources {
+  /**
+   * Load only these plugins and what they require (one-shot CLI commands); the others are neither imported nor
+   * registered, and their config sections are not checked. Default: every enabled plugin.
+   */
+  onlyPlugins?: ReadonlySet<string>;
   clock?: Clock;
   /** Log destination (tests capture it). */
   logDestination?: pino.DestinationStream;
@@ -84,34 +84,29 @@ export interface Workbench {
   stop(): Promise<void>;
 }
 
+/** The plugins of `ids` and everything they require, in load order. */
+function withRequirements(ordered: DiscoveredPlugin[], ids: ReadonlySet<string>): DiscoveredPlugin[] {
+  const byId = new Map(ordered.map((plugin) => [plugin.manifest.id, plugin]));
+  const wanted = new Set<string>();
+  const add = (id: string): void => {
+    const plugin = byId.get(id);
+    if (!plugin || wanted.has(id)) return;
+    wanted.add(id);
+    for (const dependency of plugin.manifest.requires) add(dependency);
+  };
+  for (const id of ids) add(id);
+  return ordered.filter((plugin) => wanted.has(plugin.manifest.id));
+}
+
 /** Boots a Workbench; throws ConfigError / PluginSetError / a named plugin failure when it cannot. */
 export async function createWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
-  let config: LoadedConfig;
-  try {
-    config = loadConfig(options);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    throw await withPluginSectionProblems(error, {
-      bundled: options.skipBundledPlugins ? undefined : bundledPluginsDir(projectRoot),
-      extra: options.pluginDirs ?? [],
-    });
-  }
+  const { config, ordered, disabled, unknownSections } = await readPluginSet(options);
   const kernelConfig = config.kernel;
+  const sections = kernelConfig.plugins;
   const logger = createLogger({ level: kernelConfig.logging.level, destination: options.logDestination });
   const clock = options.clock ?? systemClock;
 
-  // Plugins are discovered and their config checked before anything is opened, so a bad set costs nothing.
-  const pluginRoots = [
-    ...(options.skipBundledPlugins ? [] : [bundledPluginsDir(projectRoot)]),
-    ...kernelConfig.pluginDirs.map((dir) => resolve(dir)),
-    ...(options.pluginDirs ?? []),
-  ];
-  const discovered = discoverPlugins(pluginRoots);
-  const sections = kernelConfig.plugins;
-  const knownIds = new Set(discovered.map((p) => p.manifest.id));
-  const unknownSections = Object.keys(sections).filter((id) => !knownIds.has(id));
-  const { ordered, disabled } = resolvePluginOrder(discovered, (id) => sections[id]?.enabled !== false);
-  const loaded = await loadPluginModules(ordered, sections);
+  const loaded = await loadPluginModules(options.onlyPlugins ? withRequirements(ordered, options.onlyPlugins) : ordered, sections);
   for (const id of unknownSections) logger.warn(`config section plugins.${id} names no installed plugin`);
   for (const off of disabled) logger.info(`plugin ${off.id} is off: ${off.reason}`);
 
@@ -253,10 +248,14 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         lifecycle: lifecycle.forOwner(id),
         registerErrors: (catalogue) => errors.register(id, catalogue),
         registerCommand: (command) => {
+          const declared = plugin.manifest.commands.find((c) => c.name === command.name);
+          if (!declared) {
+            throw new Error(`CLI command "${command.name}" is not declared in the "commands" of its plugin.json.`);
+          }
           if (commands.has(command.name)) {
             throw new Error(`CLI command "${command.name}" is already registered.`);
           }
-          commands.set(command.name, command);
+          commands.set(command.name, { ...declared, run: command.run });
         },
         directory: plugin.directory,
         dataDir: config.dataDir,
@@ -267,11 +266,16 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       } catch (error) {
         throw new Error(`Plugin "${id}" failed to initialise: ${(error as Error).message}`, { cause: error });
       }
+      const unsupplied = plugin.manifest.commands.filter((c) => !commands.has(c.name)).map((c) => c.name);
+      if (unsupplied.length > 0) {
+        throw new Error(`Plugin "${id}" failed to initialise: its plugin.json declares the command(s) ${unsupplied.join(', ')}, which it did not register.`);
+      }
     }
 
     // A pack for a standard nobody registered would otherwise be ignored without a word.
     const registered = standards.list().map((adapter) => adapter.id);
-    for (const pack of packs) {
+    // (a partial boot, for one CLI command, leaves standards out on purpose)
+    for (const pack of options.onlyPlugins ? [] : packs) {
       if (standards.get(pack.manifest.standard)) continue;
       logger.warn(
         `profile pack ${pack.manifest.id} (${pack.directory}) names standard "${pack.manifest.standard}", which no ` +

@@ -1,15 +1,13 @@
 /** `workbench audit verify`: checks the hash chain; exit code 0 when intact, 1 at the first broken link. */
 import { parseArgs } from 'node:util';
-import type { CliCommand } from '../../kernel/plugin-api.ts';
+import type { PluginCommand } from '../../kernel/plugin-api.ts';
 import type { AuditStore } from './audit-store.ts';
 
 /** The audit commands. */
-export function createAuditCommands(store: AuditStore): CliCommand[] {
+export function createAuditCommands(store: AuditStore): PluginCommand[] {
   return [
     {
       name: 'audit verify',
-      usage: 'audit verify [--json]',
-      summary: 'verify the audit trail hash chain; exit code 1 names the first broken link',
       async run(args, io) {
         const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
         const result = await store.verify();

@@ -3,7 +3,7 @@
  * pipelines), `workbench diff LEFT RIGHT`, `workbench generate`.
  */
 import { parseArgs } from 'node:util';
-import type { CliCommand } from '../../kernel/plugin-api.ts';
+import type { PluginCommand } from '../../kernel/plugin-api.ts';
 import type { StandardsRegistry, ValidationIssue } from '../../kernel/standards-registry.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
@@ -49,13 +49,10 @@ async function guarded(io: { err(text: string): void }, body: () => Promise<numb
 }
 
 /** Builds the bridge's commands over the standards registry. */
-export function createBridgeCommands(standards: StandardsRegistry): CliCommand[] {
+export function createBridgeCommands(standards: StandardsRegistry): PluginCommand[] {
   return [
     {
       name: 'validate',
-      usage: 'validate FILE... [--mode M] [--profile P] [--version V] [--standard S] [--json]',
-      summary: 'validate message files (NDJSON: one message a line); exit 1 when any is invalid, 2 for unreadable files',
-      usesStorage: false,
       run: (args, io) =>
         guarded(io, () => {
           const { values, positionals } = parseArgs({
@@ -121,9 +118,6 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
     },
     {
       name: 'diff',
-      usage: 'diff LEFT RIGHT [--ignore PATH]... [--standard S] [--json]',
-      summary: 'compare two message files field by field; exit code 1 when they differ',
-      usesStorage: false,
       run: (args, io) =>
         guarded(io, () => {
           const { values, positionals } = parseArgs({
@@ -154,9 +148,6 @@ export function createBridgeCommands(standards: StandardsRegistry): CliCommand[]
     },
     {
       name: 'generate',
-      usage: 'generate [--type T] [--version V] [--count N] [--seed S] [--standard S]',
-      summary: 'print synthetic messages: JSON one per line (NDJSON), others separated by a blank line',
-      usesStorage: false,
       run: (args, io) =>
         guarded(io, () => {
           const { values } = parseArgs({

@@ -4,11 +4,9 @@
  * become one clear error naming the host and the reason, never the password. The engine's own pool stays reachable
  * for the fast load paths Kysely does not wrap (PostgreSQL COPY, SQL Server bulk load).
  */
-import { Kysely, MssqlDialect, MysqlDialect, PostgresDialect, sql } from 'kysely';
-import { createPool as createMysqlPool, type Pool as MysqlPool } from 'mysql2';
-import pg from 'pg';
-import * as tarn from 'tarn';
-import * as tedious from 'tedious';
+import type { Kysely } from 'kysely';
+import type { Pool as MysqlPool } from 'mysql2';
+import type pg from 'pg';
 import type { ParsedConnection } from './connection-string.ts';
 import { populationErrors } from './errors.ts';
 
@@ -53,9 +51,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function createConnection(target: ParsedConnection, timeouts: ConnectionTimeouts): DatabaseConnection {
+/** Builds the connection of the target's engine; each driver loads with its first connection, never at start. */
+async function createConnection(target: ParsedConnection, timeouts: ConnectionTimeouts): Promise<DatabaseConnection> {
+  const { Kysely, MssqlDialect, MysqlDialect, PostgresDialect } = await import('kysely');
   switch (target.provider) {
     case 'postgres': {
+      const { default: pg } = await import('pg');
       const pool = new pg.Pool({
         host: target.host,
         port: target.port,
@@ -73,6 +74,7 @@ function createConnection(target: ParsedConnection, timeouts: ConnectionTimeouts
       return { target, db, pgPool: pool, close: () => db.destroy() };
     }
     case 'mysql': {
+      const { createPool: createMysqlPool } = await import('mysql2');
       const pool = createMysqlPool({
         host: target.host,
         port: target.port,
@@ -89,6 +91,7 @@ function createConnection(target: ParsedConnection, timeouts: ConnectionTimeouts
       return { target, db, mysqlPool: pool, close: () => db.destroy() };
     }
     case 'sqlserver': {
+      const [tarn, tedious] = await Promise.all([import('tarn'), import('tedious')]);
       const db = new Kysely<any>({
         dialect: new MssqlDialect({
           tarn: { ...tarn, options: { min: 0, max: 4, acquireTimeoutMillis: timeouts.connectMs } },
@@ -117,8 +120,9 @@ function createConnection(target: ParsedConnection, timeouts: ConnectionTimeouts
 
 /** Opens and proves a connection; 502 DATABASE_UNREACHABLE naming host and reason when it cannot. */
 export async function openDatabaseConnection(target: ParsedConnection, timeouts: ConnectionTimeouts): Promise<DatabaseConnection> {
-  const connection = createConnection(target, timeouts);
+  const connection = await createConnection(target, timeouts);
   try {
+    const { sql } = await import('kysely');
     await withTimeout(sql`select 1 as ok`.execute(connection.db), timeouts.connectMs + 1000);
     return connection;
   } catch (error) {

@@ -6,10 +6,9 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import mssql from 'mssql';
+import type mssql from 'mssql';
 import type { PoolConnection } from 'mysql2/promise';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { DatabaseConnection } from './database-connection.ts';
 import type { CellValue } from './default-patient-schema.ts';
 import { insertSql, quoteIdentifier } from './sql-dialect.ts';
@@ -48,6 +47,7 @@ function csvCell(value: CellValue): string {
 }
 
 async function postgresLoader(pool: pg.Pool): Promise<BatchLoader> {
+  const { from: copyFrom } = await import('pg-copy-streams');
   const client = await pool.connect();
   return {
     method: 'COPY FROM STDIN (CSV)',
@@ -113,13 +113,14 @@ async function mysqlLoader(connection: PoolConnection): Promise<BatchLoader> {
   };
 }
 
-function mssqlType(values: ReadonlyArray<CellValue>) {
+function mssqlType(mssql: typeof import('mssql'), values: ReadonlyArray<CellValue>) {
   const sample = values.find((v) => v !== null);
   if (typeof sample === 'number') return Number.isInteger(sample) ? mssql.BigInt : mssql.Decimal(18, 3);
   return mssql.NVarChar(mssql.MAX);
 }
 
 async function sqlServerLoader(connection: DatabaseConnection): Promise<BatchLoader> {
+  const { default: mssql } = await import('mssql');
   const t = connection.target;
   const pool = await new mssql.ConnectionPool({
     server: t.host,
@@ -150,7 +151,7 @@ async function sqlServerLoader(connection: DatabaseConnection): Promise<BatchLoa
         }
         const bulk = new mssql.Table(table.table);
         bulk.create = false;
-        columns.forEach((column, i) => bulk.columns.add(column, mssqlType(rows.map((r) => r[i])), { nullable: true }));
+        columns.forEach((column, i) => bulk.columns.add(column, mssqlType(mssql, rows.map((r) => r[i])), { nullable: true }));
         for (const row of rows) bulk.rows.add(...row);
         await new mssql.Request(transaction).bulk(bulk);
       } catch (error) {

@@ -4,9 +4,9 @@
  * drawn by state population, and the same never-real identifiers as every other synthetic person. Built for volume:
  * a few faker look-ups and integer draws per person, no string templates.
  */
-import { en, en_US, Faker } from '@faker-js/faker';
 import type { SyntheticPerson, SyntheticRandom } from './api.ts';
 import { CDC_ETHNICITIES, CDC_RACES } from './cdc-race-ethnicity.ts';
+import { enUsFaker } from './faker-locale.ts';
 import { isoDate, sameDayYearsBefore } from './synthetic-dates.ts';
 import { syntheticPhone, syntheticSsn } from './synthetic-identifiers.ts';
 import { type AreaDemographics, areaDemographics, US_AGE_BANDS } from './us-census-distributions.ts';
@@ -82,6 +82,7 @@ export function createCensusPersonSource(area: string): CensusPersonSource | und
     return isoDate(new Date(window.earliest + random.int(0, window.spanDays) * DAY_MS));
   };
   const hispanicPerMillion = Math.round(demographics.hispanicPercent * 10_000);
+  const names = generatorListsOnce();
   return {
     demographics,
     person(random, sequence) {
@@ -89,9 +90,9 @@ export function createCensusPersonSource(area: string): CensusPersonSource | und
       const ageYears = random.int(band.minAge, band.maxAge);
       const sex = random.int(0, 9999) < band.femalePercent * 100 ? 'F' : 'M';
       const fakerSex = sex === 'F' ? 'female' : 'male';
-      const givenName = pickFrom(random, LISTS.givenBySex[fakerSex]);
-      const middleName = pickFrom(random, LISTS.middleBySex[fakerSex]);
-      const familyName = pickFrom(random, LISTS.familyNames);
+      const givenName = pickFrom(random, names.givenBySex[fakerSex]);
+      const middleName = pickFrom(random, names.middleBySex[fakerSex]);
+      const familyName = pickFrom(random, names.familyNames);
       const stateCode = demographics.states[state(random)];
       const places = placesByState.get(stateCode) ?? US_PLACES;
       const place = places[random.int(0, places.length - 1)];
@@ -114,7 +115,7 @@ export function createCensusPersonSource(area: string): CensusPersonSource | und
         // Reserved example.com mailboxes (RFC 2606): a generated address can never reach anyone.
         email: `${local}${random.int(1, 999)}@example.com`,
         address: {
-          line1: `${random.int(1, 9899)} ${pickFrom(random, LISTS.streetNames)}`,
+          line1: `${random.int(1, 9899)} ${pickFrom(random, names.streetNames)}`,
           city: place.city,
           state: place.state,
           zip: place.zip,
@@ -132,9 +133,9 @@ export function createCensusPersonSource(area: string): CensusPersonSource | und
   };
 }
 
-/** The name and street lists synthetic people are drawn from: faker's en_US (then en) lists, read once. */
+/** The name and street lists synthetic people are drawn from: faker's en_US (then en) lists. */
 function generatorLists() {
-  const definitions = new Faker({ locale: [en_US, en] }).rawDefinitions;
+  const definitions = enUsFaker().rawDefinitions;
   const first = definitions.person?.first_name;
   const middle = definitions.person?.middle_name;
   const byKey = (group: unknown, key: string): readonly string[] => (group as Record<string, string[] | undefined> | null | undefined)?.[key] ?? [];
@@ -150,19 +151,36 @@ function pickFrom(random: SyntheticRandom, list: readonly string[]): string {
   return list[random.int(0, list.length - 1)];
 }
 
-const LISTS = generatorLists();
-const GIVEN_NAMES = new Set([...LISTS.givenBySex.female, ...LISTS.givenBySex.male, ...LISTS.middleBySex.female, ...LISTS.middleBySex.male]);
-const FAMILY_NAMES = new Set(LISTS.familyNames);
-const STREET_NAMES = new Set(LISTS.streetNames);
-const PLACE_KEYS = new Set(US_PLACES.map((p) => `${p.city}|${p.state}|${p.zip}`));
+type GeneratorLists = ReturnType<typeof generatorLists>;
+let lists: GeneratorLists | undefined;
+let listSets: { givenNames: Set<string>; familyNames: Set<string>; streetNames: Set<string>; placeKeys: Set<string> } | undefined;
+
+/** The lists, read on first use (so merely loading this module never loads faker). */
+function generatorListsOnce(): GeneratorLists {
+  lists ??= generatorLists();
+  return lists;
+}
+
+function generatorSets(): NonNullable<typeof listSets> {
+  const l = generatorListsOnce();
+  listSets ??= {
+    givenNames: new Set([...l.givenBySex.female, ...l.givenBySex.male, ...l.middleBySex.female, ...l.middleBySex.male]),
+    familyNames: new Set(l.familyNames),
+    streetNames: new Set(l.streetNames),
+    placeKeys: new Set(US_PLACES.map((p) => `${p.city}|${p.state}|${p.zip}`)),
+  };
+  return listSets;
+}
 
 /** True when a given and family name both come from the census source's name lists. */
 export function isGeneratorName(givenName: string, familyName: string): boolean {
-  return GIVEN_NAMES.has(givenName) && FAMILY_NAMES.has(familyName);
+  const sets = generatorSets();
+  return sets.givenNames.has(givenName) && sets.familyNames.has(familyName);
 }
 
 /** True when an address is one the census source makes: a house number on a listed street in a listed city/ZIP. */
 export function isGeneratorAddress(line1: string, city: string, state: string, zip: string): boolean {
   const match = /^\d+ (.+)$/.exec(line1);
-  return match !== null && STREET_NAMES.has(match[1]) && PLACE_KEYS.has(`${city}|${state}|${zip}`);
+  const sets = generatorSets();
+  return match !== null && sets.streetNames.has(match[1]) && sets.placeKeys.has(`${city}|${state}|${zip}`);
 }

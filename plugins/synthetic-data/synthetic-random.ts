@@ -3,23 +3,9 @@
  * own faker instance, so two generators never disturb each other's sequence.
  */
 import { randomInt } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { Faker } from '@faker-js/faker';
 import type { SyntheticDataService, SyntheticRandom } from './api.ts';
+import { newEnUsFaker } from './faker-locale.ts';
 import { buildClinician, buildPerson } from './synthetic-person.ts';
-
-const require = createRequire(import.meta.url);
-let template: Faker | undefined;
-
-/**
- * A new faker over the en_US locale chain (en_US, en, base). Loaded on the first synthetic source, from faker's
- * en_US entry: the package's main entry would load every locale (2 MB) where generation needs one.
- */
-function newFaker(): Faker {
-  template ??= (require('@faker-js/faker/locale/en_US') as { faker: Faker }).faker;
-  const FakerClass = template.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
-  return new FakerClass({ locale: template.rawDefinitions });
-}
 
 /** The reference instant of every seeded source: fixed so seeded output is the same on any day. */
 export const SEEDED_REFERENCE_DATE = '2025-06-15T12:00:00Z';
@@ -31,7 +17,7 @@ export const SEEDED_REFERENCE_DATE = '2025-06-15T12:00:00Z';
 export function createSyntheticRandom(seed?: number): SyntheticRandom {
   const effectiveSeed = seed ?? randomInt(0, 2 ** 31 - 1);
   const referenceDate = new Date(seed === undefined ? Date.now() : Date.parse(SEEDED_REFERENCE_DATE));
-  const faker = newFaker();
+  const faker = newEnUsFaker();
   faker.seed(effectiveSeed);
   // faker's own date helpers default to "now": pin them to the reference date as well.
   faker.setDefaultRefDate(referenceDate);

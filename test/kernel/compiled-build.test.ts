@@ -49,6 +49,14 @@ describe('compiled build', () => {
     expect(help.err).toBe('');
     expect(help.code).toBe(0);
     for (const command of ['validate', 'diff', 'generate', 'keys create', 'errors']) expect(help.out).toContain(command);
+    // `errors` boots every plugin: each one's catalogue is listed
+    const errors = compiledCli('errors');
+    expect(errors.err).toBe('');
+    expect(errors.code).toBe(0);
+    const owners = new Set([...errors.out.matchAll(/^\| `[A-Z0-9_]+` \| \d+ \| ([a-z0-9-]+) \|/gm)].map((match) => match[1]));
+    for (const owner of ['kernel', 'hl7-standard', 'fhir-standard', 'ncpdp-standard', 'message-bridge', 'monitor', 'population', 'admin']) {
+      expect(owners, owner).toContain(owner);
+    }
   });
 
   it('generates and validates a message', () => {
