@@ -242,6 +242,24 @@ export function createGenerationJobs(deps: GenerationJobsDeps) {
         .execute();
     },
 
+    /**
+     * Removes jobs that finished (completed, failed or cancelled) before `cutoffIso`, with their files; running and
+     * queued jobs are never touched. Returns how many were removed.
+     */
+    async pruneFinishedBefore(cutoffIso: string): Promise<number> {
+      const old = await db
+        .selectFrom('population_jobs')
+        .select('id')
+        .where('state', 'in', ['completed', 'failed', 'cancelled'])
+        .where('finished_at', '<', cutoffIso)
+        .execute();
+      for (const { id } of old) {
+        rmSync(join(deps.jobsDir, id), { recursive: true, force: true });
+        await db.deleteFrom('population_jobs').where('id', '=', id).execute();
+      }
+      return old.length;
+    },
+
     /** Stores a queued job and starts the queue; the seed is drawn when not given. */
     async submit(request: Omit<JobParams, 'seed'> & { seed: number | null }, targets?: SqlTargetFactory): Promise<JobView> {
       const queued = await db.selectFrom('population_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'queued').executeTakeFirst();

@@ -22,6 +22,7 @@ export interface PopulationConfig {
   kAnonymity: number;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
+  jobRetentionDays: number;
 }
 
 /** The plugin module the kernel loads. */
@@ -32,6 +33,8 @@ export const plugin: PluginModule<PopulationConfig> = {
       kAnonymity: z.number().int().min(2).max(1000).default(5),
       connectTimeoutMs: z.number().int().min(100).max(120_000).default(5000),
       statementTimeoutMs: z.number().int().min(1000).max(3_600_000).default(300_000),
+      /** Days a finished job and its files are kept (0: kept until deleted by hand). */
+      jobRetentionDays: z.number().int().min(0).max(3650).default(14),
     })
     .strict(),
 
@@ -55,9 +58,20 @@ export const plugin: PluginModule<PopulationConfig> = {
       learnedIdentities: () => profiles.identities(),
     });
     const seeds = createSeedRuns({ db, jobs, profiles, synthetic, logger: context.logger, now });
-    await jobs.recoverInterrupted();
-    await seeds.recoverInterrupted();
-    context.lifecycle.onStart(() => jobs.start());
+    const retentionDays = context.config.jobRetentionDays;
+    const pruneJobs = async () => {
+      if (retentionDays === 0) return;
+      const removed = await jobs.pruneFinishedBefore(new Date(context.clock.nowMs() - retentionDays * 86_400_000).toISOString());
+      if (removed > 0) context.logger.info({ removed }, 'population removed generation jobs past their retention, with their files');
+    };
+    if (retentionDays > 0) context.scheduler.schedule('population-job-retention', '23 3 * * *', pruneJobs);
+    // Only a serving process recovers and prunes: a one-shot command must not touch another process's jobs.
+    context.lifecycle.onStart(async () => {
+      await jobs.recoverInterrupted();
+      await seeds.recoverInterrupted();
+      await pruneJobs();
+      await jobs.start();
+    });
     context.lifecycle.onStop(async () => {
       await jobs.stop();
       await session.close();

@@ -4,7 +4,10 @@
  * analytics against targets, the no-PHI attestation, cancel, restart survival and bad input.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../kernel/clock.ts';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { generateAndWait, waitFor } from './population-test-kit.ts';
 
@@ -269,6 +272,35 @@ describe('a job interrupted by a stop', () => {
       expect(r.json.data.error).toMatch(/stopped|restarted/);
     } finally {
       await second.stop();
+      await first.stop().catch(() => undefined);
+    }
+  });
+});
+
+describe('job retention', () => {
+  it('removes finished jobs and their files past jobRetentionDays at start, and keeps recent ones', async () => {
+    const clock = new ManualClock('2026-03-01T10:00:00Z');
+    const first = await startTestWorkbench({ clock, config: { plugins: { population: { jobRetentionDays: 14 } } } });
+    let second: Awaited<ReturnType<typeof startTestWorkbench>> | undefined;
+    try {
+      const old = await generateAndWait(first, { count: 3, format: 'csv', seed: 11 });
+      clock.advance(10 * 86_400_000);
+      const recent = await generateAndWait(first, { count: 3, format: 'csv', seed: 12 });
+      const oldFolder = join(first.dataDir, 'population', 'jobs', old.jobId);
+      expect(existsSync(oldFolder)).toBe(true);
+      await first.workbench.stop();
+      // 15 days after the first job finished, 5 after the second
+      clock.advance(5 * 86_400_000 + 60_000);
+      second = await startTestWorkbench({ clock, config: { dataDir: first.dataDir, plugins: { population: { jobRetentionDays: 14 } } } });
+      const gone = await second.call('population', { path: `/api/population/generate/${old.jobId}` });
+      expect(gone.status).toBe(404);
+      expect(existsSync(oldFolder)).toBe(false);
+      const kept = await second.call('population', { path: `/api/population/generate/${recent.jobId}` });
+      expect(kept.status).toBe(200);
+      expect(kept.json.data.state).toBe('completed');
+      expect(existsSync(join(first.dataDir, 'population', 'jobs', recent.jobId))).toBe(true);
+    } finally {
+      await second?.stop();
       await first.stop().catch(() => undefined);
     }
   });
