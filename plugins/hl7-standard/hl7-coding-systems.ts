@@ -24,6 +24,14 @@ const CODE_SYSTEM_URL = 'http://terminology.hl7.org/CodeSystem/v2-0396';
 
 let loaded: CodingSystems | undefined;
 
+/**
+ * Verdicts per value already looked up. A message names the same few coding systems in every coded component, and a
+ * value outside the plain codes would otherwise run every pattern each time. Bounded: hostile input with endless
+ * distinct values clears it rather than growing it.
+ */
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 4096;
+
 /** Turns a pattern entry (`HL7nnnn`, `NCPDPnnnnsss`) into a regular expression; undefined for a plain code. */
 function patternOf(code: string): RegExp | undefined {
   const entry = code.split(' ')[0] as string;
@@ -51,8 +59,12 @@ function load(): CodingSystems {
 
 /** True when the value names a coding system of table 0396, a local one (99..., L) or matches a pattern entry. */
 export function isHl7CodingSystem(value: string): boolean {
+  const known = verdicts.get(value);
+  if (known !== undefined) return known;
   const { codes, patterns } = load();
-  if (codes.has(value)) return true;
-  for (const pattern of patterns) if (pattern.test(value)) return true;
-  return false;
+  let verdict = codes.has(value);
+  for (let i = 0; !verdict && i < patterns.length; i++) verdict = (patterns[i] as RegExp).test(value);
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(value, verdict);
+  return verdict;
 }

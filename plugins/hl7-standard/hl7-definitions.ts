@@ -439,18 +439,22 @@ export function isHl7DefinedTable(table: string): boolean {
   return hl7DefinedTables.has(table);
 }
 
-/** Values of each table by id as written (`0001`), `null` for tables hl7-dictionary lacks: table checks run per field. */
-const tableValuesById = new Map<string, Record<string, string> | null>();
+/**
+ * Codes of each table by id as written (`0001`), `null` for tables hl7-dictionary lacks: table checks run for every
+ * ID value of every message, so each table's codes are put in a set once and every later look-up is one probe.
+ */
+const tableCodesById = new Map<string, ReadonlySet<string> | null>();
 
 /** True when `value` is one of the table's codes; undefined when the table is unknown. */
 export function isHl7TableValue(table: string, value: string): boolean | undefined {
-  let values = tableValuesById.get(table);
-  if (values === undefined) {
-    values = rawTables()[String(Number(table))]?.values ?? null;
+  let codes = tableCodesById.get(table);
+  if (codes === undefined) {
+    const values = rawTables()[String(Number(table))]?.values;
+    codes = values ? new Set(Object.keys(values)) : null;
     // Table ids come from the definitions (a few hundred at most); the guard only bounds odd callers.
-    if (tableValuesById.size < 4096) tableValuesById.set(table, values);
+    if (tableCodesById.size < 4096) tableCodesById.set(table, codes);
   }
-  return values ? Object.hasOwn(values, value) : undefined;
+  return codes ? codes.has(value) : undefined;
 }
 
 let dataTypeNames: Set<string> | undefined;

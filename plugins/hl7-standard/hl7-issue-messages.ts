@@ -24,6 +24,8 @@ export const HL7_ISSUE_CODES = [
   'UNSUPPORTED_VERSION',
   'MSH_INVALID',
   'PARSE_ERROR',
+  'UNKNOWN_ELEMENT',
+  'INVALID_ENCODING',
 ] as const;
 
 /** One HL7 v2 issue code. */
@@ -42,6 +44,8 @@ const TOLERATED_IN_COMPATIBILITY: ReadonlySet<Hl7IssueCode> = new Set<Hl7IssueCo
   'WITHDRAWN_FIELD_PRESENT',
   'UNKNOWN_MESSAGE_TYPE',
   'UNSUPPORTED_VERSION',
+  'UNKNOWN_ELEMENT',
+  'INVALID_ENCODING',
 ]);
 
 /**
@@ -59,8 +63,23 @@ export function severityOf(code: Hl7IssueCode, mode: Hl7ValidationMode, tolerabl
 export class Hl7IssueCollector {
   readonly errors: ValidationIssue[] = [];
   readonly warnings: ValidationIssue[] = [];
+  /**
+   * Code and field of every issue recorded, built on the first {@link has} (only profile checks ask) and kept up to
+   * date from then on: asking stays constant-time however many issues a large message has.
+   */
+  private places: Set<string> | undefined;
 
   constructor(readonly mode: Hl7ValidationMode) {}
+
+  /** True when an issue with this code at this field has been recorded (in either severity). */
+  has(code: string, field: string): boolean {
+    if (!this.places) {
+      this.places = new Set();
+      for (const issue of this.errors) this.places.add(placeKey(issue.code, issue.field));
+      for (const issue of this.warnings) this.places.add(placeKey(issue.code, issue.field));
+    }
+    return this.places.has(placeKey(code, field));
+  }
 
   /** Records an issue with the mode's severity for its code. */
   add(code: Hl7IssueCode, field: string, message: string, tolerable?: boolean): void {
@@ -70,7 +89,13 @@ export class Hl7IssueCollector {
   /** Records an issue whose severity is decided by the caller (profiles: RE is a warning in both modes). */
   push(issue: ValidationIssue): void {
     (issue.severity === 'error' ? this.errors : this.warnings).push(issue);
+    this.places?.add(placeKey(issue.code, issue.field));
   }
+}
+
+/** One string for a code and a field (a NUL cannot occur in either). */
+function placeKey(code: string, field: string): string {
+  return `${code}\u0000${field}`;
 }
 
 /** "PID.5 (Patient Name)". */

@@ -30,8 +30,7 @@ function fieldName(input: ProfileCheckInput, segment: string, field: number, com
 
 function add(input: ProfileCheckInput, code: Parameters<Hl7IssueCollector['add']>[0], field: string, message: string, severity: 'error' | 'warning' = 'error'): void {
   // The standard's own check may already have said the same of the same place (a segment both require).
-  const same = (issue: { code: string; field: string }) => issue.code === code && issue.field === field;
-  if (input.issues.errors.some(same) || input.issues.warnings.some(same)) return;
+  if (input.issues.has(code, field)) return;
   input.issues.push({ field, code, message, severity });
 }
 
