@@ -9,6 +9,13 @@ import { CALENDAR_TYPES, calendarProblem } from './fhir-calendar.ts';
 import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { nameField } from './fhir-issues.ts';
+import { checkNarrativeDiv } from './fhir-narrative.ts';
+
+/** What a resource id may be (R4 `id` type): letters, digits, `-` and `.`, 1 to 64 of them. */
+const RESOURCE_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+
+/** An element id (R4 Element.id): any string without whitespace. */
+const ELEMENT_ID = /^\S+$/;
 
 /** A `Reference.reference` seen during the walk. */
 export interface CollectedReference {
@@ -80,11 +87,52 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
       out.malformed.push(field);
       return;
     }
-    if (typeof value === 'string' && CALENDAR_TYPES.has(info.type)) checkCalendar(info, value, path, key, index, out);
+    if (typeof value === 'string') {
+      if (CALENDAR_TYPES.has(info.type)) checkCalendar(info, value, path, key, index, out);
+      else if (info.type === 'xhtml') checkNarrative(info, value, path, key, out);
+      else if (key === 'id' && index === undefined) checkId(info, value, path, out);
+    }
     if (!info.binding) return;
     const field = index === undefined ? `${path}.${key}` : `${path}.${key}[${index}]`;
     const finding = bindings.check(info.binding, info.elementPath, info.type, value, field);
     if (finding) out.findings.push(finding);
+  }
+
+  /**
+   * An id: a resource's (Patient.id, also of contained and entry resources) must be 1 to 64 letters, digits, `-` and
+   * `.`; an element's may be any string without whitespace. R4 types both as plain strings, so the structural
+   * validation lets any text through.
+   */
+  function checkId(info: FhirPropertyInfo, value: string, path: string, out: ElementWalkResult): void {
+    const ofResource = info.elementPath.indexOf('.') === info.elementPath.lastIndexOf('.') && definitions.isResourceType(info.elementPath.slice(0, info.elementPath.indexOf('.')));
+    if (ofResource ? RESOURCE_ID.test(value) : ELEMENT_ID.test(value)) return;
+    const field = `${path}.id`;
+    const shown = value.length > 80 ? `${value.slice(0, 80)}..." (${value.length} characters)` : `${value}"`;
+    out.findings.push(
+      shapeFinding(
+        field,
+        info,
+        ofResource
+          ? `"${shown} is not a valid resource id: an id is 1 to 64 characters, each a letter, a digit, "-" or "."`
+          : `"${shown} is not a valid element id: an element id may not be empty or contain whitespace`,
+      ),
+    );
+  }
+
+  /** A narrative div: well-formed XHTML in its namespace, no active content, only the elements txt-1 allows. */
+  function checkNarrative(info: FhirPropertyInfo, value: string, path: string, key: string, out: ElementWalkResult): void {
+    const problems = checkNarrativeDiv(value);
+    if (problems.length === 0) return;
+    const field = `${path}.${key}`;
+    for (const problem of problems) {
+      out.findings.push({
+        field,
+        code: 'NARRATIVE_INVALID',
+        // Markup a receiver cannot display, or that runs code when displayed, is refused in every mode.
+        class: problem.kind === 'disallowed' ? 'nonconformant' : 'unreadable',
+        message: `${nameField(field, info.elementPath)} ${problem.reason}.`,
+      });
+    }
   }
 
   /** A date, dateTime or instant whose format passes but whose day is not on the calendar (`1981-02-29`). */

@@ -21,6 +21,8 @@ export const FHIR_ISSUE_CODES = {
   BUNDLE_RULE_VIOLATED: 'A Bundle.type rule is broken (request/response/search per entry, duplicate fullUrl).',
   PROFILE_NOT_LOADED: 'meta.profile names a profile no loaded pack provides, so it was not checked.',
   CONSTRAINT_NOT_EVALUATED: 'An invariant could not be evaluated by the FHIRPath engine (reported, not failed).',
+  NARRATIVE_INVALID: 'A Narrative div that is not well-formed XHTML in the XHTML namespace, holds active content (script, event-handler attributes, javascript: URLs, frames, forms, objects) or elements txt-1 does not allow.',
+  INVALID_ENCODING: 'A value holds U+FFFD replacement characters: the sender\'s bytes were not valid in the character set they were read as, and the original characters are lost.',
 } as const;
 
 /** One of {@link FHIR_ISSUE_CODES}. */

@@ -14,7 +14,7 @@ export const MAX_JSON_DEPTH = 128;
 
 /** Outcome of parsing. */
 export type FhirParseResult =
-  | { ok: true; format: 'json' | 'xml'; resource: Record<string, unknown> }
+  | { ok: true; format: 'json' | 'xml'; resource: Record<string, unknown>; findings: FhirFinding[] }
   | { ok: false; format: 'json' | 'xml' | 'unknown'; finding: FhirFinding };
 
 /** Removes a leading UTF-8 byte order mark and surrounding whitespace. */
@@ -59,7 +59,8 @@ function failure(format: 'json' | 'xml' | 'unknown', code: 'PARSE_ERROR' | 'NOT_
 export function createFhirParser(definitions: FhirDefinitions) {
   const xml = createFhirXmlConverter(definitions);
 
-  function checkResource(format: 'json' | 'xml', value: unknown): FhirParseResult {
+  /** `findings`: what reading found without refusing the content (attributes FHIR XML does not define). */
+  function checkResource(format: 'json' | 'xml', value: unknown, findings: FhirFinding[] = []): FhirParseResult {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       return failure(format, 'NOT_FHIR_RESOURCE', 'The content is JSON but not a FHIR resource: a resource is a JSON object with a resourceType.');
     }
@@ -71,7 +72,7 @@ export function createFhirParser(definitions: FhirDefinitions) {
     if (typeof type !== 'string' || !definitions.isResourceType(type)) {
       return failure(format, 'NOT_FHIR_RESOURCE', `The content is JSON but not a FHIR R4 resource: resourceType ${JSON.stringify(type)} is not defined by FHIR R4.`);
     }
-    return { ok: true, format, resource };
+    return { ok: true, format, resource, findings };
   }
 
   return {
@@ -85,7 +86,7 @@ export function createFhirParser(definitions: FhirDefinitions) {
       if (text.startsWith('<')) {
         const converted = xml.convert(text);
         if (!converted.ok) return failure('xml', converted.code, `The content is not a FHIR XML resource: ${converted.reason}`);
-        return checkResource('xml', converted.resource);
+        return checkResource('xml', converted.resource, converted.findings);
       }
       if (!text.startsWith('{') && !text.startsWith('[')) {
         return failure('unknown', 'PARSE_ERROR', 'The content is neither JSON nor XML, so it cannot be a FHIR resource.');

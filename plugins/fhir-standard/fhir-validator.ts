@@ -5,6 +5,7 @@
  */
 import type { ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import { checkBundleRules } from './fhir-bundle-rules.ts';
+import { scanFhirContent } from './fhir-content-scan.ts';
 import { FHIR_R4_VERSION, stripCanonicalVersion } from './fhir-definitions.ts';
 import type { ElementWalker } from './fhir-element-walk.ts';
 import type { FhirFinding, FhirValidationMode } from './fhir-issues.ts';
@@ -63,6 +64,23 @@ function withoutDuplicates(findings: FhirFinding[]): FhirFinding[] {
   });
 }
 
+/** Appends a list to another in place. */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (let i = 0; i < items.length; i++) target.push(items[i] as T);
+}
+
+/**
+ * True when a path lies beneath one of the given element paths (`Patient.name.0` beneath `Patient.name`): each
+ * prefix of the path ending at a `.` is one set look-up, so filtering costs the length of the paths, not their
+ * count times the number of malformed elements.
+ */
+function beneathAny(field: string, elements: ReadonlySet<string>): boolean {
+  for (let dot = field.indexOf('.'); dot !== -1; dot = field.indexOf('.', dot + 1)) {
+    if (elements.has(field.slice(0, dot))) return true;
+  }
+  return false;
+}
+
 /** Builds the validator. */
 export function createFhirValidator(parts: FhirValidatorParts) {
   function profileFindings(resource: Record<string, unknown>, explicit: FhirProfile | undefined): { findings: FhirFinding[]; applied: string[] } {
@@ -86,7 +104,7 @@ export function createFhirValidator(parts: FhirValidatorParts) {
         }
         if (explicit && profile.url === explicit.url) continue;
         applied.add(profile.name);
-        findings.push(...parts.profileRules.apply(profile, target.resource, target.path));
+        append(findings, parts.profileRules.apply(profile, target.resource, target.path));
       }
     }
     if (explicit) {
@@ -94,7 +112,7 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       // A Bundle checked against a profile of another type: the profile applies to the entries it fits.
       const fitting = targets.filter((t) => t.resource.resourceType === explicit.resourceType);
       for (const target of fitting.length > 0 ? fitting : targets.slice(0, 1)) {
-        findings.push(...parts.profileRules.apply(explicit, target.resource, target.path));
+        append(findings, parts.profileRules.apply(explicit, target.resource, target.path));
       }
     }
     return { findings, applied: [...applied] };
@@ -116,13 +134,16 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       let findings = structure.gaveUp && nestedTypeUnknown ? [] : structure.findings;
       if (walked.malformed.length > 0) {
         // A string where an object belongs is read by the structural validator as an object of characters.
-        const prefixes = walked.malformed.map((field) => `${field}.`);
-        findings = findings.filter((f) => !prefixes.some((prefix) => f.field.startsWith(prefix)));
+        const malformed = new Set(walked.malformed);
+        findings = findings.filter((f) => !beneathAny(f.field, malformed));
       }
-      findings.push(...walked.findings);
-      if (resource.resourceType === 'Bundle') findings.push(...checkBundleRules(resource, walked.references));
+      // Plain loops, not push(...list): a large Bundle's findings must not overflow the call stack.
+      append(findings, parsed.findings);
+      append(findings, scanFhirContent(resource, content).findings);
+      append(findings, walked.findings);
+      if (resource.resourceType === 'Bundle') append(findings, checkBundleRules(resource, walked.references));
       const profiles = profileFindings(resource, options.profile);
-      findings.push(...profiles.findings);
+      append(findings, profiles.findings);
       findings = withoutDuplicates(findings);
 
       const errors: ValidationIssue[] = [];

@@ -489,4 +489,30 @@ export function checkSegmentFields(ctx: FieldCheckContext, segment: Hl7Segment, 
     const field = plan.required[f] as FieldPlan;
     if (field.def.position >= present) checkField(place, field, undefined, valueType);
   }
+  const lastDefined = def.fields.length > 0 ? (def.fields[def.fields.length - 1] as Hl7FieldDefinition).position : 0;
+  // A definition without fields (CON in the v2.8 data) says nothing about where the segment ends.
+  if (lastDefined > 0 && present - 1 > lastDefined) checkFieldsBeyond(ctx, segment, def, lastDefined);
+}
+
+/**
+ * Fields a segment holds after the last one its definition knows (`PID.40` in v2.5.1, whose PID ends at PID.39):
+ * a receiver has nowhere to put them. Trailing empty fields are only separators and are not reported. One finding
+ * per segment names the first such field and how many there are, however many the sender wrote.
+ */
+function checkFieldsBeyond(ctx: FieldCheckContext, segment: Hl7Segment, def: Hl7SegmentDefinition, lastDefined: number): void {
+  let first = 0;
+  let count = 0;
+  for (let position = lastDefined + 1; position < segment.fields.length; position++) {
+    if (isFieldEmpty(segment.fields[position])) continue;
+    if (first === 0) first = position;
+    count++;
+  }
+  if (count === 0) return;
+  const segmentPath = ctx.pathOf(segment);
+  const others = count > 1 ? ` and ${count - 1} more filled field(s) after it` : '';
+  ctx.issues.add(
+    'UNKNOWN_ELEMENT',
+    `${segmentPath}.${first}`,
+    `${segmentPath}.${first}${others} ${count > 1 ? 'lie' : 'lies'} beyond ${def.name}.${lastDefined}, the last field ${def.name} (${def.description}) has in ${ctx.label}; a receiver has no place for ${count > 1 ? 'them' : 'it'}.`,
+  );
 }

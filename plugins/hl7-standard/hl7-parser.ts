@@ -68,6 +68,8 @@ export interface Hl7ParseResult {
   problems: Hl7ParseProblem[];
   /** Character set used to read byte input (`UTF-8` for string input). */
   charset: string;
+  /** True when byte input was not valid in its character set (a problem says so; its bytes became U+FFFD). */
+  decodingFailed?: boolean;
   /** Segment terminator seen first in the input (`\r`, `\n` or `\r\n`). */
   lineEnding?: '\r' | '\n' | '\r\n';
 }
@@ -322,6 +324,7 @@ export function parseHl7(input: string | Uint8Array): Hl7ParseResult {
       text = decoded.text;
       result.charset = decoded.charset;
       if (decoded.problem) {
+        result.decodingFailed = true;
         result.problems.push({ line: 1, code: 'PARSE_ERROR', message: `The content could not be decoded: ${decoded.problem}.`, tolerable: false });
       }
     }

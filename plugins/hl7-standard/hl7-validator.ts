@@ -11,6 +11,7 @@ import type { Hl7Segment } from './hl7-model.ts';
 import { type Hl7ParsedMessage, type Hl7ParseResult, parseHl7 } from './hl7-parser.ts';
 import { isFieldEmpty } from './hl7-path.ts';
 import { checkProfile } from './hl7-profile-check.ts';
+import { findReplacementCharacters } from './hl7-replacement-characters.ts';
 import type { Hl7Profile } from './hl7-profiles.ts';
 import { checkMessageStructure, compileStructure } from './hl7-structure-check.ts';
 
@@ -65,8 +66,28 @@ const NOTHING_REPEATABLE: ReadonlySet<string> = new Set();
 /** Without a profile, no segment outside the structure is allowed. */
 const NO_EXTRA_SEGMENTS = (_name: string) => false;
 
-/** Validates one parsed message. */
-export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7ValidateOptions): MessageValidationResult & { facts: MessageFacts } {
+/**
+ * Reports U+FFFD in a message's fields, unless the parser already reported the bytes it could not decode: the
+ * characters were replaced before the message reached the validator, so the sender's bytes were not valid in the
+ * character set they were read as.
+ */
+function checkReplacementCharacters(message: Hl7ParsedMessage, msh: Hl7Segment, pathOf: (segment: Hl7Segment) => string, issues: Hl7IssueCollector): void {
+  const found = findReplacementCharacters(message.raw, message.segments, pathOf);
+  if (!found) return;
+  const declared = first(msh, 18);
+  const charset = declared
+    ? `the character set they were read as (MSH.18 declares "${declared.slice(0, 40)}")`
+    : 'UTF-8 (the character set of a message whose MSH.18 is empty)';
+  const where = found.fieldCount > 1 ? `${found.firstField} and ${found.fieldCount - 1} more field(s) hold` : `${found.firstField} holds`;
+  issues.add(
+    'INVALID_ENCODING',
+    found.firstField,
+    `${where} U+FFFD, the replacement character: the sender's bytes were not valid in ${charset} and were replaced, so the original characters are lost.`,
+  );
+}
+
+/** Validates one parsed message. `decodingFailed`: the parser already reported bytes it could not decode. */
+export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7ValidateOptions, decodingFailed = false): MessageValidationResult & { facts: MessageFacts } {
   const issues = new Hl7IssueCollector(options.mode);
   const facts: MessageFacts = {};
   for (const problem of message.problems) {
@@ -161,6 +182,7 @@ export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7Valida
     }
   }
   if (profile) checkProfile({ profile, message, issues, label, pathOf, definitions });
+  if (!decodingFailed) checkReplacementCharacters(message, msh, pathOf, issues);
   return { index: message.index, messageType: facts.messageType, controlId: facts.controlId, isValid: issues.errors.length === 0, errors: issues.errors, warnings: issues.warnings, facts };
 }
 
@@ -193,7 +215,7 @@ function validateContent(content: string | Uint8Array | Hl7ParseResult, options:
     const tolerable = parsed.messages.length > 0 && problem.tolerable !== false;
     outside.add(problem.code, problem.field ?? `line ${problem.line}`, problem.message, tolerable);
   }
-  const results = parsed.messages.map((message) => validateHl7Message(message, options));
+  const results = parsed.messages.map((message) => validateHl7Message(message, options, parsed.decodingFailed === true));
   const single = results.length === 1;
   // Plain loops, not push(...list): a message with 100k findings must not overflow the call stack.
   const errors: ValidationIssue[] = outside.errors.slice();

@@ -7,6 +7,8 @@ import { looksLikeNcpdpBatch } from './ncpdp-batch.ts';
 import { validateNcpdpBatch } from './ncpdp-batch-rules.ts';
 import { IssueCollector, type NcpdpMode } from './ncpdp-issues.ts';
 import { parseNcpdp } from './ncpdp-parser.ts';
+import { flattenMessage } from './ncpdp-paths.ts';
+import type { NcpdpMessage } from './ncpdp-model.ts';
 import { applyNcpdpProfile, type NcpdpProfile } from './ncpdp-profiles.ts';
 import { validateScript } from './script-rules.ts';
 import type { ScriptVersion } from './script-definitions.ts';
@@ -54,10 +56,33 @@ function validateMessage(content: string, options: NcpdpValidateOptions): Valida
       transactions: Math.max(1, message.groupCount),
     };
   }
+  if (content.includes('\uFFFD')) checkReplacementCharacters(message, issues);
   if (options.profile) {
     applyNcpdpProfile(options.profile, message, messageType, issues);
     summary.profile = options.profile.name;
   }
   summary.mode = options.mode;
   return { isValid: issues.errors.length === 0, errors: issues.errors, warnings: issues.warnings, summary };
+}
+
+/**
+ * U+FFFD, the replacement character, in values or attributes: a decoder put it where the sender's bytes were not
+ * valid in the character set they were read as (UTF-8), so the original characters are lost. One finding names the
+ * first place and how many hold one.
+ */
+function checkReplacementCharacters(message: NcpdpMessage, issues: IssueCollector): void {
+  let first: string | undefined;
+  let count = 0;
+  for (const [path, value] of flattenMessage(message)) {
+    if (!value.includes('\uFFFD') && !path.includes('\uFFFD')) continue;
+    count++;
+    first ??= path;
+  }
+  if (first === undefined) return;
+  const where = count > 1 ? `${first} and ${count - 1} more value(s) hold` : `${first} holds`;
+  issues.strictError(
+    first,
+    'INVALID_ENCODING',
+    `${where} U+FFFD, the replacement character: the sender's bytes were not valid in the character set they were read as (UTF-8) and were replaced, so the original characters are lost.`,
+  );
 }

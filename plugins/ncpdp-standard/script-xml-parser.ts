@@ -104,7 +104,12 @@ export function parseScriptXml(input: string): ScriptParseOutcome {
   try {
     nodes = parser.parse(content) as OrderedNode[];
   } catch (error) {
-    return { ok: false, issue: parseErrorIssue('Message', `The XML could not be read: ${(error as Error).message}`) };
+    // The parser refuses names that every JavaScript object inherits (`constructor`, `__proto__`): say why plainly.
+    const refused = /Invalid name: "([^"]{1,40})" is a reserved/.exec((error as Error).message)?.[1];
+    const reason = refused
+      ? `an element or attribute is named "${refused}", a member every JavaScript object inherits, which no SCRIPT message uses`
+      : (error as Error).message;
+    return { ok: false, issue: parseErrorIssue('Message', `The XML could not be read: ${reason}.`) };
   }
   const root = nodes.map(toElement).find((element) => element !== undefined);
   if (!root) return { ok: false, issue: parseErrorIssue('Message', 'The content holds no XML element.') };
