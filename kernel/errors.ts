@@ -69,6 +69,8 @@ export const kernelErrors = defineErrorCatalogue({
   BAD_REQUEST: { status: 400, message: 'The request is malformed: {reason}' },
   INVALID_URL: { status: 400, message: 'The request URL is malformed: {reason}' },
   INVALID_JSON: { status: 400, message: 'The request body is not valid JSON: {reason}' },
+  TOO_MANY_PATTERNS: { status: 400, message: '{field} holds {count} patterns; at most {max} are accepted.' },
+  PATTERN_TOO_LONG: { status: 400, message: '{field} is {length} characters long; a pattern may have at most {max}.' },
   UNAUTHORIZED: { status: 401, message: '{reason}' },
   TIER_REQUIRED: { status: 402, message: 'This feature needs the {tier} tier; the configured tier is {current}.' },
   FORBIDDEN: { status: 403, message: '{reason}' },

@@ -59,13 +59,19 @@ export interface ValidateOptions {
   version?: string;
 }
 
+/**
+ * Largest generation seed. Seeds are whole numbers from 0 to this (32 bits, what the seeded generators take in):
+ * every seed of the range gives its own output, anything else is refused rather than folded onto another seed.
+ */
+export const MAX_SEED = 4_294_967_295;
+
 /** Options of a generation. */
 export interface GenerateOptions {
   messageType: string;
   /** Version of the standard; the adapter's `defaultVersion` when omitted. */
   version?: string;
   count: number;
-  /** Same seed, same output, byte for byte. */
+  /** Same seed, same output, byte for byte; an integer from 0 to {@link MAX_SEED}. */
   seed?: number;
 }
 

@@ -109,7 +109,9 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
 
     diff(left: string, right: string, diffOptions: { ignoredFields: string[] }): DiffResult {
       const ignoredFields = diffOptions.ignoredFields ?? [];
-      const differences = diffResources(parseSide(left, 'left'), parseSide(right, 'right'), createIgnoreMatcher(ignoredFields));
+      // The patterns are checked (and refused when over the limits) before either side is parsed.
+      const ignore = createIgnoreMatcher(ignoredFields);
+      const differences = diffResources(parseSide(left, 'left'), parseSide(right, 'right'), ignore);
       return { differences, totalDifferences: differences.length, ignoredFields };
     },
 

@@ -6,38 +6,18 @@
  * {@link createIgnoreMatcher}).
  */
 import type { Difference } from '../../kernel/standards-registry.ts';
-import { parsePath } from './fhir-paths.ts';
+import { createPathMatcher } from '../../kernel/path-pattern.ts';
 
 /**
- * Compiles ignore patterns. A pattern is dot-separated; `*` matches one segment, `**` any number; indexes in the
- * path are ignored unless the pattern gives one (`name[0]`). A pattern matches a path, or any part of it that
- * starts at a segment boundary (so `meta.lastUpdated` covers `Patient.meta.lastUpdated` and every
- * `Bundle.entry[n].resource.meta.lastUpdated`), and it ignores the whole subtree below what it matches.
+ * Compiles ignore patterns with the kernel's step matcher (kernel/path-pattern.ts): dot-separated steps, `*` is one
+ * step (or part of a name, `valueQuantity` matches `value*`), `**` any number of steps; indexes in the path are
+ * ignored unless the pattern gives one (`name[0]`; `name[*]` is any). A pattern matches a path, or any part of it that
+ * starts at a step boundary (so `meta.lastUpdated` covers `Patient.meta.lastUpdated` and every
+ * `Bundle.entry[n].resource.meta.lastUpdated`), and it ignores the whole subtree below what it matches. More than
+ * 100 patterns, or one longer than 256 characters, is refused with 400 naming the entry (`ignoredFields[3]`).
  */
 export function createIgnoreMatcher(patterns: readonly string[]): (path: string) => boolean {
-  const compiled = patterns
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0)
-    .map((p) => parsePath(p));
-  if (compiled.length === 0) return () => false;
-
-  const segmentMatches = (pattern: { name: string; index?: number }, actual: { name: string; index?: number }): boolean =>
-    (pattern.name === '*' || pattern.name === actual.name) && (pattern.index === undefined || pattern.index === actual.index);
-
-  const matchFrom = (pattern: ReturnType<typeof parsePath>, pi: number, path: ReturnType<typeof parsePath>, ai: number): boolean => {
-    if (pi === pattern.length) return true; // prefix matched: the subtree is ignored
-    if (ai === path.length) return pattern.slice(pi).every((s) => s.name === '**');
-    if (pattern[pi].name === '**') return matchFrom(pattern, pi + 1, path, ai) || matchFrom(pattern, pi, path, ai + 1);
-    return segmentMatches(pattern[pi], path[ai]) && matchFrom(pattern, pi + 1, path, ai + 1);
-  };
-
-  return (path: string) => {
-    const actual = parsePath(path);
-    return compiled.some((pattern) => {
-      for (let start = 0; start < actual.length; start++) if (matchFrom(pattern, 0, actual, start)) return true;
-      return false;
-    });
-  };
+  return createPathMatcher(patterns, 'ignoredFields', { anchor: 'any-step' });
 }
 
 function render(value: unknown): string {

@@ -6,6 +6,7 @@
  * on one side only is one `added`/`removed` difference, not one per component.
  */
 import type { Difference, DiffResult } from '../../kernel/standards-registry.ts';
+import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
 import { hl7Errors } from './errors.ts';
 import { compileIgnorePattern, type DiffLocation, type IgnorePattern, patternCovers } from './hl7-diff-ignore.ts';
 import { getHl7Definitions, nearestVersion } from './hl7-definitions.ts';
@@ -209,6 +210,7 @@ function compareSegments(walk: DiffWalk, left: Hl7Segment | undefined, right: Hl
  * holds no HL7 v2 message; anything else readable is compared.
  */
 export function diffHl7Messages(left: string, right: string, options: Hl7DiffOptions): DiffResult {
+  checkPathPatternLimits(options.ignoredFields, 'ignoredFields');
   const leftMessage = parseSide(left, 'left');
   const rightMessage = parseSide(right, 'right');
   const patterns = options.ignoredFields.map(compileIgnorePattern).filter((p): p is IgnorePattern => p !== undefined);

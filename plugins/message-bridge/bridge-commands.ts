@@ -4,7 +4,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { PluginCommand } from '../../kernel/plugin-api.ts';
-import type { StandardsRegistry, ValidationIssue } from '../../kernel/standards-registry.ts';
+import { MAX_SEED, type StandardsRegistry, type ValidationIssue } from '../../kernel/standards-registry.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { UnreadableFileError, formatGenerated, readMessageFile, splitNdjson } from './message-files.ts';
@@ -71,7 +72,7 @@ export function createBridgeCommands(standards: StandardsRegistry): PluginComman
             return 2;
           }
           if (values.mode !== 'strict' && values.mode !== 'compatibility') {
-            io.err(`--mode must be strict or compatibility, not "${values.mode}".`);
+            io.err(`--mode must be strict or compatibility, not "${excerpt(values.mode)}".`);
             return 2;
           }
           const mode = values.mode;
@@ -162,12 +163,12 @@ export function createBridgeCommands(standards: StandardsRegistry): PluginComman
           });
           const count = Number(values.count);
           if (!Number.isInteger(count) || count < 1 || count > 100) {
-            io.err(`--count must be an integer from 1 to 100, not "${values.count}".`);
+            io.err(`--count must be an integer from 1 to 100, not "${excerpt(values.count)}".`);
             return 2;
           }
           const seed = values.seed === undefined ? undefined : Number(values.seed);
-          if (seed !== undefined && !Number.isInteger(seed)) {
-            io.err(`--seed must be an integer, not "${values.seed}".`);
+          if (seed !== undefined && (values.seed?.trim() === '' || !Number.isInteger(seed) || seed < 0 || seed > MAX_SEED)) {
+            io.err(`--seed must be a whole number from 0 to ${MAX_SEED}, not "${excerpt(values.seed ?? '')}".`);
             return 2;
           }
           const adapter = adapterById(standards, values.standard);

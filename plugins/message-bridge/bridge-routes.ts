@@ -20,6 +20,7 @@ import {
 } from './bridge-schemas.ts';
 import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
+import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
 import { BRIDGE_EXAMPLES } from './bridge-examples.ts';
 import { RAW_MESSAGE_CONTENT_TYPES, definedOnly, messageText } from './message-input.ts';
 
@@ -69,6 +70,8 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     response: diffResultSchema,
     heavy: true,
     async handler({ body }) {
+      // Patterns over the limits are refused here, before any message is read or a worker is involved.
+      checkPathPatternLimits(body.ignoredFields, 'ignoredFields');
       const left = messageText(body.leftMessage);
       const right = messageText(body.rightMessage);
       const adapter = selectDiffAdapter(standards, body.standard, left, right);

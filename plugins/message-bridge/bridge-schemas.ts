@@ -1,5 +1,6 @@
 /** Request and response schemas of the bridge routes (they also feed the bridge's OpenAPI document). */
 import { z } from 'zod';
+import { MAX_SEED } from '../../kernel/standards-registry.ts';
 
 /** HL7 versions `hl7Version` accepts (2.3 to 2.8). */
 export const HL7_GENERATE_VERSIONS = ['2.3', '2.3.1', '2.4', '2.5', '2.5.1', '2.6', '2.7', '2.7.1', '2.8'] as const;
@@ -84,7 +85,12 @@ export const diffBodySchema = z
     leftMessage: messageField('leftMessage'),
     rightMessage: messageField('rightMessage'),
     standard: standardField,
-    ignoredFields: z.array(z.string().min(1)).max(500).default([]),
+    ignoredFields: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        'paths to leave out of the comparison, with wildcards (*, **, [*]); at most 100 patterns of at most 256 characters',
+      ),
   })
   .strict();
 
@@ -118,7 +124,14 @@ export const generateBodySchema = z
       .min(1)
       .optional()
       .describe('version of any standard (e.g. 2.5.1 for HL7, 2017071, 10.6 or D.0 for NCPDP)'),
-    seed: z.number().int().nullable().default(null),
+    seed: z
+      .number()
+      .int('seed must be a whole number')
+      .min(0, `seed must be from 0 to ${MAX_SEED}`)
+      .max(MAX_SEED, `seed must be from 0 to ${MAX_SEED}`)
+      .nullable()
+      .default(null)
+      .describe(`0 to ${MAX_SEED}: the same seed gives the same messages, byte for byte; omitted or null: fresh output`),
   })
   .strict();
 

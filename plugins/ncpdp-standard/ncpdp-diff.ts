@@ -1,22 +1,24 @@
 /**
  * Compares two NCPDP messages path by path (ncpdp-paths.ts): SCRIPT by element path, Telecommunication by
  * `Header.<id>` and `AM<segment>.<field>`. Ignored fields are patterns: an exact path, a path prefix (ignores the
- * subtree: `Header` ignores every Header element), and `*` standing for any run of characters within one step
- * (`*.MessageID`, `AM0*.D2`). Occurrence numbers are matched as written, or ignored when the pattern has none.
+ * subtree: `Header` ignores every Header element), `*` standing for any run of characters within one step
+ * (`*.MessageID`, `AM0*.D2`) and `**` for any number of steps. Occurrence numbers are matched as written (`Name[1]`
+ * is the first `Name`, `[*]` any), or ignored when the pattern has none.
  */
 import type { DiffResult, Difference } from '../../kernel/standards-registry.ts';
 import type { NcpdpMessage } from './ncpdp-model.ts';
-import { flattenMessage, stripOccurrences } from './ncpdp-paths.ts';
+import { createPathMatcher, type PathPatternOptions } from '../../kernel/path-pattern.ts';
+import { flattenMessage } from './ncpdp-paths.ts';
 
-/** Compiles an ignore pattern into a matcher of paths. */
-export function compileIgnorePattern(pattern: string): (path: string) => boolean {
-  const escaped = pattern
-    .trim()
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^.]*');
-  const regex = new RegExp(`^${escaped}(?:$|[.@\\[])`);
-  return (path) => regex.test(path) || regex.test(stripOccurrences(path));
+/** How NCPDP paths read to the kernel's step matcher: from the first step, `@` attributes, `Name` is `Name[1]`. */
+const NCPDP_PATTERN_OPTIONS: PathPatternOptions = { anchor: 'start', attributes: true, implicitIndex: 1 };
+
+/**
+ * Compiles ignore patterns into one matcher of paths (kernel/path-pattern.ts: step by step, never a regular
+ * expression). More than 100 patterns, or one longer than 256 characters, is refused with 400 naming the entry.
+ */
+export function createIgnoreMatcher(patterns: readonly string[]): (path: string) => boolean {
+  return createPathMatcher(patterns, 'ignoredFields', NCPDP_PATTERN_OPTIONS);
 }
 
 /** Differences between two parsed messages, in the left message's order then additions in the right's. */
@@ -26,8 +28,7 @@ export function diffNcpdp(left: NcpdpMessage, right: NcpdpMessage, ignoredFields
 
 /** Differences between two flattened messages (path to value), honouring the ignore patterns. */
 export function diffFlattened(leftValues: ReadonlyMap<string, string>, rightValues: ReadonlyMap<string, string>, ignoredFields: readonly string[]): DiffResult {
-  const matchers = ignoredFields.filter((p) => p.trim() !== '').map(compileIgnorePattern);
-  const ignored = (path: string) => matchers.some((match) => match(path));
+  const ignored = createIgnoreMatcher(ignoredFields);
   const differences: Difference[] = [];
   for (const [path, leftValue] of leftValues) {
     if (ignored(path)) continue;

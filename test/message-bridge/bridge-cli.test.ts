@@ -68,6 +68,26 @@ describe('workbench generate, validate, diff', () => {
     expect(workbench('diff', join(dir, 'missing.hl7'), join(dir, 'missing.hl7')).code).toBe(2);
   });
 
+  it('refuses seeds outside 0..4294967295 (exit 2, naming the range)', () => {
+    expect(workbench('generate', '--seed', '4294967295').code).toBe(0);
+    for (const seed of ['-1', '4294967296', '1.5']) {
+      const refused = workbench('generate', `--seed=${seed}`);
+      expect(refused.code, seed).toBe(2);
+      expect(refused.err, seed).toContain('--seed must be a whole number from 0 to 4294967295');
+    }
+  });
+
+  it('refuses ignore patterns over the limits (exit 2, naming them)', () => {
+    const left = file('limits-left.hl7', 'MSH|^~\\&|A|B|C|D|20250101120000||ADT^A08|1|P|2.5\rPID|||123^^^MRN||DOE^JANE');
+    const right = file('limits-right.hl7', 'MSH|^~\\&|A|B|C|D|20250101120000||ADT^A08|2|P|2.5\rPID|||123^^^MRN||DOE^JOAN');
+    const long = workbench('diff', left, right, '--ignore', 'MSH.10', '--ignore', `PID.${'*.'.repeat(200)}5`);
+    expect(long.code).toBe(2);
+    expect(long.err).toContain('ignoredFields[1] is 405 characters long; a pattern may have at most 256.');
+    const many = workbench('diff', left, right, ...Array.from({ length: 101 }, () => ['--ignore', 'MSH.10']).flat());
+    expect(many.code).toBe(2);
+    expect(many.err).toContain('ignoredFields holds 101 patterns; at most 100 are accepted.');
+  });
+
   it('prints the details the API gives with a request error (the supported types)', () => {
     const unknownType = workbench('generate', '--type', 'ZZZ^Z01');
     expect(unknownType.code).toBe(2);
