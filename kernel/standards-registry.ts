@@ -14,12 +14,28 @@ export interface ValidationIssue {
   severity: 'error' | 'warning';
 }
 
-/** Result of validating one message (or a batch: the top level aggregates, `messages` has one entry per message). */
+/** Exact counts of a validation's findings, listed or not. */
+export interface IssueTotals {
+  errors: number;
+  warnings: number;
+  /** Findings per code, both severities together. */
+  byCode: Record<string, number>;
+}
+
+/**
+ * Result of validating one message (or a batch: the top level aggregates, `messages` has one entry per message).
+ * `errors` and `warnings` list at most `maxIssues` findings together (kernel/issue-list.ts); `totals` counts every
+ * one and `truncated` says when some are not listed. `isValid` follows the counts, never the lists.
+ */
 export interface ValidationResult {
   isValid: boolean;
   errors: ValidationIssue[];
   warnings: ValidationIssue[];
-  /** Per-message results when the content held more than one message. */
+  /** Exact counts (adapters fill it; the bridge counts the lists of an adapter that does not). */
+  totals?: IssueTotals;
+  /** True when findings (or per-message results) were counted but not listed. */
+  truncated?: boolean;
+  /** Per-message results when the content held more than one message (at most `maxIssues` of them). */
   messages?: Array<MessageValidationResult>;
   /** Facts the adapter found while validating (version, message type, profile used...). */
   summary?: Record<string, unknown>;
@@ -43,11 +59,32 @@ export interface Difference {
   changeType: 'modified' | 'added' | 'removed';
 }
 
-/** Result of a diff. */
+/** Exact counts of a diff's differences by change type. */
+export interface DifferenceTotals {
+  modified: number;
+  added: number;
+  removed: number;
+}
+
+/**
+ * Result of a diff: at most `maxDifferences` differences listed, `totalDifferences` and `totals` counting every one,
+ * `truncated` when some are not listed.
+ */
 export interface DiffResult {
   differences: Difference[];
   totalDifferences: number;
+  /** Exact counts by change type (adapters fill it; the bridge counts the list of an adapter that does not). */
+  totals?: DifferenceTotals;
+  truncated?: boolean;
   ignoredFields: string[];
+}
+
+/** Options of a diff. */
+export interface DiffOptions {
+  /** Paths to leave out, with wildcards (kernel/path-pattern.ts). */
+  ignoredFields: string[];
+  /** Most differences listed; 1,000 when absent (`DEFAULT_MAX_ISSUES` of kernel/issue-list.ts). */
+  maxDifferences?: number;
 }
 
 /** Options of a validation. */
@@ -57,6 +94,8 @@ export interface ValidateOptions {
   profile?: string;
   /** Version to validate against instead of the one the message declares. */
   version?: string;
+  /** Most issues listed (errors and warnings together); 1,000 when absent (`DEFAULT_MAX_ISSUES` of kernel/issue-list.ts). */
+  maxIssues?: number;
 }
 
 /**
@@ -118,7 +157,7 @@ export interface StandardAdapter {
   /** A parsed message tree; its shape is the adapter's own. */
   parse(content: string): unknown;
   validate(content: string, options: ValidateOptions): ValidationResult;
-  diff(left: string, right: string, options: { ignoredFields: string[] }): DiffResult;
+  diff(left: string, right: string, options: DiffOptions): DiffResult;
   generate(options: GenerateOptions): string[];
   describe(path: string, options?: { version?: string }): FieldDescription | undefined;
   /** Profiles loaded for this standard. */

@@ -3,7 +3,7 @@
  * the outcome it answers with. All of it is plain data (structured clone); errors a caller may see travel as their
  * catalogue fields, because an Error loses its code and status on the way.
  */
-import type { GenerateOptions, ValidateOptions } from '../standards-registry.ts';
+import type { DiffOptions, GenerateOptions, ValidateOptions } from '../standards-registry.ts';
 import type { DiscoveredPlugin } from '../plugin-manifest.ts';
 import type { ProfilePack } from '../profile-packs.ts';
 
@@ -22,7 +22,7 @@ export interface WorkerBootData {
 /** One piece of pooled work: an operation of the standard adapter with the given id. */
 export type PooledTask =
   | { operation: 'validate'; standard: string; content: string; options: ValidateOptions }
-  | { operation: 'diff'; standard: string; left: string; right: string; options: { ignoredFields: string[] } }
+  | { operation: 'diff'; standard: string; left: string; right: string; options: DiffOptions }
   | { operation: 'generate'; standard: string; options: GenerateOptions };
 
 /** What the pool sends a worker: the task and its number, which the worker reports when it begins the work. */

@@ -4,6 +4,7 @@
  * Without a pool (one-shot CLI commands, before start) everything runs in-process.
  */
 import type {
+  DiffOptions,
   DiffResult,
   GenerateOptions,
   StandardAdapter,
@@ -42,7 +43,7 @@ export class StandardsRunner {
    * Compares two messages with the adapter. A diff with ignoredFields patterns always goes to the pool: matching
    * costs messages times patterns, which the size of the input does not tell.
    */
-  async diff(adapter: StandardAdapter, left: string, right: string, options: { ignoredFields: string[] }): Promise<DiffResult> {
+  async diff(adapter: StandardAdapter, left: string, right: string, options: DiffOptions): Promise<DiffResult> {
     const size = left.length + right.length;
     const pooled = this.pool !== undefined && (options.ignoredFields.length > 0 || this.isPooled(size));
     if (!this.pool || !pooled) return adapter.diff(left, right, options);

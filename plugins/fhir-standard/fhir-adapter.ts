@@ -2,8 +2,10 @@
  * The FHIR R4 StandardAdapter: a thin assembly of the parts (detect, parse, validate, profiles, diff, generate,
  * describe). Definitions and terminology load lazily on the first call that needs them.
  */
+import { DifferenceList } from '../../kernel/issue-list.ts';
 import type { ProfilePack } from '../../kernel/profile-packs.ts';
 import type {
+  DiffOptions,
   DiffResult,
   FieldDescription,
   GenerateOptions,
@@ -104,15 +106,22 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
     validate(content: string, validateOptions: ValidateOptions): ValidationResult {
       checkVersion(validateOptions.version);
       const profile = validateOptions.profile ? findProfile(validateOptions.profile) : undefined;
-      return validator.validate(content, { mode: validateOptions.mode, profile });
+      return validator.validate(content, { mode: validateOptions.mode, profile, maxIssues: validateOptions.maxIssues });
     },
 
-    diff(left: string, right: string, diffOptions: { ignoredFields: string[] }): DiffResult {
+    diff(left: string, right: string, diffOptions: DiffOptions): DiffResult {
       const ignoredFields = diffOptions.ignoredFields ?? [];
       // The patterns are checked (and refused when over the limits) before either side is parsed.
       const ignore = createIgnoreMatcher(ignoredFields);
-      const differences = diffResources(parseSide(left, 'left'), parseSide(right, 'right'), ignore);
-      return { differences, totalDifferences: differences.length, ignoredFields };
+      const differences = new DifferenceList(diffOptions.maxDifferences);
+      diffResources(parseSide(left, 'left'), parseSide(right, 'right'), ignore, differences);
+      return {
+        differences: differences.differences,
+        totalDifferences: differences.count,
+        totals: differences.totals(),
+        truncated: differences.truncated,
+        ignoredFields,
+      };
     },
 
     generate(generateOptions: GenerateOptions): string[] {

@@ -5,7 +5,7 @@
  * different types are a single top-level difference. Ignored fields take paths and wildcards (see
  * {@link createIgnoreMatcher}).
  */
-import type { Difference } from '../../kernel/standards-registry.ts';
+import type { DifferenceList } from '../../kernel/issue-list.ts';
 import { createPathMatcher } from '../../kernel/path-pattern.ts';
 
 /**
@@ -48,19 +48,24 @@ function keysOf(items: unknown[]): string[] | undefined {
   return new Set(keys).size === keys.length ? (keys as string[]) : undefined;
 }
 
-/** Compares two parsed resources. */
-export function diffResources(left: Record<string, unknown>, right: Record<string, unknown>, ignore: (path: string) => boolean): Difference[] {
-  const differences: Difference[] = [];
+/** Compares two parsed resources into `differences` (every one counted, at most its limit listed). */
+export function diffResources(
+  left: Record<string, unknown>,
+  right: Record<string, unknown>,
+  ignore: (path: string) => boolean,
+  differences: DifferenceList,
+): void {
   if (left.resourceType !== right.resourceType) {
-    return [
-      { field: 'resourceType', leftValue: render(left.resourceType), rightValue: render(right.resourceType), changeType: 'modified' },
-    ];
+    differences.add({ field: 'resourceType', leftValue: render(left.resourceType), rightValue: render(right.resourceType), changeType: 'modified' });
+    return;
   }
 
   const push = (field: string, l: unknown, r: unknown): void => {
     if (ignore(field)) return;
     const changeType = l === undefined ? 'added' : r === undefined ? 'removed' : 'modified';
-    differences.push({ field, leftValue: render(l), rightValue: render(r), changeType });
+    // A subtree beyond what is listed is counted without being written out as JSON.
+    const listed = differences.hasRoom();
+    differences.add({ field, leftValue: listed ? render(l) : '', rightValue: listed ? render(r) : '', changeType });
   };
 
   const compare = (l: unknown, r: unknown, path: string): void => {
@@ -109,5 +114,4 @@ export function diffResources(left: Record<string, unknown>, right: Record<strin
   const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
   keys.delete('resourceType');
   for (const key of keys) compare(left[key], right[key], `${root}.${key}`);
-  return differences;
 }

@@ -3,7 +3,8 @@
  * targets), Bundle rules, and the profiles the resource claims (meta.profile) or the request names. Every check
  * reports findings; the mode turns them into errors or warnings at the end (fhir-issues.ts).
  */
-import type { ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
+import { IssueList } from '../../kernel/issue-list.ts';
+import type { ValidationResult } from '../../kernel/standards-registry.ts';
 import { checkBundleRules } from './fhir-bundle-rules.ts';
 import { scanFhirContent } from './fhir-content-scan.ts';
 import { FHIR_R4_VERSION, stripCanonicalVersion } from './fhir-definitions.ts';
@@ -30,6 +31,8 @@ export interface FhirValidateOptions {
   mode: FhirValidationMode;
   /** A profile named by the request (already resolved by the adapter), applied on top of meta.profile. */
   profile?: FhirProfile;
+  /** Most issues listed (kernel/issue-list.ts); every one is counted. */
+  maxIssues?: number;
 }
 
 interface ProfileTarget {
@@ -122,9 +125,17 @@ export function createFhirValidator(parts: FhirValidatorParts) {
     /** Validates content; never throws for bad content. */
     validate(content: string, options: FhirValidateOptions): ValidationResult {
       const parsed = parts.parser.parse(content);
+      const list = new IssueList(options.maxIssues);
       if (!parsed.ok) {
-        const issue = toIssue(parsed.finding, options.mode);
-        return { isValid: false, errors: [issue], warnings: [], summary: { format: parsed.format, version: FHIR_R4_VERSION } };
+        list.add(toIssue(parsed.finding, options.mode));
+        return {
+          isValid: false,
+          errors: list.errors,
+          warnings: list.warnings,
+          totals: list.totals(),
+          truncated: false,
+          summary: { format: parsed.format, version: FHIR_R4_VERSION },
+        };
       }
       const resource = parsed.resource;
       const walked = parts.walker.walk(resource);
@@ -146,16 +157,13 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       append(findings, profiles.findings);
       findings = withoutDuplicates(findings);
 
-      const errors: ValidationIssue[] = [];
-      const warnings: ValidationIssue[] = [];
-      for (const finding of findings) {
-        const issue = toIssue(finding, options.mode);
-        (issue.severity === 'error' ? errors : warnings).push(issue);
-      }
+      for (const finding of findings) list.add(toIssue(finding, options.mode));
       return {
-        isValid: errors.length === 0,
-        errors,
-        warnings,
+        isValid: list.errorCount === 0,
+        errors: list.errors,
+        warnings: list.warnings,
+        totals: list.totals(),
+        truncated: list.truncated,
         summary: {
           format: parsed.format,
           version: FHIR_R4_VERSION,

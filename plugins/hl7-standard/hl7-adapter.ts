@@ -89,9 +89,9 @@ export function createHl7Adapter(deps: Hl7AdapterDeps): StandardAdapter {
           });
         }
       }
-      return validateHl7(content, { mode: options.mode, version, profile });
+      return validateHl7(content, { mode: options.mode, version, profile, maxIssues: options.maxIssues });
     },
-    diff: (left, right, options) => diffHl7Messages(left, right, { ignoredFields: options.ignoredFields }),
+    diff: (left, right, options) => diffHl7Messages(left, right, options),
     generate(options: GenerateOptions) {
       return generateHl7Messages({ ...options, version: options.version ?? HL7_DEFAULT_VERSION }, { synthetic: deps.synthetic });
     },

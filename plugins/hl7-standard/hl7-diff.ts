@@ -6,6 +6,7 @@
  * on one side only is one `added`/`removed` difference, not one per component.
  */
 import type { Difference, DiffResult } from '../../kernel/standards-registry.ts';
+import { DifferenceList } from '../../kernel/issue-list.ts';
 import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
 import { hl7Errors } from './errors.ts';
 import { compileIgnorePattern, type DiffLocation, type IgnorePattern, patternCovers } from './hl7-diff-ignore.ts';
@@ -17,6 +18,8 @@ import { type Hl7ParsedMessage, parseHl7 } from './hl7-parser.ts';
 export interface Hl7DiffOptions {
   /** Paths to leave out of the comparison (see `hl7-diff-ignore.ts` for the syntax). */
   ignoredFields: string[];
+  /** Most differences listed (kernel/issue-list.ts); every one is counted. */
+  maxDifferences?: number;
 }
 
 function parseSide(content: string, side: 'left' | 'right'): Hl7ParsedMessage {
@@ -112,7 +115,7 @@ interface DiffWalk {
   left: Hl7Delimiters;
   right: Hl7Delimiters;
   patterns: IgnorePattern[];
-  out: Difference[];
+  out: DifferenceList;
 }
 
 /** Which indexes a path shows: an index appears only where either side has more than one part at that level. */
@@ -142,7 +145,7 @@ function record(
   changeType: Difference['changeType'] = leftValue === '' ? 'added' : rightValue === '' ? 'removed' : 'modified',
 ): void {
   if (walk.patterns.some((pattern) => patternCovers(pattern, at))) return;
-  walk.out.push({ field: formatLocation(at, shown), leftValue, rightValue, changeType });
+  walk.out.add({ field: formatLocation(at, shown), leftValue, rightValue, changeType });
 }
 
 const CHILD_LEVEL: Record<Level, Exclude<Level, 'field'> | undefined> = {
@@ -214,7 +217,7 @@ export function diffHl7Messages(left: string, right: string, options: Hl7DiffOpt
   const leftMessage = parseSide(left, 'left');
   const rightMessage = parseSide(right, 'right');
   const patterns = options.ignoredFields.map(compileIgnorePattern).filter((p): p is IgnorePattern => p !== undefined);
-  const walk: DiffWalk = { left: leftMessage.delimiters, right: rightMessage.delimiters, patterns, out: [] };
+  const walk: DiffWalk = { left: leftMessage.delimiters, right: rightMessage.delimiters, patterns, out: new DifferenceList(options.maxDifferences) };
   const order: string[] = [];
   const leftGroups = groupByName(leftMessage, order);
   const rightGroups = groupByName(rightMessage, order);
@@ -238,5 +241,11 @@ export function diffHl7Messages(left: string, right: string, options: Hl7DiffOpt
       compareSegments(walk, leftKeyed.get(key), rightKeyed.get(key), { segment: name, segmentIndex: key }, showIndex);
     }
   }
-  return { differences: walk.out, totalDifferences: walk.out.length, ignoredFields: [...options.ignoredFields] };
+  return {
+    differences: walk.out.differences,
+    totalDifferences: walk.out.count,
+    totals: walk.out.totals(),
+    truncated: walk.out.truncated,
+    ignoredFields: [...options.ignoredFields],
+  };
 }

@@ -3,6 +3,7 @@
  * Strict mode follows the standard; compatibility mode keeps as errors only what breaks a message's meaning and
  * turns into warnings what working interfaces commonly tolerate (lengths, tables, unknown and Z-segments...).
  */
+import { IssueList, IssuePart } from '../../kernel/issue-list.ts';
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
 
 /** Every code an HL7 v2 validation can report. */
@@ -59,26 +60,48 @@ export function severityOf(code: Hl7IssueCode, mode: Hl7ValidationMode, tolerabl
   return tolerable === true || TOLERATED_IN_COMPATIBILITY.has(code) ? 'warning' : 'error';
 }
 
-/** Collects the issues of one message. */
+/**
+ * Collects the issues of one message into its part of the result (kernel/issue-list.ts): every issue counted, listed
+ * while the result has room, so a message with a million findings holds no more of them than the result shows.
+ */
 export class Hl7IssueCollector {
-  readonly errors: ValidationIssue[] = [];
-  readonly warnings: ValidationIssue[] = [];
   /**
-   * Code and field of every issue recorded, built on the first {@link has} (only profile checks ask) and kept up to
-   * date from then on: asking stays constant-time however many issues a large message has.
+   * Code and field of every issue recorded, when asked for at construction (profile checks ask {@link has}); kept
+   * from every issue, listed or not, so asking stays right and constant-time however many issues a message has.
    */
-  private places: Set<string> | undefined;
+  private readonly places: Set<string> | undefined;
 
-  constructor(readonly mode: Hl7ValidationMode) {}
+  /**
+   * @param part where the issues go (default: a part of its own bounded list)
+   * @param remembersPlaces true when {@link has} will be asked
+   */
+  constructor(
+    readonly mode: Hl7ValidationMode,
+    readonly part: IssuePart = new IssuePart(new IssueList()),
+    remembersPlaces = false,
+  ) {
+    if (remembersPlaces) this.places = new Set();
+  }
 
-  /** True when an issue with this code at this field has been recorded (in either severity). */
+  /** True when an issue with this code at this field has been recorded (needs `remembersPlaces`). */
   has(code: string, field: string): boolean {
-    if (!this.places) {
-      this.places = new Set();
-      for (const issue of this.errors) this.places.add(placeKey(issue.code, issue.field));
-      for (const issue of this.warnings) this.places.add(placeKey(issue.code, issue.field));
-    }
+    if (!this.places) throw new Error('Hl7IssueCollector.has needs a collector that remembers places.');
     return this.places.has(placeKey(code, field));
+  }
+
+  /** Listed errors of the message. */
+  get errors(): ValidationIssue[] {
+    return this.part.errors;
+  }
+
+  /** Listed warnings of the message. */
+  get warnings(): ValidationIssue[] {
+    return this.part.warnings;
+  }
+
+  /** Every error of the message, listed or not. */
+  get errorCount(): number {
+    return this.part.errorCount;
   }
 
   /** Records an issue with the mode's severity for its code. */
@@ -88,7 +111,7 @@ export class Hl7IssueCollector {
 
   /** Records an issue whose severity is decided by the caller (profiles: RE is a warning in both modes). */
   push(issue: ValidationIssue): void {
-    (issue.severity === 'error' ? this.errors : this.warnings).push(issue);
+    this.part.add(issue);
     this.places?.add(placeKey(issue.code, issue.field));
   }
 }

@@ -3,6 +3,8 @@
  * its message structure and field definitions, and optionally a profile. Collects every issue with a path and a
  * severity (strict or compatibility mode) and never throws for bad content.
  */
+import { IssueList, IssuePart } from '../../kernel/issue-list.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import { getHl7Definitions, type Hl7Version, isHl7TableValue, isSupportedVersion, nearestVersion } from './hl7-definitions.ts';
 import { checkSegmentFields } from './hl7-field-check.ts';
@@ -22,6 +24,8 @@ export interface Hl7ValidateOptions {
   version?: Hl7Version;
   /** Resolved profile to apply on top of the standard. */
   profile?: Hl7Profile;
+  /** Most issues listed (kernel/issue-list.ts); every one is counted. */
+  maxIssues?: number;
 }
 
 /** Facts about one validated message. */
@@ -86,9 +90,17 @@ function checkReplacementCharacters(message: Hl7ParsedMessage, msh: Hl7Segment, 
   );
 }
 
-/** Validates one parsed message. `decodingFailed`: the parser already reported bytes it could not decode. */
-export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7ValidateOptions, decodingFailed = false): MessageValidationResult & { facts: MessageFacts } {
-  const issues = new Hl7IssueCollector(options.mode);
+/**
+ * Validates one parsed message; its issues go to `part` (of the whole result's bounded list). `decodingFailed`: the
+ * parser already reported bytes it could not decode.
+ */
+export function validateHl7Message(
+  message: Hl7ParsedMessage,
+  options: Hl7ValidateOptions,
+  part?: IssuePart,
+  decodingFailed = false,
+): MessageValidationResult & { facts: MessageFacts } {
+  const issues = new Hl7IssueCollector(options.mode, part, options.profile !== undefined);
   const facts: MessageFacts = {};
   for (const problem of message.problems) {
     const field = problem.field ?? `line ${problem.line}`;
@@ -183,12 +195,12 @@ export function validateHl7Message(message: Hl7ParsedMessage, options: Hl7Valida
   }
   if (profile) checkProfile({ profile, message, issues, label, pathOf, definitions });
   if (!decodingFailed) checkReplacementCharacters(message, msh, pathOf, issues);
-  return { index: message.index, messageType: facts.messageType, controlId: facts.controlId, isValid: issues.errors.length === 0, errors: issues.errors, warnings: issues.warnings, facts };
+  return { index: message.index, messageType: facts.messageType, controlId: facts.controlId, isValid: issues.errorCount === 0, errors: issues.errors, warnings: issues.warnings, facts };
 }
 
-/** Prefixes issue paths with the message number when the input held several messages. */
-function prefixed(issues: ValidationIssue[], index: number): ValidationIssue[] {
-  return issues.map((issue) => ({ ...issue, field: `message[${index + 1}].${issue.field}`, message: `Message ${index + 1}: ${issue.message}` }));
+/** An issue of message `index` (0-based) as the top level of a multi-message result lists it. */
+function prefixed(issue: ValidationIssue, index: number): ValidationIssue {
+  return { ...issue, field: `message[${index + 1}].${issue.field}`, message: `Message ${index + 1}: ${issue.message}` };
 }
 
 /**
@@ -201,44 +213,56 @@ export function validateHl7(content: string | Uint8Array | Hl7ParseResult, optio
   } catch (error) {
     // A defect of the validator must still come back as a finding, never as an exception to the caller.
     const reason = error instanceof Error ? error.message : String(error);
-    const issue: ValidationIssue = { field: 'message', code: 'PARSE_ERROR', severity: 'error', message: `The content could not be validated: ${reason}.` };
-    return { isValid: false, errors: [issue], warnings: [], summary: { mode: options.mode } };
+    const issue: ValidationIssue = { field: 'message', code: 'PARSE_ERROR', severity: 'error', message: `The content could not be validated: ${excerpt(reason)}.` };
+    return {
+      isValid: false,
+      errors: [issue],
+      warnings: [],
+      totals: { errors: 1, warnings: 0, byCode: { PARSE_ERROR: 1 } },
+      truncated: false,
+      summary: { mode: options.mode },
+    };
   }
 }
 
 function validateContent(content: string | Uint8Array | Hl7ParseResult, options: Hl7ValidateOptions): ValidationResult {
   const parsed = typeof content === 'string' || content instanceof Uint8Array ? parseHl7(content) : content;
-  const outside = new Hl7IssueCollector(options.mode);
+  // Every issue of every message goes through one bounded list: counted exactly, listed while there is room.
+  const list = new IssueList(options.maxIssues);
+  const outside = new Hl7IssueCollector(options.mode, new IssuePart(list, { listed: false }));
   for (const problem of parsed.problems) {
     if (problem.messageIndex !== undefined) continue;
     // Text between messages (comments, separators) does not change any message; compatibility mode tolerates it.
     const tolerable = parsed.messages.length > 0 && problem.tolerable !== false;
     outside.add(problem.code, problem.field ?? `line ${problem.line}`, problem.message, tolerable);
   }
-  const results = parsed.messages.map((message) => validateHl7Message(message, options, parsed.decodingFailed === true));
-  const single = results.length === 1;
-  // Plain loops, not push(...list): a message with 100k findings must not overflow the call stack.
-  const errors: ValidationIssue[] = outside.errors.slice();
-  const warnings: ValidationIssue[] = outside.warnings.slice();
-  for (const result of results) {
-    for (const issue of single ? result.errors : prefixed(result.errors, result.index)) errors.push(issue);
-    for (const issue of single ? result.warnings : prefixed(result.warnings, result.index)) warnings.push(issue);
+  const single = parsed.messages.length === 1;
+  // Per-message entries, for input of several messages: at most as many as issues may be listed.
+  const entries: MessageValidationResult[] = [];
+  let firstFacts: MessageFacts | undefined;
+  for (const message of parsed.messages) {
+    const keepEntry = !single && entries.length < list.limit;
+    const part = single
+      ? new IssuePart(list, { listed: false })
+      : new IssuePart(list, { asReported: (issue) => prefixed(issue, message.index), listed: keepEntry });
+    const { facts, ...entry } = validateHl7Message(message, options, part, parsed.decodingFailed === true);
+    firstFacts ??= facts;
+    if (keepEntry) entries.push(entry);
   }
-  const facts = results[0]?.facts;
   const validation: ValidationResult = {
-    isValid: errors.length === 0,
-    errors,
-    warnings,
+    isValid: list.errorCount === 0,
+    errors: list.errors,
+    warnings: list.warnings,
+    totals: list.totals(),
+    truncated: list.truncated || entries.length < (single ? 0 : parsed.messages.length),
     summary: {
-      messageCount: results.length,
+      messageCount: parsed.messages.length,
       mode: options.mode,
       charset: parsed.charset,
-      ...(facts ?? {}),
+      ...(firstFacts ?? {}),
       ...(options.profile ? { profile: options.profile.name } : {}),
     },
   };
-  if (!single && results.length > 0) {
-    validation.messages = results.map(({ facts: _facts, ...rest }) => rest);
-  }
+  if (!single && parsed.messages.length > 0) validation.messages = entries;
   return validation;
 }

@@ -7,6 +7,8 @@ import type { PluginCommand } from '../../kernel/plugin-api.ts';
 import { MAX_SEED, type StandardsRegistry, type ValidationIssue } from '../../kernel/standards-registry.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
+import { withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.ts';
+import type { BridgeConfig } from './bridge-config.ts';
 import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { UnreadableFileError, formatGenerated, readMessageFile, splitNdjson } from './message-files.ts';
 
@@ -49,8 +51,8 @@ async function guarded(io: { err(text: string): void }, body: () => Promise<numb
   }
 }
 
-/** Builds the bridge's commands over the standards registry. */
-export function createBridgeCommands(standards: StandardsRegistry): PluginCommand[] {
+/** Builds the bridge's commands over the standards registry (lists bounded as the config says). */
+export function createBridgeCommands(standards: StandardsRegistry, config: BridgeConfig): PluginCommand[] {
   return [
     {
       name: 'validate',
@@ -95,21 +97,26 @@ export function createBridgeCommands(standards: StandardsRegistry): PluginComman
             for (const { line, message } of messages) {
               const name = line === undefined ? file : `${file}:${line}`;
               const adapter = selectAdapter(standards, values.standard, message, name);
-              const result = adapter.validate(message, {
-                mode,
-                ...(values.profile ? { profile: values.profile } : {}),
-                ...(values.version ? { version: canonicalVersion(adapter, values.version) } : {}),
-              });
+              const result = withIssueTotals(
+                adapter.validate(message, {
+                  mode,
+                  maxIssues: config.maxIssues,
+                  ...(values.profile ? { profile: values.profile } : {}),
+                  ...(values.version ? { version: canonicalVersion(adapter, values.version) } : {}),
+                }),
+                config.maxIssues,
+              );
               anyInvalid ||= !result.isValid;
               if (values.json) {
                 reports.push({ file, ...(line === undefined ? {} : { line }), standard: adapter.id, ...result });
                 continue;
               }
               const verdict = result.isValid ? 'valid' : 'INVALID';
-              io.out(
-                `${name}: ${verdict} (${adapter.displayName}, ${mode}; ${result.errors.length} error(s), ${result.warnings.length} warning(s))`,
-              );
+              const totals = result.totals ?? { errors: result.errors.length, warnings: result.warnings.length };
+              io.out(`${name}: ${verdict} (${adapter.displayName}, ${mode}; ${totals.errors} error(s), ${totals.warnings} warning(s))`);
               for (const issue of [...result.errors, ...result.warnings]) io.out(formatIssue(issue));
+              const unlisted = totals.errors + totals.warnings - result.errors.length - result.warnings.length;
+              if (unlisted > 0) io.out(`  ... and ${unlisted} more issue(s) not listed (plugins.message-bridge.maxIssues is ${config.maxIssues})`);
             }
           }
           if (values.json) io.out(JSON.stringify(reports, null, 2));
@@ -136,13 +143,18 @@ export function createBridgeCommands(standards: StandardsRegistry): PluginComman
           }
           const [left, right] = positionals.map((file) => readMessageFile(file));
           const adapter = selectDiffAdapter(standards, values.standard, left, right);
-          const result = adapter.diff(left, right, { ignoredFields: values.ignore });
+          const result = withDifferenceTotals(
+            adapter.diff(left, right, { ignoredFields: values.ignore, maxDifferences: config.maxDifferences }),
+            config.maxDifferences,
+          );
           if (values.json) io.out(JSON.stringify(result, null, 2));
           else {
             io.out(`${result.totalDifferences} difference(s)`);
             for (const d of result.differences) {
               io.out(`  ${d.changeType.padEnd(8)} ${d.field.padEnd(16)} ${JSON.stringify(d.leftValue)} -> ${JSON.stringify(d.rightValue)}`);
             }
+            const unlisted = result.totalDifferences - result.differences.length;
+            if (unlisted > 0) io.out(`  ... and ${unlisted} more difference(s) not listed (plugins.message-bridge.maxDifferences is ${config.maxDifferences})`);
           }
           return result.totalDifferences > 0 ? 1 : 0;
         }),

@@ -33,6 +33,8 @@ export const BRIDGE_EXAMPLES = {
       isValid: true,
       errors: [],
       warnings: [],
+      totals: { errors: 0, warnings: 0, byCode: {} },
+      truncated: false,
       summary: {
         messageCount: 1,
         mode: 'strict',
@@ -53,6 +55,8 @@ export const BRIDGE_EXAMPLES = {
         { field: 'PID.5.2', leftValue: 'ADAM', rightValue: 'ADAMS', changeType: 'modified' },
       ],
       totalDifferences: 1,
+      totals: { modified: 1, added: 0, removed: 0 },
+      truncated: false,
       ignoredFields: ['MSH.10'],
       standard: 'hl7',
     },

@@ -20,7 +20,9 @@ import {
 } from './bridge-schemas.ts';
 import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
+import { withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.ts';
 import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
+import type { BridgeConfig } from './bridge-config.ts';
 import { BRIDGE_EXAMPLES } from './bridge-examples.ts';
 import { RAW_MESSAGE_CONTENT_TYPES, definedOnly, messageText } from './message-input.ts';
 
@@ -28,7 +30,7 @@ import { RAW_MESSAGE_CONTENT_TYPES, definedOnly, messageText } from './message-i
  * Registers validate, diff, generate, profiles, standards and describe. The message work goes through the kernel's
  * runner, which keeps large inputs off the event loop.
  */
-export function registerBridgeRoutes(routes: RouteRegistrar, standards: StandardsRegistry, runner: StandardsRunner): void {
+export function registerBridgeRoutes(routes: RouteRegistrar, standards: StandardsRegistry, runner: StandardsRunner, config: BridgeConfig): void {
   routes.route({
     method: 'POST',
     url: '/api/validate',
@@ -53,10 +55,11 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
       const adapter = selectAdapter(standards, body.standard, content, 'messageContent');
       const result = await runner.validate(adapter, content, {
         mode: body.mode,
+        maxIssues: config.maxIssues,
         ...(body.profile ? { profile: body.profile } : {}),
         ...(body.version ? { version: canonicalVersion(adapter, body.version) } : {}),
       });
-      return { ...result, standard: adapter.id };
+      return { ...withIssueTotals(result, config.maxIssues), standard: adapter.id };
     },
   });
 
@@ -75,8 +78,8 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
       const left = messageText(body.leftMessage);
       const right = messageText(body.rightMessage);
       const adapter = selectDiffAdapter(standards, body.standard, left, right);
-      const result = await runner.diff(adapter, left, right, { ignoredFields: body.ignoredFields });
-      return { ...result, standard: adapter.id };
+      const result = await runner.diff(adapter, left, right, { ignoredFields: body.ignoredFields, maxDifferences: config.maxDifferences });
+      return { ...withDifferenceTotals(result, config.maxDifferences), standard: adapter.id };
     },
   });
 

@@ -61,8 +61,16 @@ const issueSchema = z.object({
 /** `data` of POST /api/validate. */
 export const validationResultSchema = z.object({
   isValid: z.boolean(),
-  errors: z.array(issueSchema),
-  warnings: z.array(issueSchema),
+  errors: z.array(issueSchema).describe('errors listed: with warnings, at most plugins.message-bridge.maxIssues (default 1000)'),
+  warnings: z.array(issueSchema).describe('warnings listed (errors are listed first when not all fit)'),
+  totals: z
+    .object({
+      errors: z.number().int(),
+      warnings: z.number().int(),
+      byCode: z.record(z.string(), z.number().int()).describe('findings per code, both severities'),
+    })
+    .describe('exact counts of every finding, listed or not'),
+  truncated: z.boolean().describe('true when findings (or per-message results) were counted but not listed'),
   standard: z.string(),
   messages: z
     .array(
@@ -104,7 +112,11 @@ export const diffResultSchema = z.object({
       changeType: z.enum(['modified', 'added', 'removed']),
     }),
   ),
-  totalDifferences: z.number().int(),
+  totalDifferences: z.number().int().describe('every difference, listed or not'),
+  totals: z
+    .object({ modified: z.number().int(), added: z.number().int(), removed: z.number().int() })
+    .describe('exact counts by change type'),
+  truncated: z.boolean().describe('true when differences were counted but not listed (over plugins.message-bridge.maxDifferences)'),
   ignoredFields: z.array(z.string()),
   standard: z.string(),
 });

@@ -3,15 +3,17 @@
  * standard adapters are registered (the standard plugins register theirs in the same registry).
  */
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { type BridgeConfig, bridgeConfigSchema } from './bridge-config.ts';
 import { registerBridgeRoutes } from './bridge-routes.ts';
 import { createBridgeCommands } from './bridge-commands.ts';
 import { bridgeErrors } from './errors.ts';
 
 /** Registers routes, commands and the error catalogue. */
-export const plugin: PluginModule = {
+export const plugin: PluginModule<BridgeConfig> = {
+  configSchema: bridgeConfigSchema,
   register(context) {
     context.registerErrors(bridgeErrors.catalogue);
-    if (context.routes) registerBridgeRoutes(context.routes, context.standards, context.standardsRunner);
-    for (const command of createBridgeCommands(context.standards)) context.registerCommand(command);
+    if (context.routes) registerBridgeRoutes(context.routes, context.standards, context.standardsRunner, context.config);
+    for (const command of createBridgeCommands(context.standards, context.config)) context.registerCommand(command);
   },
 };

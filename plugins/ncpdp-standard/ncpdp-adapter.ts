@@ -75,19 +75,20 @@ export function createNcpdpAdapter(dependencies: NcpdpAdapterDependencies): Stan
       const profile = findProfile(options.profile);
       return validateNcpdp(content, {
         mode: options.mode,
+        maxIssues: options.maxIssues,
         ...(version !== undefined && isScriptVersion(version) ? { scriptVersion: version } : {}),
         ...(profile ? { profile } : {}),
       });
     },
     diff(left, right, options) {
       if (looksLikeNcpdpBatch(left) || looksLikeNcpdpBatch(right)) {
-        return diffFlattened(flattenSide(left, 'left'), flattenSide(right, 'right'), options.ignoredFields ?? []);
+        return diffFlattened(flattenSide(left, 'left'), flattenSide(right, 'right'), options);
       }
       const parsedLeft = parseNcpdp(left);
       if (!parsedLeft.ok) throw ncpdpErrors.create('MESSAGE_UNPARSEABLE', { side: 'left', reason: parsedLeft.issue.message });
       const parsedRight = parseNcpdp(right);
       if (!parsedRight.ok) throw ncpdpErrors.create('MESSAGE_UNPARSEABLE', { side: 'right', reason: parsedRight.issue.message });
-      return diffNcpdp(parsedLeft.message, parsedRight.message, options.ignoredFields ?? []);
+      return diffNcpdp(parsedLeft.message, parsedRight.message, options);
     },
     generate(options) {
       const messageType = options.messageType || NCPDP_MESSAGE_TYPES[0];

@@ -5,6 +5,7 @@
  * path (`record[3].AM07.D2`, `record[1].SenderID`); `messages` holds one result per detail record, its `index` the
  * record number and its `controlId` the transaction reference number.
  */
+import { IssuePart, rewritingSink, type IssueList, type IssueSink } from '../../kernel/issue-list.ts';
 import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import {
   BATCH_DETAIL_LAYOUT,
@@ -21,8 +22,11 @@ import {
 import { IssueCollector, type NcpdpMode } from './ncpdp-issues.ts';
 import { isCcyymmdd } from './value-formats.ts';
 
-/** Validates one D.0 transaction (the validator of single messages, passed in to keep the modules acyclic). */
-export type TransactionValidator = (transaction: string) => ValidationResult;
+/**
+ * Validates one D.0 transaction, its findings into `sink`, and answers its summary (the validator of single
+ * messages, passed in to keep the modules acyclic).
+ */
+export type TransactionValidator = (transaction: string, sink: IssueSink) => Record<string, unknown>;
 
 const FILE_TYPES: Record<string, string> = { P: 'production', T: 'test' };
 
@@ -97,18 +101,20 @@ function checkTrailer(record: BatchRecord, header: BatchFields | undefined, reco
 }
 
 /** Findings of a detail's transaction, moved under the record's path and named by it. */
-function prefixed(issues: readonly ValidationIssue[], record: BatchRecord, reference: string): ValidationIssue[] {
-  return issues.map((issue) => ({
+/** A finding of a record's transaction as the batch reports it: under the record, naming it. */
+function underRecord(issue: ValidationIssue, record: BatchRecord, reference: string): ValidationIssue {
+  return {
     ...issue,
     field: path(record, issue.field),
     message: `Record ${record.number} (transaction ${reference || 'without reference'}): ${issue.message}`,
-  }));
+  };
 }
 
 /** Validates a batch file. */
-export function validateNcpdpBatch(content: string, mode: NcpdpMode, validateTransaction: TransactionValidator): ValidationResult {
+export function validateNcpdpBatch(content: string, mode: NcpdpMode, list: IssueList, validateTransaction: TransactionValidator): ValidationResult {
   const file = splitNcpdpBatch(content);
-  const issues = new IssueCollector(mode);
+  const issues = new IssueCollector(mode, list);
+  let detailRecords = 0;
   const messages: MessageValidationResult[] = [];
   for (const stray of file.stray) {
     issues.error(`record[${stray.afterRecord}]`, 'PARSE_ERROR', `Text outside the STX/ETX framing after record ${stray.afterRecord}: "${stray.text.slice(0, 40)}".`);
@@ -145,26 +151,29 @@ export function validateNcpdpBatch(content: string, mode: NcpdpMode, validateTra
         `Detail record ${record.number}: Transaction Reference Number "${reference}" was already used by record ${references.get(reference)}; responses are matched to claims by it.`,
       );
     } else references.set(reference, record.number);
-    const result = validateTransaction(detailTransaction(record));
-    const errors = prefixed(result.errors, record, reference);
-    const warnings = prefixed(result.warnings, record, reference);
-    for (const issue of errors) issues.error(issue.field, issue.code, issue.message);
-    for (const issue of warnings) issues.warning(issue.field, issue.code, issue.message);
+    // The record's entry lists its findings (under the record) only while the batch's list has room for them.
+    detailRecords++;
+    const keepEntry = messages.length < list.limit;
+    const part = new IssuePart(list, { listed: keepEntry });
+    const summary = validateTransaction(detailTransaction(record), rewritingSink(part, (issue) => underRecord(issue, record, reference)));
+    if (!keepEntry) continue;
     messages.push({
       index: record.number,
-      ...(typeof result.summary?.messageType === 'string' ? { messageType: result.summary.messageType } : {}),
+      ...(typeof summary.messageType === 'string' ? { messageType: summary.messageType } : {}),
       ...(reference ? { controlId: reference } : {}),
-      isValid: result.isValid,
-      errors,
-      warnings,
+      isValid: part.errorCount === 0,
+      errors: part.errors,
+      warnings: part.warnings,
     });
   }
   if (!trailerSeen) issues.error('Trailer', 'SEGMENT_MISSING', `The batch has no trailer record (99) after its ${file.records.length} record(s).`);
-  if (messages.length === 0) issues.error('Detail', 'SEGMENT_MISSING', 'The batch holds no detail record (G1): no transaction to process.');
+  if (detailRecords === 0) issues.error('Detail', 'SEGMENT_MISSING', 'The batch holds no detail record (G1): no transaction to process.');
   return {
-    isValid: issues.errors.length === 0,
-    errors: issues.errors,
-    warnings: issues.warnings,
+    isValid: list.errorCount === 0,
+    errors: list.errors,
+    warnings: list.warnings,
+    totals: list.totals(),
+    truncated: list.truncated || messages.length < detailRecords,
     messages,
     summary: {
       format: 'Batch',
@@ -173,7 +182,7 @@ export function validateNcpdpBatch(content: string, mode: NcpdpMode, validateTra
       batchNumber: header?.BatchNumber?.value || undefined,
       fileType: header?.FileType?.value ? (FILE_TYPES[header.FileType.value] ?? header.FileType.value) : undefined,
       records: file.records.length,
-      transactions: messages.length,
+      transactions: detailRecords,
       mode,
     },
   };

@@ -5,7 +5,8 @@
  * (`*.MessageID`, `AM0*.D2`) and `**` for any number of steps. Occurrence numbers are matched as written (`Name[1]`
  * is the first `Name`, `[*]` any), or ignored when the pattern has none.
  */
-import type { DiffResult, Difference } from '../../kernel/standards-registry.ts';
+import { DifferenceList } from '../../kernel/issue-list.ts';
+import type { DiffOptions, DiffResult } from '../../kernel/standards-registry.ts';
 import type { NcpdpMessage } from './ncpdp-model.ts';
 import { createPathMatcher, type PathPatternOptions } from '../../kernel/path-pattern.ts';
 import { flattenMessage } from './ncpdp-paths.ts';
@@ -22,22 +23,32 @@ export function createIgnoreMatcher(patterns: readonly string[]): (path: string)
 }
 
 /** Differences between two parsed messages, in the left message's order then additions in the right's. */
-export function diffNcpdp(left: NcpdpMessage, right: NcpdpMessage, ignoredFields: readonly string[]): DiffResult {
-  return diffFlattened(flattenMessage(left), flattenMessage(right), ignoredFields);
+export function diffNcpdp(left: NcpdpMessage, right: NcpdpMessage, options: DiffOptions): DiffResult {
+  return diffFlattened(flattenMessage(left), flattenMessage(right), options);
 }
 
-/** Differences between two flattened messages (path to value), honouring the ignore patterns. */
-export function diffFlattened(leftValues: ReadonlyMap<string, string>, rightValues: ReadonlyMap<string, string>, ignoredFields: readonly string[]): DiffResult {
-  const ignored = createIgnoreMatcher(ignoredFields);
-  const differences: Difference[] = [];
+/**
+ * Differences between two flattened messages (path to value), honouring the ignore patterns: every difference
+ * counted, at most `maxDifferences` listed (kernel/issue-list.ts).
+ */
+export function diffFlattened(leftValues: ReadonlyMap<string, string>, rightValues: ReadonlyMap<string, string>, options: DiffOptions): DiffResult {
+  const ignored = createIgnoreMatcher(options.ignoredFields);
+  const differences = new DifferenceList(options.maxDifferences);
   for (const [path, leftValue] of leftValues) {
-    if (ignored(path)) continue;
     const rightValue = rightValues.get(path);
-    if (rightValue === undefined) differences.push({ field: path, leftValue, rightValue: '', changeType: 'removed' });
-    else if (rightValue !== leftValue) differences.push({ field: path, leftValue, rightValue, changeType: 'modified' });
+    // Equal values first: only a path that differs is matched against the patterns.
+    if (rightValue === leftValue || ignored(path)) continue;
+    if (rightValue === undefined) differences.add({ field: path, leftValue, rightValue: '', changeType: 'removed' });
+    else differences.add({ field: path, leftValue, rightValue, changeType: 'modified' });
   }
   for (const [path, rightValue] of rightValues) {
-    if (!leftValues.has(path) && !ignored(path)) differences.push({ field: path, leftValue: '', rightValue, changeType: 'added' });
+    if (!leftValues.has(path) && !ignored(path)) differences.add({ field: path, leftValue: '', rightValue, changeType: 'added' });
   }
-  return { differences, totalDifferences: differences.length, ignoredFields: [...ignoredFields] };
+  return {
+    differences: differences.differences,
+    totalDifferences: differences.count,
+    totals: differences.totals(),
+    truncated: differences.truncated,
+    ignoredFields: [...options.ignoredFields],
+  };
 }

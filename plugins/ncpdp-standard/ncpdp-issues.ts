@@ -1,47 +1,33 @@
 /**
  * Collects validation findings with a path, a code and a sentence, and applies the mode: findings the README lists
- * as "strict only" are errors in strict mode and warnings in compatibility mode.
+ * as "strict only" are errors in strict mode and warnings in compatibility mode. Findings are counted exactly and
+ * listed up to the result's bound.
  */
+import { IssueList, type IssueSink } from '../../kernel/issue-list.ts';
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
 
 /** Validation mode, as the adapter receives it. */
 export type NcpdpMode = 'strict' | 'compatibility';
 
-/** Most findings kept per severity: a garbled megabyte could otherwise yield a finding per byte. */
-export const MAX_FINDINGS = 500;
-
-/** Gathers findings in the order they are found, up to {@link MAX_FINDINGS} of each severity. */
+/**
+ * Gathers findings in the order they are found into a sink: the validation's bounded list (kernel/issue-list.ts),
+ * or a part of it for one record of a batch, or a rewriting sink for a best-effort check.
+ */
 export class IssueCollector {
-  readonly errors: ValidationIssue[] = [];
-  readonly warnings: ValidationIssue[] = [];
-  private truncated = false;
-
-  constructor(readonly mode: NcpdpMode) {}
-
-  private add(list: ValidationIssue[], issue: ValidationIssue): void {
-    if (list.length < MAX_FINDINGS) {
-      list.push(issue);
-      return;
-    }
-    if (!this.truncated) {
-      this.truncated = true;
-      this.warnings.push({
-        field: 'Message',
-        code: 'FINDINGS_TRUNCATED',
-        message: `More than ${MAX_FINDINGS} findings of one severity; the rest were not listed.`,
-        severity: 'warning',
-      });
-    }
-  }
+  /** @param sink where findings go (default: a bounded list of its own) */
+  constructor(
+    readonly mode: NcpdpMode,
+    readonly sink: IssueSink = new IssueList(),
+  ) {}
 
   /** An error in every mode. */
   error(field: string, code: string, message: string): void {
-    this.add(this.errors, { field, code, message, severity: 'error' });
+    this.sink.add({ field, code, message, severity: 'error' });
   }
 
   /** A warning in every mode (never fails a message). */
   warning(field: string, code: string, message: string): void {
-    this.add(this.warnings, { field, code, message, severity: 'warning' });
+    this.sink.add({ field, code, message, severity: 'warning' });
   }
 
   /** An error in strict mode, a warning in compatibility mode (deviations that real traffic tolerates). */

@@ -2,6 +2,7 @@
  * Validates NCPDP content: parse (a failure is one PARSE_ERROR finding), then the SCRIPT or Telecommunication
  * rules, then the chosen profile. Never throws for bad content.
  */
+import { IssueList, type IssueSink } from '../../kernel/issue-list.ts';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
 import { looksLikeNcpdpBatch } from './ncpdp-batch.ts';
 import { validateNcpdpBatch } from './ncpdp-batch-rules.ts';
@@ -20,23 +21,30 @@ export interface NcpdpValidateOptions {
   /** SCRIPT version to validate against instead of the declared one. */
   scriptVersion?: ScriptVersion;
   profile?: NcpdpProfile;
+  /** Most findings listed (kernel/issue-list.ts); every one is counted. */
+  maxIssues?: number;
 }
 
 /**
  * Validates NCPDP content: one SCRIPT or D.0 message, or a Batch Standard 1.2 file whose detail records are each
- * validated as a D.0 transaction (ncpdp-batch-rules.ts).
+ * validated as a D.0 transaction (ncpdp-batch-rules.ts). Findings go to one bounded list.
  */
 export function validateNcpdp(content: string, options: NcpdpValidateOptions): ValidationResult {
-  if (looksLikeNcpdpBatch(content)) return validateNcpdpBatch(content, options.mode, (transaction) => validateMessage(transaction, options));
-  return validateMessage(content, options);
+  const list = new IssueList(options.maxIssues);
+  if (looksLikeNcpdpBatch(content)) {
+    return validateNcpdpBatch(content, options.mode, list, (transaction, sink) => validateMessage(transaction, options, sink));
+  }
+  const summary = validateMessage(content, options, list);
+  return { isValid: list.errorCount === 0, errors: list.errors, warnings: list.warnings, totals: list.totals(), truncated: list.truncated, summary };
 }
 
-/** Validates one NCPDP message. */
-function validateMessage(content: string, options: NcpdpValidateOptions): ValidationResult {
-  const issues = new IssueCollector(options.mode);
+/** Validates one NCPDP message, its findings into `sink`; answers the summary. */
+function validateMessage(content: string, options: NcpdpValidateOptions, sink: IssueSink): Record<string, unknown> {
+  const issues = new IssueCollector(options.mode, sink);
   const parsed = parseNcpdp(content);
   if (!parsed.ok) {
-    return { isValid: false, errors: [parsed.issue], warnings: [], summary: { mode: options.mode } };
+    sink.add(parsed.issue);
+    return { mode: options.mode };
   }
   const message = parsed.message;
   let summary: Record<string, unknown>;
@@ -62,7 +70,7 @@ function validateMessage(content: string, options: NcpdpValidateOptions): Valida
     summary.profile = options.profile.name;
   }
   summary.mode = options.mode;
-  return { isValid: issues.errors.length === 0, errors: issues.errors, warnings: issues.warnings, summary };
+  return summary;
 }
 
 /**

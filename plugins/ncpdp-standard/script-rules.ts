@@ -4,6 +4,7 @@
  * date-times, NPI and DEA check digits, NDC shape, quantities, code lists, lengths). Paths follow ncpdp-paths.ts.
  */
 import type { ScriptDocument, ScriptElement } from './ncpdp-model.ts';
+import { rewritingSink } from '../../kernel/issue-list.ts';
 import { IssueCollector } from './ncpdp-issues.ts';
 import { childPaths, walkScript } from './ncpdp-paths.ts';
 import { deaProblem, npiProblem } from '../identifiers/api.ts';
@@ -361,11 +362,16 @@ export function validateScript(document: ScriptDocument, requested: ScriptVersio
       : `Message declares SCRIPT version "${declared.unknown}", which is not one of ${SCRIPT_VERSIONS.join(', ')} nor close to one; its content was not checked.`,
   );
   if (!closest) return { declaredVersion: declared.unknown };
-  const trial = new IssueCollector(issues.mode);
+  // The trial's findings arrive as warnings saying what they are, counted and bounded with the rest.
+  const trial = new IssueCollector(
+    issues.mode,
+    rewritingSink(issues.sink, (issue) => ({
+      ...issue,
+      severity: 'warning',
+      message: `Best-effort check against SCRIPT ${closest} (the message declares ${declared.unknown}): ${issue.message}`,
+    })),
+  );
   const findings = validateScriptAs(document, closest, trial);
-  for (const issue of [...trial.errors, ...trial.warnings]) {
-    issues.warning(issue.field, issue.code, `Best-effort check against SCRIPT ${closest} (the message declares ${declared.unknown}): ${issue.message}`);
-  }
   return { ...findings, declaredVersion: declared.unknown, bestEffortAgainst: closest };
 }
 

@@ -192,9 +192,11 @@ describe('D.0 framing and limits', () => {
   it('stays bounded on a flood of groups and segments', () => {
     const flood = `${b1}${'\x1d\x1e\x1cAM99\x1cZZ1'.repeat(20_000)}`;
     const result = validateNcpdp(flood, { mode: 'strict' });
-    expect(result.errors.length).toBeLessThanOrEqual(500);
+    expect(result.errors.length + result.warnings.length).toBe(1_000);
     expect(result.errors.map((e) => e.code)).toContain('TOO_MANY_REPETITIONS');
-    expect(result.warnings.map((w) => w.code)).toContain('FINDINGS_TRUNCATED');
+    expect(result.truncated).toBe(true);
+    expect(result.totals?.errors).toBeGreaterThan(20_000);
+    expect(Object.values(result.totals?.byCode ?? {}).reduce((a, b) => a + b, 0)).toBe((result.totals?.errors ?? 0) + (result.totals?.warnings ?? 0));
   });
 });
 
@@ -206,7 +208,7 @@ describe('diff', () => {
     const ignored = adapter.diff(newRx, newRx.replace(/<MessageID>[^<]*</, '<MessageID>X<').replace(/<SentTime>[^<]*</, '<SentTime>2025-01-01T00:00:00Z<'), {
       ignoredFields: ['Header.MessageID', 'Header.Sent*'],
     });
-    expect(ignored).toEqual({ differences: [], totalDifferences: 0, ignoredFields: ['Header.MessageID', 'Header.Sent*'] });
+    expect(ignored).toEqual({ differences: [], totalDifferences: 0, totals: { modified: 0, added: 0, removed: 0 }, truncated: false, ignoredFields: ['Header.MessageID', 'Header.Sent*'] });
     const changed = adapter.diff(newRx, newRx.replace('<Substitutions>0</Substitutions>', '<Substitutions>1</Substitutions><Note>n</Note>'), { ignoredFields: [] });
     expect(changed.differences).toEqual([
       { field: 'NewRx.MedicationPrescribed.Substitutions', leftValue: '0', rightValue: '1', changeType: 'modified' },
