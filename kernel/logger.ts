@@ -38,12 +38,64 @@ export const REDACTED_PATHS = [
   '*.connectionString',
 ];
 
-const CREDENTIALS_IN_URL = /\b([a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)([^@\s]+)(@)/gi;
 const PASSWORD_IN_KEY_VALUE = /\b(password|pwd)=([^;&\s]+)/gi;
+
+const isLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+const isWordChar = (code: number) => isLetter(code) || isDigit(code) || code === 0x5f;
+const isSchemeChar = (code: number) => isLetter(code) || isDigit(code) || code === 0x2b || code === 0x2e || code === 0x2d;
+/** What `\s` matches. */
+const isSpace = (code: number) =>
+  code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
+  code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+const endsHost = (code: number) => code === 0x3a || code === 0x2f || code === 0x40 || isSpace(code);
+
+/** True when `scheme://` has a scheme before `separator` that starts with a letter at a word boundary. */
+function hasScheme(text: string, separator: number): boolean {
+  let start = separator;
+  while (start > 0 && isSchemeChar(text.charCodeAt(start - 1))) start--;
+  for (let i = start; i < separator; i++) {
+    if (isLetter(text.charCodeAt(i)) && (i === 0 || !isWordChar(text.charCodeAt(i - 1)))) return true;
+  }
+  return false;
+}
+
+/**
+ * Masks the password of every `scheme://user:password@` in the text. A forward scan, not a regular expression: the
+ * expression for the same shape retries every start inside long runs of scheme or password characters (quadratic).
+ * Each character is looked at a bounded number of times: host runs end at the next `:`, and the end of a password run
+ * is remembered for the `://` that fall inside it.
+ */
+function maskUrlPasswords(text: string): string {
+  let out = '';
+  let copied = 0;
+  let searchFrom = 0;
+  let passwordRunEnd = -1;
+  for (;;) {
+    const separator = text.indexOf('://', searchFrom);
+    if (separator < 0) break;
+    searchFrom = separator + 3;
+    if (!hasScheme(text, separator)) continue;
+    let colon = separator + 3;
+    while (colon < text.length && !endsHost(text.charCodeAt(colon))) colon++;
+    if (colon === separator + 3 || text[colon] !== ':') continue;
+    let at = passwordRunEnd;
+    if (colon + 1 > passwordRunEnd) {
+      at = colon + 1;
+      while (at < text.length && text[at] !== '@' && !isSpace(text.charCodeAt(at))) at++;
+      passwordRunEnd = at;
+    }
+    if (at === colon + 1 || text[at] !== '@') continue;
+    out += `${text.slice(copied, colon + 1)}***`;
+    copied = at;
+    searchFrom = at + 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
 
 /** Masks passwords inside connection strings (URL and key=value forms). */
 export function maskSecretsInText(text: string): string {
-  return text.replace(CREDENTIALS_IN_URL, '$1***$3').replace(PASSWORD_IN_KEY_VALUE, '$1=***');
+  return maskUrlPasswords(text).replace(PASSWORD_IN_KEY_VALUE, '$1=***');
 }
 
 function maskDeep(value: unknown, depth = 0): unknown {

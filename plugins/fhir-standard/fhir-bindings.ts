@@ -7,6 +7,7 @@ import type { FhirElementBinding } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { nameField } from './fhir-issues.ts';
 import type { CompiledValueSet, FhirTerminology } from './fhir-terminology.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 /** Types whose values carry codes a binding constrains. */
 const CODED_PRIMITIVES = new Set(['code', 'string', 'uri']);
@@ -86,7 +87,7 @@ export function createBindingChecker(terminology: FhirTerminology): BindingCheck
         field,
         code: 'VALUE_NOT_IN_VALUE_SET',
         class: required ? 'unreadable' : 'advisory',
-        message: `${nameField(field, elementPath)} value "${describeValue(type, value)}" is not in the ${binding.strength} value set ${binding.valueSet}${allowed}.`,
+        message: `${nameField(field, elementPath)} value "${excerpt(describeValue(type, value))}" is not in the ${binding.strength} value set ${binding.valueSet}${allowed}.`,
       };
     },
   };

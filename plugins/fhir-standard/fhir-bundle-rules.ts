@@ -4,6 +4,7 @@
  */
 import type { CollectedReference } from './fhir-element-walk.ts';
 import type { FhirFinding } from './fhir-issues.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 /** Bundle types whose entries carry `request` (bdl-3). */
 const REQUEST_TYPES = new Set(['batch', 'transaction', 'history']);
@@ -82,7 +83,7 @@ export function checkBundleRules(bundle: Record<string, unknown>, references: re
           field: `${path}.fullUrl`,
           code: 'BUNDLE_RULE_VIOLATED',
           class: 'nonconformant',
-          message: `${path}.fullUrl "${entry.fullUrl}" repeats Bundle.entry[${first}].fullUrl; fullUrls must be unique in a Bundle (bdl-7).`,
+          message: `${path}.fullUrl "${excerpt(entry.fullUrl)}" repeats Bundle.entry[${first}].fullUrl; fullUrls must be unique in a Bundle (bdl-7).`,
         });
       } else {
         fullUrls.set(key, index);
@@ -108,7 +109,7 @@ export function checkBundleRules(bundle: Record<string, unknown>, references: re
           field: `${field}.reference`,
           code: 'INVALID_REFERENCE',
           class: 'nonconformant',
-          message: `${field}.reference "${reference}" does not resolve: no entry of the Bundle has that fullUrl.`,
+          message: `${field}.reference "${excerpt(reference)}" does not resolve: no entry of the Bundle has that fullUrl.`,
         });
       }
       continue;
@@ -120,7 +121,7 @@ export function checkBundleRules(bundle: Record<string, unknown>, references: re
         field: `${field}.reference`,
         code: 'INVALID_REFERENCE',
         class: 'advisory',
-        message: `${field}.reference "${reference}" does not resolve inside this ${type} Bundle.`,
+        message: `${field}.reference "${excerpt(reference)}" does not resolve inside this ${type} Bundle.`,
       });
     }
   }

@@ -10,6 +10,7 @@ import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { nameField } from './fhir-issues.ts';
 import { checkNarrativeDiv } from './fhir-narrative.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 /** What a resource id may be (R4 `id` type): letters, digits, `-` and `.`, 1 to 64 of them. */
 const RESOURCE_ID = /^[A-Za-z0-9\-.]{1,64}$/;
@@ -144,7 +145,7 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
       field,
       code: 'INVALID_DATE',
       class: 'unreadable',
-      message: `${nameField(field, info.elementPath)} "${value}" is not a real ${info.type}: ${problem}.`,
+      message: `${nameField(field, info.elementPath)} "${excerpt(value)}" is not a real ${info.type}: ${problem}.`,
     });
   }
 
@@ -219,7 +220,7 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
         class: 'unreadable',
         message:
           typeof type === 'string'
-            ? `${path} has resourceType "${type}", which FHIR R4 does not define.`
+            ? `${path} has resourceType "${excerpt(type)}", which FHIR R4 does not define.`
             : `${path} must be a resource but has no resourceType.`,
       });
       return;

@@ -4,6 +4,7 @@
  * compatibility table in the README is this file.
  */
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 /** Codes the FHIR adapter reports (shared names where the meaning matches other standards). */
 export const FHIR_ISSUE_CODES = {
@@ -66,6 +67,8 @@ export function shortDescription(description: string | undefined, limit = 90): s
  * (`Bundle.entry[2].resource.gender (Patient.gender)`, but just `Patient.gender`).
  */
 export function nameField(field: string, elementPath: string | undefined): string {
-  if (!elementPath || field.replace(/\[\d+\]/g, '') === elementPath) return field;
-  return `${field} (${elementPath})`;
+  // A path can hold a property name the sender made up: a sentence names at most an excerpt of it.
+  const shown = excerpt(field);
+  if (!elementPath || field.replace(/\[\d+\]/g, '') === elementPath) return shown;
+  return `${shown} (${excerpt(elementPath)})`;
 }

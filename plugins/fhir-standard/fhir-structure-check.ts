@@ -8,6 +8,7 @@ import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding, FhirIssueCode, FindingClass } from './fhir-issues.ts';
 import { nameField, shortDescription } from './fhir-issues.ts';
 import { resolveChoiceSegments, resolveElement } from './fhir-paths.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 interface MedplumIssue {
   severity?: string;
@@ -46,8 +47,11 @@ function classify(issue: MedplumIssue): { code: FhirIssueCode; class: FindingCla
   return { code: 'INVALID_DATA_TYPE', class: 'unreadable' };
 }
 
-function sentence(code: FhirIssueCode, field: string, elementName: string, description: string, text: string): string {
-  const base = nameField(field, elementName);
+function sentence(code: FhirIssueCode, path: string, elementName: string, description: string, detail: string): string {
+  // The path can hold a property name the sender made up, and the validator's text can quote it: excerpts only.
+  const field = excerpt(path);
+  const text = excerpt(detail);
+  const base = nameField(path, elementName);
   const named = description ? (base === field ? `${field} (${description})` : `${base.slice(0, -1)}: ${description})`) : base;
   switch (code) {
     case 'REQUIRED_FIELD_MISSING':

@@ -4,6 +4,7 @@
  * reports findings; the mode turns them into errors or warnings at the end (fhir-issues.ts).
  */
 import { IssueList } from '../../kernel/issue-list.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
 import { checkBundleRules } from './fhir-bundle-rules.ts';
 import { scanFhirContent } from './fhir-content-scan.ts';
@@ -167,7 +168,7 @@ export function createFhirValidator(parts: FhirValidatorParts) {
         summary: {
           format: parsed.format,
           version: FHIR_R4_VERSION,
-          resourceType: resource.resourceType,
+          resourceType: typeof resource.resourceType === 'string' ? excerpt(resource.resourceType) : resource.resourceType,
           mode: options.mode,
           profiles: profiles.applied,
         },

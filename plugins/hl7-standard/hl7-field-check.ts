@@ -18,6 +18,7 @@ import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
 import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import { isFieldEmpty } from './hl7-path.ts';
 import { CHECKED_PRIMITIVES, checkPrimitiveValue } from './hl7-value-check.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 /**
  * ID tables not checked here: 0076/0003/0354 (message type, event, structure: the header check owns them) and
@@ -287,7 +288,7 @@ function checkPrimitive(
   const problem = checkPrimitiveValue(dataType, value);
   if (problem) {
     const { path, name } = describeValue(place, component, part);
-    ctx.issues.add(problem.code, path, `${describeField(path, name)} is ${problem.reason}: "${value}".`, problem.tolerable);
+    ctx.issues.add(problem.code, path, `${describeField(path, name)} is ${problem.reason}: "${excerpt(value)}".`, problem.tolerable);
     return;
   }
   if (dataType === 'ID' && table && value !== '' && value !== '""' && !TABLES_CHECKED_ELSEWHERE.has(table)) {
@@ -302,7 +303,7 @@ function checkPrimitive(
     // A field's table counts when HL7-defined; a component's table was chosen by its plan (ID in the version).
     if ((component !== undefined || isHl7DefinedTable(table)) && isHl7TableValue(table, value) === false) {
       const { path, name } = describeValue(place, component, part);
-      ctx.issues.add('VALUE_NOT_IN_TABLE', path, `${describeField(path, name)} value "${value}" is not in HL7 table ${table} for ${ctx.label}.`);
+      ctx.issues.add('VALUE_NOT_IN_TABLE', path, `${describeField(path, name)} value "${excerpt(value)}" is not in HL7 table ${table} for ${ctx.label}.`);
     }
   }
 }
@@ -324,8 +325,8 @@ function reportCodingSystem(place: Place, value: string, component?: Hl7Componen
     'VALUE_NOT_IN_TABLE',
     path,
     freeText
-      ? `${describeField(path, name)} holds text, "${value}", where the name of a coding system (HL7 table 0396) belongs, so a receiver cannot interpret the code.`
-      : `${describeField(path, name)} value "${value}" is not a coding system of HL7 table 0396 (nor a local one, beginning 99) for ${place.ctx.label}.`,
+      ? `${describeField(path, name)} holds text, "${excerpt(value)}", where the name of a coding system (HL7 table 0396) belongs, so a receiver cannot interpret the code.`
+      : `${describeField(path, name)} value "${excerpt(value)}" is not a coding system of HL7 table 0396 (nor a local one, beginning 99) for ${place.ctx.label}.`,
     freeText ? false : undefined,
   );
 }
@@ -343,7 +344,7 @@ function checkValueType(place: Place, value: string, component?: Hl7ComponentDef
   ctx.issues.add(
     'INVALID_DATA_TYPE',
     path,
-    `${describeField(path, name)} "${value}" is not a data type of ${ctx.label}${elsewhere ? ' (it is one of another HL7 version)' : ''}, so the value it types cannot be interpreted.`,
+    `${describeField(path, name)} "${excerpt(value)}" is not a data type of ${ctx.label}${elsewhere ? ' (it is one of another HL7 version)' : ''}, so the value it types cannot be interpreted.`,
     elsewhere,
   );
 }

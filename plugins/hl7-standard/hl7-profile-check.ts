@@ -9,6 +9,7 @@ import type { Hl7Field, Hl7Segment } from './hl7-model.ts';
 import type { Hl7ParsedMessage } from './hl7-parser.ts';
 import { isFieldEmpty } from './hl7-path.ts';
 import type { Hl7FieldRule, Hl7Profile } from './hl7-profiles.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 /** Inputs of a profile check. */
 export interface ProfileCheckInput {
@@ -68,10 +69,10 @@ function checkFieldRule(input: ProfileCheckInput, segment: Hl7Segment, path: str
       add(input, 'FIELD_TOO_LONG', where, `${describeField(where, name)} is ${value.length} characters long; ${profile} allows at most ${rule.maxLength}.`);
     }
     if (rule.fixed !== undefined && value !== rule.fixed) {
-      add(input, 'CONSTRAINT_FAILED', where, `${describeField(where, name)} must be "${rule.fixed}" under ${profile} but is "${value}".`);
+      add(input, 'CONSTRAINT_FAILED', where, `${describeField(where, name)} must be "${rule.fixed}" under ${profile} but is "${excerpt(value)}".`);
     }
     if (rule.valueSet && !rule.valueSet.includes(value)) {
-      add(input, 'VALUE_NOT_IN_VALUE_SET', where, `${describeField(where, name)} value "${value}" is not in the value set of ${profile} (${rule.valueSet.join(', ')}).`);
+      add(input, 'VALUE_NOT_IN_VALUE_SET', where, `${describeField(where, name)} value "${excerpt(value)}" is not in the value set of ${profile} (${rule.valueSet.join(', ')}).`);
     }
   }
 }

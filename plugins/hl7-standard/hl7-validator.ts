@@ -119,8 +119,9 @@ export function validateHl7Message(
   const trigger = first(msh, 9, 2);
   const declaredStructure = first(msh, 9, 3);
   const declaredVersion = first(msh, 12, 1);
-  facts.controlId = first(msh, 10) || undefined;
-  facts.version = declaredVersion || undefined;
+  // Facts repeat input in the result (and in every per-message entry): excerpts only.
+  facts.controlId = excerpt(first(msh, 10)) || undefined;
+  facts.version = excerpt(declaredVersion) || undefined;
 
   // Version: the one asked for, else MSH-12; an unknown one is validated against the nearest known version.
   let version: Hl7Version;
@@ -132,13 +133,13 @@ export function validateHl7Message(
       issues.add(
         'UNSUPPORTED_VERSION',
         'MSH.12',
-        `MSH.12 (Version ID) "${declaredVersion}" is not a supported HL7 version; the message was validated against v${version}.`,
+        `MSH.12 (Version ID) "${excerpt(declaredVersion)}" is not a supported HL7 version; the message was validated against v${version}.`,
       );
     }
   }
   facts.validatedAgainst = version;
   const definitions = getHl7Definitions(version);
-  const messageType = trigger ? `${code}^${trigger}` : code;
+  const messageType = excerpt(trigger ? `${code}^${trigger}` : code);
   facts.messageType = messageType || undefined;
   const label = `${messageType || 'the message'} v${version}`;
 
@@ -154,16 +155,16 @@ export function validateHl7Message(
     facts.structure = structure?.id;
     if (!structure) {
       const why = !resolution.knownCode
-        ? `message code "${code}" is not in HL7 table 0076`
+        ? `message code "${excerpt(code)}" is not in HL7 table 0076`
         : trigger && !resolution.knownTrigger
-          ? `trigger event "${trigger}" is not in HL7 table 0003`
+          ? `trigger event "${excerpt(trigger)}" is not in HL7 table 0003`
           : `v${version} defines no message structure for it`;
       issues.add('UNKNOWN_MESSAGE_TYPE', 'MSH.9', `MSH.9 (Message Type) ${messageType} is not a known message type of HL7 v${version}: ${why}.`);
     } else if (declaredStructure && !definitions.structure(declaredStructure) && isHl7TableValue('0354', declaredStructure) === false) {
       issues.add(
         'UNKNOWN_MESSAGE_TYPE',
         'MSH.9.3',
-        `MSH.9.3 (Message Structure) "${declaredStructure}" is not a message structure of HL7 table 0354; ${messageType} was validated as ${structure.id}.`,
+        `MSH.9.3 (Message Structure) "${excerpt(declaredStructure)}" is not a message structure of HL7 table 0354; ${messageType} was validated as ${structure.id}.`,
         // The event already identifies the structure; a wrong third component does not change how the message reads.
         true,
       );

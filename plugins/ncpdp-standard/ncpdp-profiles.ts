@@ -12,6 +12,7 @@ import type { ProfileSummary } from '../../kernel/standards-registry.ts';
 import type { NcpdpMessage } from './ncpdp-model.ts';
 import type { IssueCollector } from './ncpdp-issues.ts';
 import { flattenMessage, stripOccurrences } from './ncpdp-paths.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 /** Schema of one profile file. */
 export const ncpdpProfileSchema = z.object({
@@ -104,7 +105,7 @@ export function applyNcpdpProfile(profile: NcpdpProfile, message: NcpdpMessage, 
   for (const [path, allowed] of Object.entries(profile.valueSets)) {
     for (const entry of values.get(path) ?? []) {
       if (entry.value !== '' && !allowed.includes(entry.value)) {
-        issues.error(entry.path, 'VALUE_NOT_IN_VALUE_SET', `${entry.path} "${entry.value}" is not allowed by profile ${profile.name} (allowed: ${allowed.join(', ')}).`);
+        issues.error(entry.path, 'VALUE_NOT_IN_VALUE_SET', `${entry.path} "${excerpt(entry.value)}" is not allowed by profile ${profile.name} (allowed: ${allowed.join(', ')}).`);
       }
     }
   }

@@ -23,6 +23,7 @@ import {
   VERSION_ATTRIBUTES,
   type ScriptVersion,
 } from './script-definitions.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 /** The default SCRIPT version a message without a usable declaration is validated against. */
 export const DEFAULT_SCRIPT_VERSION: ScriptVersion = '2017071';
@@ -96,12 +97,12 @@ function validateVersion(root: ScriptElement, requested: ScriptVersion | undefin
           `Message attribute ${attribute} is required from SCRIPT 2017071 on (one of the six version attributes) but is missing.`,
         );
       } else if (value !== value.trim()) {
-        issues.error(`Message@${attribute}`, 'INVALID_DATA_TYPE', `Message attribute ${attribute} "${value}" has surrounding spaces.`);
+        issues.error(`Message@${attribute}`, 'INVALID_DATA_TYPE', `Message attribute ${attribute} "${excerpt(value)}" has surrounding spaces.`);
       }
     }
     const domain = root.attributes.TransactionDomain?.trim();
     if (domain && domain !== 'SCRIPT') {
-      issues.error('Message@TransactionDomain', 'VALUE_NOT_IN_TABLE', `Message attribute TransactionDomain is "${domain}"; SCRIPT messages carry "SCRIPT".`);
+      issues.error('Message@TransactionDomain', 'VALUE_NOT_IN_TABLE', `Message attribute TransactionDomain is "${excerpt(domain)}"; SCRIPT messages carry "SCRIPT".`);
     }
   }
   return { version, declared: declared.version ?? declared.unknown };
@@ -227,7 +228,7 @@ function checkProductCode(element: ScriptElement, path: string, parent: ScriptEl
     issues.error(codePath, 'REQUIRED_FIELD_MISSING', `${codePath} is qualified as an NDC (ND) but is empty.`);
   } else if (!isNdc11(code)) {
     const hint = /^[\d-]+$/.test(code) && code.includes('-') ? ' (write the 5-4-2 form without hyphens, padding the short part with a leading zero)' : '';
-    issues.error(codePath, 'INVALID_DATA_TYPE', `${codePath} is qualified as an NDC (ND) and must be 11 digits without hyphens, but is "${code}"${hint}.`);
+    issues.error(codePath, 'INVALID_DATA_TYPE', `${codePath} is qualified as an NDC (ND) and must be 11 digits without hyphens, but is "${excerpt(code)}"${hint}.`);
   }
 }
 
@@ -254,33 +255,33 @@ function checkValue(element: ScriptElement, path: string, parent: ScriptElement 
   if (value === '') return;
   const parentName = parent?.name ?? '';
   if (name === 'Date' && !isIsoDate(value)) {
-    issues.error(path, 'INVALID_DATE', `${path} must be a real date written CCYY-MM-DD, but is "${value}".`);
+    issues.error(path, 'INVALID_DATE', `${path} must be a real date written CCYY-MM-DD, but is "${excerpt(value)}".`);
   } else if ((name === 'DateTime' || name === 'SentTime') && !isIsoDateTime(value)) {
-    issues.error(path, 'INVALID_DATE', `${path} must be a date-time written CCYY-MM-DDThh:mm:ss (optional fraction and zone), but is "${value}".`);
+    issues.error(path, 'INVALID_DATE', `${path} must be a date-time written CCYY-MM-DDThh:mm:ss (optional fraction and zone), but is "${excerpt(value)}".`);
   } else if (name === 'NPI') {
     const problem = npiProblem(value);
-    if (problem === 'format') issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a 10-digit NPI, but is "${value}".`);
-    if (problem === 'check-digit') issues.error(path, 'INVALID_CHECK_DIGIT', `${path} "${value}" is not a valid NPI: its check digit (Luhn over 80840 and the first nine digits) does not match.`);
+    if (problem === 'format') issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a 10-digit NPI, but is "${excerpt(value)}".`);
+    if (problem === 'check-digit') issues.error(path, 'INVALID_CHECK_DIGIT', `${path} "${excerpt(value)}" is not a valid NPI: its check digit (Luhn over 80840 and the first nine digits) does not match.`);
   } else if (name === 'DEANumber') {
     const problem = deaProblem(value);
-    if (problem === 'format') issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a DEA number (two letters and seven digits), but is "${value}".`);
-    if (problem === 'check-digit') issues.error(path, 'INVALID_CHECK_DIGIT', `${path} "${value}" is not a valid DEA number: its check digit does not match.`);
+    if (problem === 'format') issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a DEA number (two letters and seven digits), but is "${excerpt(value)}".`);
+    if (problem === 'check-digit') issues.error(path, 'INVALID_CHECK_DIGIT', `${path} "${excerpt(value)}" is not a valid DEA number: its check digit does not match.`);
   } else if (name === 'Value' && parentName === 'Quantity' && !isDecimal(value, 11, 5)) {
-    issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a decimal quantity (at most 11 digits, 5 after the point), but is "${value}".`);
+    issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a decimal quantity (at most 11 digits, 5 after the point), but is "${excerpt(value)}".`);
   } else if (name === 'DaysSupply' && !(/^\d{1,3}$/.test(value) && Number(value) > 0)) {
-    issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a whole number of days from 1 to 999, but is "${value}".`);
+    issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a whole number of days from 1 to 999, but is "${excerpt(value)}".`);
   } else if (name === 'NumberOfRefills' && !/^\d{1,2}$/.test(value)) {
-    issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a whole number from 0 to 99, but is "${value}".`);
+    issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a whole number from 0 to 99, but is "${excerpt(value)}".`);
   } else if (name === 'Gender' && (parentName === 'HumanPatient' || parentName === 'Patient') && !(value in GENDER_CODES[version])) {
-    issues.error(path, 'VALUE_NOT_IN_TABLE', `${path} "${value}" is not a SCRIPT ${version} gender code (${Object.keys(GENDER_CODES[version]).join(', ')}).`);
+    issues.error(path, 'VALUE_NOT_IN_TABLE', `${path} "${excerpt(value)}" is not a SCRIPT ${version} gender code (${Object.keys(GENDER_CODES[version]).join(', ')}).`);
   } else if ((name === 'PotencyUnitCode' || (name === 'Code' && parentName === 'QuantityUnitOfMeasure')) && !/^C\d{3,6}$/.test(value)) {
-    issues.error(path, 'VALUE_NOT_IN_TABLE', `${path} "${value}" is not an NCI unit-of-measure code (C followed by digits, e.g. C48542 for tablet).`);
+    issues.error(path, 'VALUE_NOT_IN_TABLE', `${path} "${excerpt(value)}" is not an NCI unit-of-measure code (C followed by digits, e.g. C48542 for tablet).`);
   } else if (name === 'Code' && parentName === 'Status' && !/^\d{3}$/.test(value)) {
-    issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a three-digit status code, but is "${value}".`);
+    issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a three-digit status code, but is "${excerpt(value)}".`);
   } else {
     const list = SCRIPT_CODE_LISTS[`${parentName}.${name}`];
     if (list && !(value in list.codes)) {
-      issues.error(path, 'VALUE_NOT_IN_TABLE', `${path} "${value}" is not in the ${list.name} code list (${Object.keys(list.codes).join(', ')}).`);
+      issues.error(path, 'VALUE_NOT_IN_TABLE', `${path} "${excerpt(value)}" is not in the ${list.name} code list (${Object.keys(list.codes).join(', ')}).`);
     }
   }
 }
@@ -349,7 +350,7 @@ export function validateScript(document: ScriptDocument, requested: ScriptVersio
     issues.error(
       `Message@${declared.source}`,
       'UNSUPPORTED_VERSION',
-      `Message declares SCRIPT version "${declared.unknown}", which is not one of ${SCRIPT_VERSIONS.join(', ')}; it was validated as ${requested}, as asked.`,
+      `Message declares SCRIPT version "${excerpt(declared.unknown)}", which is not one of ${SCRIPT_VERSIONS.join(', ')}; it was validated as ${requested}, as asked.`,
     );
     return validateScriptAs(document, requested, issues);
   }
@@ -358,21 +359,21 @@ export function validateScript(document: ScriptDocument, requested: ScriptVersio
     `Message@${declared.source}`,
     'UNSUPPORTED_VERSION',
     closest
-      ? `Message declares SCRIPT version "${declared.unknown}", which is not one of ${SCRIPT_VERSIONS.join(', ')}; it was checked best-effort against the closest supported version, ${closest}, whose findings follow as warnings.`
-      : `Message declares SCRIPT version "${declared.unknown}", which is not one of ${SCRIPT_VERSIONS.join(', ')} nor close to one; its content was not checked.`,
+      ? `Message declares SCRIPT version "${excerpt(declared.unknown)}", which is not one of ${SCRIPT_VERSIONS.join(', ')}; it was checked best-effort against the closest supported version, ${closest}, whose findings follow as warnings.`
+      : `Message declares SCRIPT version "${excerpt(declared.unknown)}", which is not one of ${SCRIPT_VERSIONS.join(', ')} nor close to one; its content was not checked.`,
   );
-  if (!closest) return { declaredVersion: declared.unknown };
+  if (!closest) return { declaredVersion: excerpt(declared.unknown) };
   // The trial's findings arrive as warnings saying what they are, counted and bounded with the rest.
   const trial = new IssueCollector(
     issues.mode,
     rewritingSink(issues.sink, (issue) => ({
       ...issue,
       severity: 'warning',
-      message: `Best-effort check against SCRIPT ${closest} (the message declares ${declared.unknown}): ${issue.message}`,
+      message: `Best-effort check against SCRIPT ${closest} (the message declares ${excerpt(declared.unknown ?? '')}): ${issue.message}`,
     })),
   );
   const findings = validateScriptAs(document, closest, trial);
-  return { ...findings, declaredVersion: declared.unknown, bestEffortAgainst: closest };
+  return { ...findings, declaredVersion: excerpt(declared.unknown), bestEffortAgainst: closest };
 }
 
 function validateScriptAs(document: ScriptDocument, requested: ScriptVersion | undefined, issues: IssueCollector): ScriptFindings {
@@ -384,10 +385,10 @@ function validateScriptAs(document: ScriptDocument, requested: ScriptVersion | u
   if (document.namespace === undefined) {
     issues.strictError('Message@xmlns', 'NAMESPACE_MISSING', `Message is not in the SCRIPT namespace ${SCRIPT_NAMESPACE}; schema-validating receivers reject it.`);
   } else if (document.namespace !== SCRIPT_NAMESPACE) {
-    issues.error('Message@xmlns', 'NAMESPACE_INVALID', `Message is in namespace "${document.namespace}", not the SCRIPT namespace ${SCRIPT_NAMESPACE}.`);
+    issues.error('Message@xmlns', 'NAMESPACE_INVALID', `Message is in namespace "${excerpt(document.namespace)}", not the SCRIPT namespace ${SCRIPT_NAMESPACE}.`);
   }
   const { version, declared } = validateVersion(root, requested, issues);
-  const findings: ScriptFindings = { version, ...(declared ? { declaredVersion: declared } : {}) };
+  const findings: ScriptFindings = { version, ...(declared ? { declaredVersion: excerpt(declared) } : {}) };
   const rootPaths = childPaths('', root.children);
   root.children.forEach((child, index) => {
     if (child.name !== 'Header' && child.name !== 'Body') {
@@ -402,7 +403,7 @@ function validateScriptAs(document: ScriptDocument, requested: ScriptVersion | u
   if (header) {
     validateHeader(header, version, issues);
     const messageId = header.children.find((c) => c.name === 'MessageID')?.text;
-    if (messageId) findings.messageId = messageId;
+    if (messageId) findings.messageId = excerpt(messageId);
   } else {
     issues.error('Header', 'SEGMENT_MISSING', 'Message must start with a Header but has none.');
   }

@@ -81,7 +81,10 @@ export function parseTelecomD0(input: string): TelecomParseOutcome {
     text = text.slice(1);
     framed = true;
   }
-  text = text.replace(/[\r\n]+$/, '');
+  // Trailing line breaks, dropped by a backward scan (`/[\r\n]+$/` retries every run of them: quadratic).
+  let end = text.length;
+  while (end > 0 && (text.charCodeAt(end - 1) === 0x0a || text.charCodeAt(end - 1) === 0x0d)) end--;
+  text = text.slice(0, end);
   if (text.endsWith(END_OF_TEXT)) text = text.slice(0, -1);
   if (text.length === 0) return { ok: false, issue: parseErrorIssue('Header', 'The transmission is empty.') };
   const direction = looksLikeResponseHeader(text) ? 'response' : 'request';

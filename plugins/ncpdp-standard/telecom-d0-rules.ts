@@ -29,6 +29,7 @@ import {
   TRANSACTION_CODES,
   type TelecomFormat,
 } from './telecom-d0-definitions.ts';
+import { excerpt } from '../../kernel/text-excerpt.ts';
 
 /** Header field value by id. */
 export function headerValue(message: TelecomMessage, id: string): string {
@@ -63,16 +64,16 @@ function checkFormat(path: string, label: string, value: string, format: Telecom
   switch (format) {
     case 'N':
     case 'Q':
-      if (!/^\d+$/.test(value)) issues.error(path, 'INVALID_DATA_TYPE', `${label} must be ${FORMAT_WORDS[format]}, but is "${value}".`);
+      if (!/^\d+$/.test(value)) issues.error(path, 'INVALID_DATA_TYPE', `${label} must be ${FORMAT_WORDS[format]}, but is "${excerpt(value)}".`);
       break;
     case 'D':
-      if (!isCcyymmdd(value)) issues.error(path, 'INVALID_DATE', `${label} must be a real date written CCYYMMDD, but is "${value}".`);
+      if (!isCcyymmdd(value)) issues.error(path, 'INVALID_DATE', `${label} must be a real date written CCYYMMDD, but is "${excerpt(value)}".`);
       break;
     case 'S':
       if (/^\d+$/.test(value)) {
-        issues.strictError(path, 'INVALID_DATA_TYPE', `${label} is "${value}" without a sign character; D.0 amounts end in an overpunch character ({, A-I, }, J-R).`);
+        issues.strictError(path, 'INVALID_DATA_TYPE', `${label} is "${excerpt(value)}" without a sign character; D.0 amounts end in an overpunch character ({, A-I, }, J-R).`);
       } else if (!decodeOverpunch(value)) {
-        issues.error(path, 'INVALID_DATA_TYPE', `${label} must be ${FORMAT_WORDS.S}, but is "${value}".`);
+        issues.error(path, 'INVALID_DATA_TYPE', `${label} must be ${FORMAT_WORDS.S}, but is "${excerpt(value)}".`);
       }
       break;
     case 'A':
@@ -82,15 +83,15 @@ function checkFormat(path: string, label: string, value: string, format: Telecom
 
 function checkIdentifier(path: string, label: string, value: string, kind: 'NPI' | 'DEA' | 'NDC', issues: IssueCollector): void {
   if (kind === 'NDC') {
-    if (!/^\d{11}$/.test(value)) issues.error(path, 'INVALID_DATA_TYPE', `${label} is qualified as an NDC (03) and must be 11 digits without hyphens, but is "${value}".`);
+    if (!/^\d{11}$/.test(value)) issues.error(path, 'INVALID_DATA_TYPE', `${label} is qualified as an NDC (03) and must be 11 digits without hyphens, but is "${excerpt(value)}".`);
     return;
   }
   const problem = kind === 'NPI' ? npiProblem(value) : deaProblem(value);
   if (problem === 'format') {
     const shape = kind === 'NPI' ? '10 digits' : 'two letters and seven digits';
-    issues.error(path, 'INVALID_DATA_TYPE', `${label} is qualified as a ${kind} and must be ${shape}, but is "${value}".`);
+    issues.error(path, 'INVALID_DATA_TYPE', `${label} is qualified as a ${kind} and must be ${shape}, but is "${excerpt(value)}".`);
   } else if (problem === 'check-digit') {
-    issues.error(path, 'INVALID_CHECK_DIGIT', `${label} "${value}" is not a valid ${kind}: its check digit does not match.`);
+    issues.error(path, 'INVALID_CHECK_DIGIT', `${label} "${excerpt(value)}" is not a valid ${kind}: its check digit does not match.`);
   }
 }
 
@@ -109,11 +110,11 @@ function validateHeader(message: TelecomMessage, issues: IssueCollector): void {
   }
   const version = headerValue(message, 'A2');
   if (version && version !== TELECOM_VERSION) {
-    issues.error('Header.A2', 'UNSUPPORTED_VERSION', `102-A2 (Version/Release Number) is "${version}"; only Telecommunication ${TELECOM_VERSION} is supported.`);
+    issues.error('Header.A2', 'UNSUPPORTED_VERSION', `102-A2 (Version/Release Number) is "${excerpt(version)}"; only Telecommunication ${TELECOM_VERSION} is supported.`);
   }
   const code = headerValue(message, 'A3');
   if (code && !(code in TRANSACTION_CODES)) {
-    issues.error('Header.A3', 'VALUE_NOT_IN_TABLE', `103-A3 (Transaction Code) "${code}" is not a D.0 transaction code (B1, B2, B3, E1, ...).`);
+    issues.error('Header.A3', 'VALUE_NOT_IN_TABLE', `103-A3 (Transaction Code) "${excerpt(code)}" is not a D.0 transaction code (B1, B2, B3, E1, ...).`);
   }
   const count = headerValue(message, 'A9');
   if (/^\d$/.test(count) && (Number(count) < 1 || Number(count) > 4)) {
@@ -121,14 +122,14 @@ function validateHeader(message: TelecomMessage, issues: IssueCollector): void {
   }
   const qualifier = headerValue(message, 'B2');
   if (qualifier && !(qualifier in SERVICE_PROVIDER_ID_QUALIFIERS)) {
-    issues.error('Header.B2', 'VALUE_NOT_IN_TABLE', `202-B2 (Service Provider ID Qualifier) "${qualifier}" is not one of ${Object.keys(SERVICE_PROVIDER_ID_QUALIFIERS).join(', ')}.`);
+    issues.error('Header.B2', 'VALUE_NOT_IN_TABLE', `202-B2 (Service Provider ID Qualifier) "${excerpt(qualifier)}" is not one of ${Object.keys(SERVICE_PROVIDER_ID_QUALIFIERS).join(', ')}.`);
   }
   const providerId = headerValue(message, 'B1');
   if (qualifier === NPI_QUALIFIER && providerId) checkIdentifier('Header.B1', fieldLabel('B1'), providerId, 'NPI', issues);
   if (message.direction === 'response') {
     const status = headerValue(message, 'F1');
     if (status && !(status in HEADER_RESPONSE_STATUS)) {
-      issues.error('Header.F1', 'VALUE_NOT_IN_TABLE', `501-F1 (Header Response Status) "${status}" is not A (accepted) or R (rejected).`);
+      issues.error('Header.F1', 'VALUE_NOT_IN_TABLE', `501-F1 (Header Response Status) "${excerpt(status)}" is not A (accepted) or R (rejected).`);
     }
   }
 }
@@ -165,7 +166,7 @@ function validateSegment(segment: TelecomSegment, path: string, message: Telecom
     const fieldPath = paths[index];
     const fieldDef = TELECOM_FIELDS.get(field.id);
     if (!fieldDef || !def.fields.includes(field.id)) {
-      const known = fieldDef ? `${fieldLabel(field.id)} is a D.0 field but does not belong in ${segmentLabel(segment.id)}` : `Field id "${field.id}" is not a D.0 field this validator knows`;
+      const known = fieldDef ? `${fieldLabel(field.id)} is a D.0 field but does not belong in ${segmentLabel(segment.id)}` : `Field id "${excerpt(field.id)}" is not a D.0 field this validator knows`;
       issues.strictError(fieldPath, 'UNKNOWN_ELEMENT', `${known}.`);
       return;
     }
@@ -180,7 +181,7 @@ function validateSegment(segment: TelecomSegment, path: string, message: Telecom
     }
     checkFormat(fieldPath, label, field.value, fieldDef.format, fieldDef.maxLength, issues);
     if (fieldDef.table && !(field.value in fieldDef.table)) {
-      issues.error(fieldPath, 'VALUE_NOT_IN_TABLE', `${label} "${field.value}" is not one of ${Object.keys(fieldDef.table).join(', ')}.`);
+      issues.error(fieldPath, 'VALUE_NOT_IN_TABLE', `${label} "${excerpt(field.value)}" is not one of ${Object.keys(fieldDef.table).join(', ')}.`);
     }
     const kind = kinds.get(field.id);
     if (kind) checkIdentifier(fieldPath, label, field.value, kind, issues);

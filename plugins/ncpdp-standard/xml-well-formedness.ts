@@ -18,6 +18,19 @@ const isNameChar = (c: number) => isNameStart(c) || (c >= 48 && c <= 57) || c ==
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 const fail = (offset: number, reason: string): WellFormedness => ({ ok: false, offset, reason });
 
+/**
+ * Longest element or attribute name accepted. SCRIPT's longest names are under 60 characters; refusing longer ones
+ * keeps every path and sentence that names an element short, whatever a sender makes up.
+ */
+export const MAX_XML_NAME_CHARS = 128;
+
+/** The problem of a name from `start` to `end` that is too long, or undefined. */
+function nameTooLong(start: number, end: number, what: string): WellFormedness | undefined {
+  return end - start > MAX_XML_NAME_CHARS
+    ? fail(start, `${what} is ${end - start} characters long; names of at most ${MAX_XML_NAME_CHARS} are accepted`)
+    : undefined;
+}
+
 /** Checks every `&` in [from, to); returns the problem or undefined. */
 function checkReferences(text: string, from: number, to: number): WellFormedness | undefined {
   let amp = text.indexOf('&', from);
@@ -87,6 +100,8 @@ export function checkWellFormed(text: string, maxDepth: number): WellFormedness 
       let j = i + 2;
       if (!isNameStart(text.charCodeAt(j))) return fail(j, 'a closing tag needs a name right after "</"');
       while (j < n && isNameChar(text.charCodeAt(j))) j++;
+      const long = nameTooLong(i + 2, j, 'a closing tag name');
+      if (long) return long;
       const name = text.slice(i + 2, j);
       while (j < n && isSpace(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) !== 62) return fail(j, `the closing tag </${name}> is not closed with ">"`);
@@ -101,6 +116,8 @@ export function checkWellFormed(text: string, maxDepth: number): WellFormedness 
     let j = i + 1;
     if (!isNameStart(text.charCodeAt(j))) return fail(j, 'a tag needs a name right after "<"');
     while (j < n && isNameChar(text.charCodeAt(j))) j++;
+    const longName = nameTooLong(i + 1, j, 'an element name');
+    if (longName) return longName;
     const name = text.slice(i + 1, j);
     const attributes = new Set<string>();
     for (;;) {
@@ -123,6 +140,8 @@ export function checkWellFormed(text: string, maxDepth: number): WellFormedness 
       if (!isNameStart(d)) return fail(j, `unexpected character "${text[j]}" in the tag <${name}>`);
       const start = j;
       while (j < n && isNameChar(text.charCodeAt(j))) j++;
+      const longAttribute = nameTooLong(start, j, 'an attribute name');
+      if (longAttribute) return longAttribute;
       const attribute = text.slice(start, j);
       if (attributes.has(attribute)) return fail(start, `the attribute ${attribute} is repeated in <${name}>`);
       attributes.add(attribute);

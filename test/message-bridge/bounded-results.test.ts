@@ -84,6 +84,33 @@ describe('validation results', () => {
   });
 });
 
+describe('excerpts', () => {
+  it('never quote more than 200 characters of a value, a name or a path, in any standard', async () => {
+    const huge = 'Q'.repeat(100_000);
+    const cases = [
+      { standard: 'hl7', messageContent: HL7_HEAD.replace('19610615', huge).replace('ADT^A08^ADT_A01', `ADT^${huge}`) },
+      { standard: 'fhir', messageContent: JSON.stringify({ resourceType: 'Patient', birthDate: huge, [huge.toLowerCase()]: 1, gender: huge }) },
+      { standard: 'ncpdp', messageContent: scriptWithHeader(`<MessageID>${huge}</MessageID><SentTime>${huge}</SentTime>`) },
+      { standard: 'ncpdp', messageContent: scriptWithHeader(`<${huge}>1</${huge}>`) },
+    ];
+    for (const { standard, messageContent } of cases) {
+      const res = await post('/api/validate', { messageContent, standard, mode: 'strict' });
+      expect(res.status, standard).toBe(200);
+      const result = res.json.data as Result;
+      expectBounded(result, MAX);
+      expect(result.errors.length, standard).toBeGreaterThan(0);
+      for (const issue of [...result.errors, ...result.warnings]) {
+        for (const letter of ['Q', 'q']) {
+          expect(issue.message, `${standard} ${issue.code}`).not.toContain(letter.repeat(201));
+          expect(issue.field, `${standard} ${issue.code}`).not.toContain(letter.repeat(201));
+        }
+      }
+      // The result as a whole (summary facts included) stays small.
+      expect(res.text.length, standard).toBeLessThan(20_000);
+    }
+  });
+});
+
 describe('the reproduction of issue 8', () => {
   it('answers 350,000 bare MSH lines with a small, bounded result', async () => {
     // A generous time budget: this test is about the size of the answer; its speed is measured by the bench.
