@@ -17,6 +17,7 @@ const benches: Bench[] = [
   ['monitor', async () => (await import('./monitor-bench.ts')).runMonitorBench],
   ['audit', async () => (await import('./audit-bench.ts')).runAuditBench],
   ['work', async () => (await import('./work-pool-bench.ts')).runWorkPoolBench],
+  ['bounds', async () => (await import('./output-bounds-bench.ts')).runOutputBoundsBench],
 ];
 
 const only = process.argv.slice(2);

@@ -88,6 +88,17 @@ describe('workbench generate, validate, diff', () => {
     expect(many.err).toContain('ignoredFields holds 101 patterns; at most 100 are accepted.');
   });
 
+  it('lists at most plugins.message-bridge.maxIssues findings and says how many more were counted', () => {
+    const config = file('bounded.json', JSON.stringify({ plugins: { 'message-bridge': { maxIssues: 3 } } }));
+    const zSegments = Array.from({ length: 10 }, (_, i) => `ZZZ|${i}`).join('\r');
+    const message = file('bounded.hl7', `MSH|^~\\&|A|B|C|D|20250101120000||ADT^A08^ADT_A01|1|P|2.5\rEVN|A08|20250101\rPID|||123^^^MRN||DOE^JANE\rPV1|1|O\r${zSegments}`);
+    const result = workbench('validate', message, '--config', config);
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/INVALID \(HL7 v2, strict; 10 error\(s\), 0 warning\(s\)\)/);
+    expect(result.out.match(/SEGMENT_UNEXPECTED/g)).toHaveLength(3);
+    expect(result.out).toContain('... and 7 more issue(s) not listed (plugins.message-bridge.maxIssues is 3)');
+  });
+
   it('prints the details the API gives with a request error (the supported types)', () => {
     const unknownType = workbench('generate', '--type', 'ZZZ^Z01');
     expect(unknownType.code).toBe(2);
