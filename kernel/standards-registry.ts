@@ -77,6 +77,11 @@ export interface DiffResult {
   totals?: DifferenceTotals;
   truncated?: boolean;
   ignoredFields: string[];
+  /**
+   * The `ignoredFields` entries that match no path of either message (a typo, most likely); absent when the adapter
+   * does not tell, or when the check stopped at its work limit (kernel/pattern-usage.ts).
+   */
+  unmatchedIgnoredFields?: string[];
 }
 
 /** Options of a diff. */

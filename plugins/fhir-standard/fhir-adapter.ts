@@ -19,7 +19,7 @@ import { fhirErrors } from './errors.ts';
 import { createBindingChecker } from './fhir-bindings.ts';
 import { FHIR_R4_VERSION, type FhirDefinitions, createFhirDefinitions, stripCanonicalVersion } from './fhir-definitions.ts';
 import { detectFhir } from './fhir-detect.ts';
-import { createIgnoreMatcher, diffResources } from './fhir-diff.ts';
+import { createIgnoreMatcher, diffResources, unmatchedIgnoredFields } from './fhir-diff.ts';
 import { createElementWalker } from './fhir-element-walk.ts';
 import { FHIR_MESSAGE_TYPES, type FhirMessageType, createFhirGenerator } from './fhir-generator.ts';
 import { shortDescription } from './fhir-issues.ts';
@@ -114,13 +114,15 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
       // The patterns are checked (and refused when over the limits) before either side is parsed.
       const ignore = createIgnoreMatcher(ignoredFields);
       const differences = new DifferenceList(diffOptions.maxDifferences);
-      diffResources(parseSide(left, 'left'), parseSide(right, 'right'), ignore, differences);
+      const [leftResource, rightResource] = [parseSide(left, 'left'), parseSide(right, 'right')];
+      diffResources(leftResource, rightResource, ignore, differences);
       return {
         differences: differences.differences,
         totalDifferences: differences.count,
         totals: differences.totals(),
         truncated: differences.truncated,
         ignoredFields,
+        unmatchedIgnoredFields: unmatchedIgnoredFields(ignoredFields, leftResource, rightResource),
       };
     },
 

@@ -6,7 +6,8 @@
  * {@link createIgnoreMatcher}).
  */
 import type { DifferenceList } from '../../kernel/issue-list.ts';
-import { createPathMatcher } from '../../kernel/path-pattern.ts';
+import { createPathMatcher, type PathPatternOptions } from '../../kernel/path-pattern.ts';
+import { unmatchedPathPatterns } from '../../kernel/pattern-usage.ts';
 
 /**
  * Compiles ignore patterns with the kernel's step matcher (kernel/path-pattern.ts): dot-separated steps, `*` is one
@@ -17,7 +18,37 @@ import { createPathMatcher } from '../../kernel/path-pattern.ts';
  * 100 patterns, or one longer than 256 characters, is refused with 400 naming the entry (`ignoredFields[3]`).
  */
 export function createIgnoreMatcher(patterns: readonly string[]): (path: string) => boolean {
-  return createPathMatcher(patterns, 'ignoredFields', { anchor: 'any-step' });
+  return createPathMatcher(patterns, 'ignoredFields', FHIR_PATTERN_OPTIONS);
+}
+
+/** How FHIR paths read to the kernel's step matcher: a pattern may start at any step. */
+const FHIR_PATTERN_OPTIONS: PathPatternOptions = { anchor: 'any-step' };
+
+/** Every path of a resource as the diff writes them (`Patient.name[0].family`), each node before what it holds. */
+function* resourcePaths(resource: Record<string, unknown>): Generator<string> {
+  const root = String(resource.resourceType);
+  const stack: Array<[string, unknown]> = [];
+  for (const [key, value] of Object.entries(resource)) if (key !== 'resourceType') stack.push([`${root}.${key}`, value]);
+  stack.reverse();
+  while (stack.length > 0) {
+    const [path, value] = stack.pop() as [string, unknown];
+    yield path;
+    const children: Array<[string, unknown]> = Array.isArray(value)
+      ? value.map((item, i) => [`${path}[${i}]`, item])
+      : isObject(value)
+        ? Object.entries(value).map(([key, item]) => [`${path}.${key}`, item])
+        : [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as [string, unknown]);
+  }
+}
+
+/** The ignore patterns that match no path of either resource; undefined when the check ran out of budget. */
+export function unmatchedIgnoredFields(patterns: readonly string[], left: Record<string, unknown>, right: Record<string, unknown>): string[] | undefined {
+  function* both(): Generator<string> {
+    yield* resourcePaths(left);
+    yield* resourcePaths(right);
+  }
+  return unmatchedPathPatterns(patterns, FHIR_PATTERN_OPTIONS, both());
 }
 
 function render(value: unknown): string {

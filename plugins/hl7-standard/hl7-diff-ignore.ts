@@ -1,7 +1,8 @@
 /**
  * Ignore patterns of a diff: exact paths (`MSH.7`), whole fields or segments (`MSH.10` also ignores `MSH.10.1`),
  * and wildcards for the segment occurrence, the field, the repetition or a component (`ZPI.*`, `OBX[*].14`,
- * `PID.3[*].4`). A missing occurrence or repetition index means the first, as in every path of the plugin.
+ * `PID.3[*].4`). A missing segment occurrence or repetition index covers every one (`OBX.14` is OBX-14 of every OBX,
+ * `OBX[2].14` of the second only), which is what an analyst leaving a field out of a comparison means.
  */
 
 /** A difference's location, 1-based; a missing level means the difference covers all of it. */
@@ -57,8 +58,8 @@ export function compileIgnorePattern(text: string): IgnorePattern | undefined {
  */
 export function patternCovers(pattern: IgnorePattern, at: DiffLocation): boolean {
   if (pattern.segment !== '*' && pattern.segment !== at.segment) return false;
-  const index = pattern.segmentIndex ?? 1;
-  if (index !== '*' && index !== at.segmentIndex) return false;
+  const index = pattern.segmentIndex;
+  if (index !== undefined && index !== '*' && index !== at.segmentIndex) return false;
   const levels: Array<[PatternPart, number | undefined, boolean]> = [
     [pattern.field, at.field, false],
     [pattern.repetition, at.repetition, true],
@@ -66,12 +67,10 @@ export function patternCovers(pattern: IgnorePattern, at: DiffLocation): boolean
     [pattern.subcomponent, at.subcomponent, false],
   ];
   for (let i = 0; i < levels.length; i++) {
-    const [wanted, actual, defaultsToFirst] = levels[i];
+    const [wanted, actual, isRepetition] = levels[i];
     if (wanted === undefined) {
-      // A pattern that stops at a field covers all of its repetitions; one that stops elsewhere covers the rest.
-      if (!defaultsToFirst || i === 0) return true;
-      if (levels.slice(i + 1).every(([w]) => w === undefined)) return true;
-      if (actual !== undefined && actual !== 1) return false;
+      // A pattern that stops at a level covers everything below it; a repetition left out means any repetition.
+      if (!isRepetition || levels.slice(i + 1).every(([w]) => w === undefined)) return true;
       continue;
     }
     if (actual === undefined) return levels.slice(i).every(([w]) => w === undefined || w === '*');

@@ -8,6 +8,7 @@
 import type { Difference, DiffResult } from '../../kernel/standards-registry.ts';
 import { DifferenceList } from '../../kernel/issue-list.ts';
 import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
+import { unmatchedPatterns } from '../../kernel/pattern-usage.ts';
 import { hl7Errors } from './errors.ts';
 import { compileIgnorePattern, type DiffLocation, type IgnorePattern, patternCovers } from './hl7-diff-ignore.ts';
 import { getHl7Definitions, nearestVersion } from './hl7-definitions.ts';
@@ -208,6 +209,27 @@ function compareSegments(walk: DiffWalk, left: Hl7Segment | undefined, right: Hl
   }
 }
 
+/** Every location a segment holds: itself, then each field, repetition, component and subcomponent present. */
+function* segmentLocations(segment: Hl7Segment, at: DiffLocation): Generator<DiffLocation> {
+  yield at;
+  for (let f = 1; f < segment.fields.length; f++) {
+    const fieldAt = locate(at, 'field', f);
+    yield fieldAt;
+    const repetitions = segment.fields[f] ?? [];
+    for (let r = 0; r < repetitions.length; r++) {
+      const repetitionAt = locate(fieldAt, 'repetition', r + 1);
+      yield repetitionAt;
+      const components = repetitions[r] ?? [];
+      for (let c = 0; c < components.length; c++) {
+        const componentAt = locate(repetitionAt, 'component', c + 1);
+        yield componentAt;
+        const subcomponents = components[c] ?? [];
+        for (let sc = 0; sc < subcomponents.length; sc++) yield locate(componentAt, 'subcomponent', sc + 1);
+      }
+    }
+  }
+}
+
 /**
  * Compares two messages field by field. Throws the plugin's `MESSAGE_UNPARSEABLE` (400, naming the side) when a side
  * holds no HL7 v2 message; anything else readable is compared.
@@ -219,6 +241,8 @@ export function diffHl7Messages(left: string, right: string, options: Hl7DiffOpt
   const patterns = options.ignoredFields.map(compileIgnorePattern).filter((p): p is IgnorePattern => p !== undefined);
   const walk: DiffWalk = { left: leftMessage.delimiters, right: rightMessage.delimiters, patterns, out: new DifferenceList(options.maxDifferences) };
   const order: string[] = [];
+  // every segment occurrence of either side with its location, for finding ignore patterns that match nothing
+  const occurrences: Array<[Hl7Segment, DiffLocation]> = [];
   const leftGroups = groupByName(leftMessage, order);
   const rightGroups = groupByName(rightMessage, order);
   // Either side's version decides, so that the diff stays symmetric when the versions differ.
@@ -238,14 +262,28 @@ export function diffHl7Messages(left: string, right: string, options: Hl7DiffOpt
     const keys = [...new Set([...leftKeyed.keys(), ...rightKeyed.keys()])].sort((a, b) => a - b);
     const showIndex = name !== 'MSH' && (l.length > 1 || r.length > 1 || keys.some((k) => k !== 1));
     for (const key of keys) {
-      compareSegments(walk, leftKeyed.get(key), rightKeyed.get(key), { segment: name, segmentIndex: key }, showIndex);
+      const at = { segment: name, segmentIndex: key };
+      compareSegments(walk, leftKeyed.get(key), rightKeyed.get(key), at, showIndex);
+      for (const segment of [leftKeyed.get(key), rightKeyed.get(key)]) if (segment) occurrences.push([segment, at]);
     }
   }
+  function* locations(): Generator<DiffLocation> {
+    for (const [segment, at] of occurrences) yield* segmentLocations(segment, at);
+  }
+  const unmatchedIgnoredFields =
+    options.ignoredFields.length === 0
+      ? []
+      : unmatchedPatterns(
+          options.ignoredFields.map((text) => ({ text, pattern: compileIgnorePattern(text) })),
+          locations(),
+          patternCovers,
+        );
   return {
     differences: walk.out.differences,
     totalDifferences: walk.out.count,
     totals: walk.out.totals(),
     truncated: walk.out.truncated,
     ignoredFields: [...options.ignoredFields],
+    unmatchedIgnoredFields,
   };
 }

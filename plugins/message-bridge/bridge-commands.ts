@@ -156,6 +156,10 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
             const unlisted = result.totalDifferences - result.differences.length;
             if (unlisted > 0) io.out(`  ... and ${unlisted} more difference(s) not listed (plugins.message-bridge.maxDifferences is ${config.maxDifferences})`);
           }
+          // a pattern that matches nothing is most likely a typo: said on stderr, so the output stays the diff
+          for (const pattern of result.unmatchedIgnoredFields ?? []) {
+            io.err(`warning: --ignore ${JSON.stringify(pattern)} matches no path of either message`);
+          }
           return result.totalDifferences > 0 ? 1 : 0;
         }),
     },

@@ -58,6 +58,7 @@ export const BRIDGE_EXAMPLES = {
       totals: { modified: 1, added: 0, removed: 0 },
       truncated: false,
       ignoredFields: ['MSH.10'],
+      unmatchedIgnoredFields: [],
       standard: 'hl7',
     },
   },

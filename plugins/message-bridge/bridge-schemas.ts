@@ -118,6 +118,10 @@ export const diffResultSchema = z.object({
     .describe('exact counts by change type'),
   truncated: z.boolean().describe('true when differences were counted but not listed (over plugins.message-bridge.maxDifferences)'),
   ignoredFields: z.array(z.string()),
+  unmatchedIgnoredFields: z
+    .array(z.string())
+    .optional()
+    .describe('ignoredFields entries that match no path of either message (a typo, most likely); absent when the check stopped at its work limit'),
   standard: z.string(),
 });
 

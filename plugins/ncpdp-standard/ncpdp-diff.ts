@@ -10,6 +10,7 @@ import type { DiffOptions, DiffResult } from '../../kernel/standards-registry.ts
 import type { NcpdpMessage } from './ncpdp-model.ts';
 import { createPathMatcher, type PathPatternOptions } from '../../kernel/path-pattern.ts';
 import { flattenMessage } from './ncpdp-paths.ts';
+import { unmatchedPathPatterns } from '../../kernel/pattern-usage.ts';
 
 /** How NCPDP paths read to the kernel's step matcher: from the first step, `@` attributes, `Name` is `Name[1]`. */
 const NCPDP_PATTERN_OPTIONS: PathPatternOptions = { anchor: 'start', attributes: true, implicitIndex: 1 };
@@ -50,5 +51,12 @@ export function diffFlattened(leftValues: ReadonlyMap<string, string>, rightValu
     totals: differences.totals(),
     truncated: differences.truncated,
     ignoredFields: [...options.ignoredFields],
+    unmatchedIgnoredFields: unmatchedPathPatterns(options.ignoredFields, NCPDP_PATTERN_OPTIONS, pathsOfBoth(leftValues, rightValues)),
   };
+}
+
+/** Every path of the left message, then those only the right one has. */
+function* pathsOfBoth(leftValues: ReadonlyMap<string, string>, rightValues: ReadonlyMap<string, string>): Generator<string> {
+  yield* leftValues.keys();
+  for (const path of rightValues.keys()) if (!leftValues.has(path)) yield path;
 }

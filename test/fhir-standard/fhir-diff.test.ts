@@ -7,7 +7,7 @@ const diff = (left: unknown, right: unknown, ignoredFields: string[] = []) =>
 
 describe('FHIR diff', () => {
   it('finds nothing between equal resources', () => {
-    expect(diff(patient(), patient())).toEqual({ differences: [], totalDifferences: 0, totals: { modified: 0, added: 0, removed: 0 }, truncated: false, ignoredFields: [] });
+    expect(diff(patient(), patient())).toEqual({ differences: [], totalDifferences: 0, totals: { modified: 0, added: 0, removed: 0 }, truncated: false, ignoredFields: [], unmatchedIgnoredFields: [] });
   });
 
   it('reports modified, added and removed values by FHIR path', () => {
@@ -53,7 +53,7 @@ describe('FHIR diff', () => {
     expect(diff(left, right).totalDifferences).toBe(3);
     expect(diff(left, right, ['meta.lastUpdated', 'Patient.id']).differences.map((d) => d.field)).toEqual(['Patient.meta.versionId']);
     const ignored = diff(left, right, ['*.meta', 'Patient.id']);
-    expect(ignored).toEqual({ differences: [], totalDifferences: 0, totals: { modified: 0, added: 0, removed: 0 }, truncated: false, ignoredFields: ['*.meta', 'Patient.id'] });
+    expect(ignored).toEqual({ differences: [], totalDifferences: 0, totals: { modified: 0, added: 0, removed: 0 }, truncated: false, ignoredFields: ['*.meta', 'Patient.id'], unmatchedIgnoredFields: [] });
   });
 
   it('matches ignore patterns by segment, with ** and explicit indexes', () => {

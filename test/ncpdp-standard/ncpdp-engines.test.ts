@@ -208,7 +208,7 @@ describe('diff', () => {
     const ignored = adapter.diff(newRx, newRx.replace(/<MessageID>[^<]*</, '<MessageID>X<').replace(/<SentTime>[^<]*</, '<SentTime>2025-01-01T00:00:00Z<'), {
       ignoredFields: ['Header.MessageID', 'Header.Sent*'],
     });
-    expect(ignored).toEqual({ differences: [], totalDifferences: 0, totals: { modified: 0, added: 0, removed: 0 }, truncated: false, ignoredFields: ['Header.MessageID', 'Header.Sent*'] });
+    expect(ignored).toEqual({ differences: [], totalDifferences: 0, totals: { modified: 0, added: 0, removed: 0 }, truncated: false, ignoredFields: ['Header.MessageID', 'Header.Sent*'], unmatchedIgnoredFields: [] });
     const changed = adapter.diff(newRx, newRx.replace('<Substitutions>0</Substitutions>', '<Substitutions>1</Substitutions><Note>n</Note>'), { ignoredFields: [] });
     expect(changed.differences).toEqual([
       { field: 'NewRx.MedicationPrescribed.Substitutions', leftValue: '0', rightValue: '1', changeType: 'modified' },
