@@ -5,9 +5,10 @@
  * definition's max cardinality is above 1, the `url` attribute of extensions, resources wrapped in their type
  * element (contained, Bundle.entry.resource), and the narrative `div` kept as an XHTML string.
  *
- * Parsing is safe by construction: a DOCTYPE or ENTITY declaration is refused before the parser sees the text
- * (no XXE, no billion laughs), fast-xml-parser runs with entity processing off (the five predefined entities and
- * numeric character references are decoded here, nothing else), and nesting is limited. Element names that are
+ * Parsing is safe by construction: the kernel's safe XML check (kernel/safe-xml.ts) refuses a DOCTYPE or ENTITY
+ * declaration before the parser sees the text (no XXE, no billion laughs) and checks well-formedness and nesting in
+ * one pass, with the line and column of the first problem; fast-xml-parser then runs with entity processing off (the
+ * five predefined entities and numeric character references are decoded here, nothing else). Element names that are
  * members every JavaScript object inherits (`constructor`, `__proto__`) are set aside as findings, never used as
  * keys, and objects are filled by defining own properties, so no name in the document can reach a prototype.
  *
@@ -16,6 +17,7 @@
  * narrative check's concern.
  */
 import { XMLParser } from 'fast-xml-parser';
+import { checkXmlBeforeParsing } from '../../kernel/safe-xml.ts';
 import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import { isInheritedMemberName } from './fhir-content-scan.ts';
 import type { FhirFinding } from './fhir-issues.ts';
@@ -24,6 +26,8 @@ import type { FhirFinding } from './fhir-issues.ts';
 export const FHIR_XML_NAMESPACE = 'http://hl7.org/fhir';
 /** Deepest element nesting accepted. */
 export const MAX_XML_DEPTH = 100;
+/** Largest FHIR XML document read, in characters, as for JSON (the request limit of the service is lower by default). */
+export const MAX_XML_CHARS = 32 * 1024 * 1024;
 
 /** Result of converting XML. */
 export type FhirXmlResult =
@@ -32,7 +36,6 @@ export type FhirXmlResult =
 
 type XmlNode = Record<string, unknown>;
 
-const DECLARATION = /<!\s*(DOCTYPE|ENTITY)/i;
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const NUMERIC_TYPES = new Set(['integer', 'decimal', 'positiveInt', 'unsignedInt']);
 
@@ -250,12 +253,20 @@ export function createFhirXmlConverter(definitions: FhirDefinitions) {
   return {
     /** Converts a FHIR XML document to FHIR JSON. */
     convert(xml: string): FhirXmlResult {
-      if (DECLARATION.test(xml)) {
-        return { ok: false, code: 'PARSE_ERROR', reason: 'XML with a DOCTYPE or ENTITY declaration is refused (FHIR XML never needs one).' };
+      const checked = checkXmlBeforeParsing(xml, { maxChars: MAX_XML_CHARS, maxDepth: MAX_XML_DEPTH });
+      if (!checked.ok) {
+        const refusal = checked.refusal;
+        const reason =
+          refusal.kind === 'too-large'
+            ? `the XML is ${refusal.chars} characters long, above the limit of ${refusal.maxChars}.`
+            : refusal.kind === 'declaration'
+              ? `XML with a DOCTYPE or ENTITY declaration is refused (a ${refusal.declaration} at line ${refusal.line}, column ${refusal.column}; FHIR XML never needs one).`
+              : `the XML is not well-formed at line ${refusal.line}, column ${refusal.column}: ${refusal.reason}.`;
+        return { ok: false, code: 'PARSE_ERROR', reason };
       }
       let document: XmlNode;
       try {
-        document = parser.parse(xml, true) as XmlNode;
+        document = parser.parse(checked.content) as XmlNode;
       } catch (error) {
         return { ok: false, code: 'PARSE_ERROR', reason: `the XML is not well-formed: ${(error as Error).message}` };
       }

@@ -1,15 +1,13 @@
 /**
- * Safe reading of SCRIPT XML. Untrusted XML is refused before parsing when it declares a DOCTYPE or an ENTITY
- * (external entities read files or reach the network, nested entities expand to gigabytes), when it is larger
- * than the size limit. Well-formedness and the depth limit are checked in one pass (xml-well-formedness.ts), which
- * gives the line and column of the first problem; fast-xml-parser then builds the tree keeping element order
- * (`preserveOrder`), because SCRIPT validates order.
+ * Safe reading of SCRIPT XML: the kernel's safe XML check (kernel/safe-xml.ts: size limit, DOCTYPE and ENTITY
+ * refused, well-formedness and depth in one pass, with line and column) runs first; fast-xml-parser then builds the
+ * tree keeping element order (`preserveOrder`), because SCRIPT validates order.
  */
 import { XMLParser } from 'fast-xml-parser';
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
 import type { ScriptDocument, ScriptElement } from './ncpdp-model.ts';
 import { parseErrorIssue } from './ncpdp-issues.ts';
-import { checkWellFormed } from './xml-well-formedness.ts';
+import { checkXmlBeforeParsing } from '../../kernel/safe-xml.ts';
 
 /** Largest SCRIPT message accepted, in characters (real messages are a few kilobytes). */
 export const SCRIPT_MAX_CHARS = 2_000_000;
@@ -34,19 +32,6 @@ export const SCRIPT_XML_PARSER_OPTIONS = {
 } as const;
 
 const parser = new XMLParser(SCRIPT_XML_PARSER_OPTIONS);
-
-/** 1-based line and column of a character offset. */
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
 
 type OrderedNode = Record<string, unknown>;
 
@@ -80,26 +65,18 @@ function toElement(node: OrderedNode): ScriptElement | undefined {
 
 /** Reads SCRIPT XML safely; never throws for bad content. */
 export function parseScriptXml(input: string): ScriptParseOutcome {
-  const content = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  if (content.length > SCRIPT_MAX_CHARS) {
-    return { ok: false, issue: parseErrorIssue('Message', `The message is ${content.length} characters long, above the limit of ${SCRIPT_MAX_CHARS}; it was not read.`) };
+  const checked = checkXmlBeforeParsing(input, { maxChars: SCRIPT_MAX_CHARS, maxDepth: SCRIPT_MAX_DEPTH });
+  if (!checked.ok) {
+    const refusal = checked.refusal;
+    const message =
+      refusal.kind === 'too-large'
+        ? `The message is ${refusal.chars} characters long, above the limit of ${refusal.maxChars}; it was not read.`
+        : refusal.kind === 'declaration'
+          ? `Line ${refusal.line}, column ${refusal.column}: a <!${refusal.declaration} declaration was refused; SCRIPT messages never carry one and it could expand entities or read external files.`
+          : `The XML is not well-formed at line ${refusal.line}, column ${refusal.column}: ${refusal.reason}.`;
+    return { ok: false, issue: parseErrorIssue('Message', message) };
   }
-  const declaration = /<!(DOCTYPE|ENTITY)/i.exec(content);
-  if (declaration) {
-    const { line, column } = lineAndColumn(content, declaration.index);
-    return {
-      ok: false,
-      issue: parseErrorIssue(
-        'Message',
-        `Line ${line}, column ${column}: a <!${declaration[1].toUpperCase()} declaration was refused; SCRIPT messages never carry one and it could expand entities or read external files.`,
-      ),
-    };
-  }
-  const verdict = checkWellFormed(content, SCRIPT_MAX_DEPTH);
-  if (!verdict.ok) {
-    const { line, column } = lineAndColumn(content, verdict.offset);
-    return { ok: false, issue: parseErrorIssue('Message', `The XML is not well-formed at line ${line}, column ${column}: ${verdict.reason}.`) };
-  }
+  const content = checked.content;
   let nodes: OrderedNode[];
   try {
     nodes = parser.parse(content) as OrderedNode[];
