@@ -11,7 +11,7 @@ import { diffHl7Messages } from './hl7-diff.ts';
 import { generateHl7Messages, HL7_GENERATED_MESSAGE_TYPES } from './hl7-generator.ts';
 import { parseHl7 } from './hl7-parser.ts';
 import { parseHl7Path } from './hl7-path.ts';
-import type { Hl7ProfileSet } from './hl7-profiles.ts';
+import type { Hl7Profile, Hl7ProfileSet } from './hl7-profiles.ts';
 import { validateHl7 } from './hl7-validator.ts';
 
 /** What the adapter needs. */
@@ -67,6 +67,16 @@ export function describeHl7Path(path: string, version: Hl7Version): FieldDescrip
   };
 }
 
+/** The loaded profile of a name (undefined for none asked); PROFILE_NOT_FOUND, listing the loaded ones, otherwise. */
+export function requireHl7Profile(profiles: Hl7ProfileSet, name: string | undefined): Hl7Profile | undefined {
+  if (!name) return undefined;
+  const profile = profiles.get(name);
+  if (!profile) {
+    throw hl7Errors.create('PROFILE_NOT_FOUND', { profile: name, loaded: profiles.list().map((p) => p.name).join(', ') || 'none' });
+  }
+  return profile;
+}
+
 /** Creates the HL7 v2 adapter. */
 export function createHl7Adapter(deps: Hl7AdapterDeps): StandardAdapter {
   return {
@@ -79,16 +89,7 @@ export function createHl7Adapter(deps: Hl7AdapterDeps): StandardAdapter {
     parse: (content) => parseHl7(content),
     validate(content: string, options: ValidateOptions) {
       const version = options.version === undefined ? undefined : requireVersion(options.version);
-      let profile: ReturnType<Hl7ProfileSet['get']>;
-      if (options.profile) {
-        profile = deps.profiles.get(options.profile);
-        if (!profile) {
-          throw hl7Errors.create('PROFILE_NOT_FOUND', {
-            profile: options.profile,
-            loaded: deps.profiles.list().map((p) => p.name).join(', ') || 'none',
-          });
-        }
-      }
+      const profile = requireHl7Profile(deps.profiles, options.profile);
       return validateHl7(content, { mode: options.mode, version, profile, maxIssues: options.maxIssues });
     },
     diff: (left, right, options) => diffHl7Messages(left, right, options),

@@ -5,7 +5,7 @@
  * message gives no messages and the parser's problems.
  */
 import type { Hl7Segment } from './hl7-model.ts';
-import { parseHl7 } from './hl7-parser.ts';
+import { type Hl7ParsedMessage, type Hl7ParseResult, parseHl7 } from './hl7-parser.ts';
 
 /** The facts of one message of a file. */
 export interface Hl7MessageFacts {
@@ -44,33 +44,39 @@ function value(segment: Hl7Segment | undefined, field: number, component = 1, re
   return segment?.fields[field]?.[repetition]?.[component - 1]?.[0] ?? '';
 }
 
+/** The facts of one parsed message. */
+export function hl7MessageFacts(message: Hl7ParsedMessage): Hl7MessageFacts {
+  const msh = message.segments[0];
+  const pid = message.segments.find((s) => s.name === 'PID');
+  const pv1 = message.segments.find((s) => s.name === 'PV1');
+  const patientIds: Hl7MessageFacts['patientIds'] = [];
+  for (const repetition of pid?.fields[3] ?? []) {
+    const id = repetition[0]?.[0] ?? '';
+    if (id !== '') patientIds.push({ id, assigningAuthority: repetition[3]?.[0] ?? '' });
+  }
+  return {
+    index: message.index,
+    raw: message.raw,
+    messageTime: value(msh, 7),
+    messageType: value(msh, 9, 1),
+    triggerEvent: value(msh, 9, 2),
+    controlId: value(msh, 10),
+    version: value(msh, 12),
+    sendingApplication: value(msh, 3),
+    sendingFacility: value(msh, 4),
+    patientIds,
+    accountNumber: value(pid, 18),
+    visitNumber: value(pv1, 19),
+  };
+}
+
+/** The problems of a parse outside any message, as sentences. */
+export function problemsOutsideMessages(parsed: Hl7ParseResult): string[] {
+  return parsed.problems.filter((p) => p.messageIndex === undefined).map((p) => p.message);
+}
+
 /** Splits content into messages with their facts (linear in the content's size). */
 export function splitHl7Messages(content: string | Uint8Array): Hl7SplitResult {
   const parsed = parseHl7(content);
-  const messages = parsed.messages.map((message): Hl7MessageFacts => {
-    const msh = message.segments[0];
-    const pid = message.segments.find((s) => s.name === 'PID');
-    const pv1 = message.segments.find((s) => s.name === 'PV1');
-    const patientIds: Hl7MessageFacts['patientIds'] = [];
-    for (const repetition of pid?.fields[3] ?? []) {
-      const id = repetition[0]?.[0] ?? '';
-      if (id !== '') patientIds.push({ id, assigningAuthority: repetition[3]?.[0] ?? '' });
-    }
-    return {
-      index: message.index,
-      raw: message.raw,
-      messageTime: value(msh, 7),
-      messageType: value(msh, 9, 1),
-      triggerEvent: value(msh, 9, 2),
-      controlId: value(msh, 10),
-      version: value(msh, 12),
-      sendingApplication: value(msh, 3),
-      sendingFacility: value(msh, 4),
-      patientIds,
-      accountNumber: value(pid, 18),
-      visitNumber: value(pv1, 19),
-    };
-  });
-  const problems = parsed.problems.filter((p) => p.messageIndex === undefined).map((p) => p.message);
-  return { messages, problems };
+  return { messages: parsed.messages.map(hl7MessageFacts), problems: problemsOutsideMessages(parsed) };
 }

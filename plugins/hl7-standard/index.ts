@@ -1,15 +1,17 @@
 /**
  * Entry of the HL7 v2 plugin: loads the HL7 profiles of the discovered packs (logging broken files, which never
- * stop the others from loading), registers the error catalogue and the adapter in the standards registry. Pool
- * workers get the same adapter; broken profile files are reported once, by the main thread.
+ * stop the others from loading), registers the error catalogue, the adapter in the standards registry and the
+ * message reader (HL7_MESSAGE_READER) in the container. Pool workers get the same adapter; broken profile files are
+ * reported once, by the main thread.
  */
 import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
 import { syntheticDataOf } from '../synthetic-data/api.ts';
 import { hl7Errors } from './errors.ts';
 import { createHl7Adapter } from './hl7-adapter.ts';
-import { loadHl7Profiles } from './hl7-profiles.ts';
+import { createHl7MessageReader, HL7_MESSAGE_READER } from './hl7-message-reader.ts';
+import { type Hl7ProfileSet, loadHl7Profiles } from './hl7-profiles.ts';
 
-function registerAdapter(context: WorkerPluginContext, reportProblems: boolean): void {
+function registerAdapter(context: WorkerPluginContext, reportProblems: boolean): Hl7ProfileSet {
   const profiles = loadHl7Profiles(context.profiles);
   if (reportProblems) {
     for (const problem of profiles.problems) {
@@ -18,13 +20,17 @@ function registerAdapter(context: WorkerPluginContext, reportProblems: boolean):
   }
   const synthetic = syntheticDataOf(context.container);
   context.standards.register(createHl7Adapter({ synthetic, profiles }));
+  return profiles;
 }
 
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule = {
   register(context) {
     context.registerErrors(hl7Errors.catalogue);
-    registerAdapter(context, true);
+    const profiles = registerAdapter(context, true);
+    context.container.registerInstance(HL7_MESSAGE_READER, createHl7MessageReader(profiles));
   },
-  registerWorker: (context) => registerAdapter(context, false),
+  registerWorker: (context) => {
+    registerAdapter(context, false);
+  },
 };

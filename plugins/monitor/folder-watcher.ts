@@ -65,10 +65,16 @@ export class FolderWatcher {
     private readonly options: FolderWatcherOptions,
   ) {
     this.matches = compileFilePattern(monitored.filePattern);
+    const root = monitored.directoryPath;
+    this.rootPrefix = root.endsWith(sep) ? root : `${root}${sep}`;
   }
 
+  /** The folder with a trailing separator: paths under it are cut by prefix, with no `path.relative` per file. */
+  private readonly rootPrefix: string;
+
   private relativeOf(path: string): string {
-    return relative(this.monitored.directoryPath, path).split(sep).join('/');
+    const inside = path.startsWith(this.rootPrefix) ? path.slice(this.rootPrefix.length) : relative(this.monitored.directoryPath, path);
+    return sep === '/' ? inside : inside.split(sep).join('/');
   }
 
   /** Starts watching; resolves once the files already there were reported. */
@@ -90,15 +96,27 @@ export class FolderWatcher {
       // folders are always walked (subject to depth); files only when the pattern matches
       ignored: (path: string, stats?: Stats) => path !== root && stats?.isFile() === true && !this.matches(this.relativeOf(path)),
     });
+    let ready = false;
     const onFile = (path: string, stats?: Stats) => {
       if (!this.matches(this.relativeOf(path))) return;
       void this.observe(path, stats);
     };
-    this.watcher.on('add', onFile);
+    // Files reported by the initial scan carry the stat chokidar took a moment ago while listing the folder, and no
+    // earlier size and mtime exist to compare them with: they need no second stat (a folder of 10,000 files would
+    // otherwise cost 10,000 more). The queue compares the file with a fresh stat after reading it anyway.
+    this.watcher.on('add', (path: string, stats?: Stats) => {
+      if (!this.matches(this.relativeOf(path))) return;
+      void this.observe(path, stats, !ready && stats !== undefined);
+    });
     this.watcher.on('change', onFile);
     this.watcher.on('unlink', (path: string) => this.forget(path));
     this.watcher.on('error', (error: unknown) => this.options.onError(error instanceof Error ? error : new Error(String(error))));
-    await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
+    await new Promise<void>((resolve) =>
+      this.watcher?.once('ready', () => {
+        ready = true;
+        resolve();
+      }),
+    );
   }
 
   private forget(path: string): void {
@@ -108,12 +126,12 @@ export class FolderWatcher {
     this.pending.delete(path);
   }
 
-  private async observe(path: string, stats?: Stats): Promise<void> {
+  private async observe(path: string, stats?: Stats, statIsFresh = false): Promise<void> {
     let current = stats;
     // An event's stats may be older than the event (a loaded machine delivers late): the shortcut below must judge
     // the file as it is now, so it stats afresh.
     const fresh = !this.monitored.usePolling;
-    if (!current || fresh) {
+    if (!current || (fresh && !statIsFresh)) {
       try {
         current = await stat(path);
       } catch {
@@ -170,11 +188,12 @@ export class FolderWatcher {
   }
 
   /**
-   * Every regular file of the folder that the pattern matches (subfolders when the interface is recursive), with
-   * its size and mtime. Symbolic links are left out, as the watcher leaves them. A folder that cannot be read gives
-   * an empty list (the periodic reachability check reports it).
+   * Every regular file of the folder that the pattern matches (subfolders when the interface is recursive) and `skip`
+   * does not leave out (it is asked before the file is stat-ed), with its size and mtime. Symbolic links are left
+   * out, as the watcher leaves them. A folder that cannot be read gives an empty list (the periodic reachability
+   * check reports it).
    */
-  async listFiles(): Promise<ListedFile[]> {
+  async listFiles(skip: (absolutePath: string, relativePath: string) => boolean = () => false): Promise<ListedFile[]> {
     const root = this.monitored.directoryPath;
     let entries;
     try {
@@ -183,17 +202,21 @@ export class FolderWatcher {
       return [];
     }
     const candidates: string[] = [];
+    const relativePaths: string[] = [];
     for (const entry of entries) {
       if (!entry.isFile()) continue;
       const absolutePath = join(entry.parentPath, entry.name);
-      if (this.matches(this.relativeOf(absolutePath))) candidates.push(absolutePath);
+      const relativePath = this.relativeOf(absolutePath);
+      if (!this.matches(relativePath) || skip(absolutePath, relativePath)) continue;
+      candidates.push(absolutePath);
+      relativePaths.push(relativePath);
     }
     const listed: ListedFile[] = [];
     for (let i = 0; i < candidates.length; i += LIST_STAT_CONCURRENCY) {
       const stats = await Promise.all(candidates.slice(i, i + LIST_STAT_CONCURRENCY).map((path) => stat(path).catch(() => undefined)));
       stats.forEach((s, k) => {
         const absolutePath = candidates[i + k];
-        if (s?.isFile()) listed.push({ absolutePath, relativePath: this.relativeOf(absolutePath), size: s.size, mtimeMs: s.mtimeMs });
+        if (s?.isFile()) listed.push({ absolutePath, relativePath: relativePaths[i + k], size: s.size, mtimeMs: s.mtimeMs });
       });
     }
     return listed;

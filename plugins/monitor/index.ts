@@ -8,6 +8,7 @@ import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { AlertEpisodes } from './alert-episodes.ts';
 import { registerAlertRoutes } from './alert-routes.ts';
 import { AlertRuleEngine } from './alert-rules.ts';
+import { HL7_MESSAGE_READER, type Hl7MessageReader } from '../hl7-standard/api.ts';
 import { MONITOR_SERVICE } from './api.ts';
 import { monitorErrors } from './errors.ts';
 import { emitIngested } from './ingest-events.ts';
@@ -40,18 +41,25 @@ export const plugin: PluginModule<MonitorConfig> = {
       db,
       clock,
       logger,
-      validate: async (content, options) => {
-        const adapter = context.standards.get('hl7');
-        if (!adapter) throw new Error('The hl7 standard adapter is not registered.');
-        // the pool's queue is bounded: when it is full, wait and try again rather than fail a good message
-        for (let attempt = 0; ; attempt++) {
-          try {
-            return await context.standardsRunner.validate(adapter, content, options);
-          } catch (error) {
-            if ((error as { code?: string }).code !== 'SERVER_BUSY' || attempt >= 600) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 100));
+      readers: {
+        // resolved on use: the HL7 plugin (which the manifest requires) registers it
+        get reader() {
+          return context.container.resolve<Hl7MessageReader>(HL7_MESSAGE_READER);
+        },
+        validateHere: (rawLength) => !context.standardsRunner.isPooled(rawLength),
+        async validate(content, options) {
+          const adapter = context.standards.get('hl7');
+          if (!adapter) throw new Error('The hl7 standard adapter is not registered.');
+          // the pool's queue is bounded: when it is full, wait and try again rather than fail a good message
+          for (let attempt = 0; ; attempt++) {
+            try {
+              return await context.standardsRunner.validate(adapter, content, options);
+            } catch (error) {
+              if ((error as { code?: string }).code !== 'SERVER_BUSY' || attempt >= 600) throw error;
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
           }
-        }
+        },
       },
       watched: (id) => manager?.watched(id),
       maxFileBytes: config.maxFileBytes,
@@ -73,7 +81,7 @@ export const plugin: PluginModule<MonitorConfig> = {
           if (bad) await rules.fileParsed(monitored, bad.path, bad.error ?? 'unreadable');
           if (file.state !== 'unparsable') await rules.fileParsed(monitored, file.path, undefined);
         }
-        for (const id of touched) await manager?.evaluate(id);
+        for (const id of touched) manager?.evaluateSoon(id);
       },
     });
     const watchManager = new WatchManager({

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
 import type { MonitoredInterface } from './api.ts';
 import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
-import { readContent, type ValidateMessage } from './message-reading.ts';
+import { readContent, type ContentReaders } from './message-reading.ts';
 import type { FileRow, MonitorDatabase } from './monitor-tables.ts';
 import type { SettledFile } from './folder-watcher.ts';
 
@@ -21,6 +21,15 @@ export interface IngestJob extends SettledFile {
   failedAttempts?: number;
 }
 
+/** Pause (ms) before a batch of a burst, for files settling meanwhile to join it. */
+const GATHER_MS = 20;
+
+/** Most bytes of content read into one batch (a larger single file is a batch of its own). */
+const MAX_BATCH_BYTES = 4 * 1024 * 1024;
+
+/** A batch starting within this many ms of the end of the previous one belongs to a burst. */
+const BURST_MS = 250;
+
 /** Longest wait before a file whose batch could not be committed is tried again. */
 const MAX_RETRY_DELAY_MS = 60_000;
 
@@ -29,8 +38,8 @@ export interface IngestQueueDeps {
   db: Kysely<MonitorDatabase>;
   clock: Clock;
   logger: Logger;
-  /** Validates one HL7 message (through the kernel's runner, so a large one goes to the worker pool). */
-  validate: ValidateMessage;
+  /** Splits and validates HL7 content (a large message through the kernel's runner, in the worker pool). */
+  readers: ContentReaders;
   /** The interface a job belongs to, while it is watched; undefined drops the job. */
   watched(interfaceId: string): MonitoredInterface | undefined;
   maxFileBytes: number;
@@ -46,6 +55,8 @@ export interface IngestQueueDeps {
 export class IngestQueue {
   private readonly waiting = new Map<string, IngestJob>();
   private running: Promise<void> | undefined;
+  /** When the last batch ended (performance.now()), to tell a burst from a lone file. */
+  private lastBatchEndedMs = Number.NEGATIVE_INFINITY;
   private stopped = false;
 
   constructor(private readonly deps: IngestQueueDeps) {}
@@ -98,12 +109,14 @@ export class IngestQueue {
 
   private async loop(): Promise<void> {
     while (this.waiting.size > 0 && !this.stopped) {
-      const batch: IngestJob[] = [];
-      for (const [key, job] of this.waiting) {
-        batch.push(job);
-        this.waiting.delete(key);
-        if (batch.length >= this.deps.batchFiles) break;
-      }
+      // A file after a quiet spell goes at once (a lone file is counted without delay). During a burst (a batch
+      // ended moments ago) the loop lets files settle for a moment before taking the next batch: reading and
+      // committing hold the event loop, so without the pause each batch would hold the one or two files that
+      // settled meanwhile, and every file would pay a commit of its own.
+      const inBurst = performance.now() - this.lastBatchEndedMs < BURST_MS;
+      if (inBurst && !this.batchFull()) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+      if (this.stopped) break;
+      const batch = this.takeBatch();
       try {
         await this.process(batch);
       } catch (error) {
@@ -114,7 +127,36 @@ export class IngestQueue {
         this.deps.logger.error({ err: error, files: batch.length, retryInMs: delayMs }, 'monitor could not commit a batch of files; it is tried again');
         for (const job of batch) this.retryLater({ ...job, failedAttempts }, delayMs);
       }
+      this.lastBatchEndedMs = performance.now();
     }
+  }
+
+  /** Whether the files waiting fill a batch already (by count or by size). */
+  private batchFull(): boolean {
+    if (this.waiting.size >= this.deps.batchFiles) return true;
+    let bytes = 0;
+    for (const job of this.waiting.values()) {
+      bytes += job.size;
+      if (bytes >= MAX_BATCH_BYTES) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Takes the next batch out of the waiting files: at most `batchFiles` files and, beyond its first file, at most
+   * MAX_BATCH_BYTES of content, so the messages held in memory until the commit stay bounded whatever the files hold.
+   */
+  private takeBatch(): IngestJob[] {
+    const batch: IngestJob[] = [];
+    let bytes = 0;
+    for (const [key, job] of this.waiting) {
+      if (batch.length > 0 && bytes + job.size > MAX_BATCH_BYTES) break;
+      batch.push(job);
+      this.waiting.delete(key);
+      bytes += job.size;
+      if (batch.length >= this.deps.batchFiles) break;
+    }
+    return batch;
   }
 
   private async process(batch: IngestJob[]): Promise<void> {
@@ -162,7 +204,7 @@ export class IngestQueue {
     const base = { interfaceId: job.interfaceId, path: job.relativePath, receivedAt };
     if (job.size > this.deps.maxFileBytes) {
       const problem = `The file is ${job.size} bytes, over the limit of ${this.deps.maxFileBytes} (maxFileBytes); it was not read.`;
-      const reading = await readContent(Buffer.alloc(0), { validate: this.deps.validate, monitored, receivedAtMs: job.settledAtMs, skip: 0 });
+      const reading = await readContent(Buffer.alloc(0), { readers: this.deps.readers, monitored, receivedAtMs: job.settledAtMs, skip: 0 });
       reading.messages[0].errors[0].message = problem;
       return {
         ...base,
@@ -195,7 +237,7 @@ export class IngestQueue {
     if (verdict.kind === 'touched') return { ...file, state: 'ingested', error: null, messages: [] };
     if (content.length === 0) return { ...file, state: 'empty', error: null, messages: [] };
     const skip = verdict.kind === 'appended' ? Number(verdict.row.message_count) : 0;
-    const reading = await readContent(content, { validate: this.deps.validate, monitored, receivedAtMs: job.settledAtMs, skip });
+    const reading = await readContent(content, { readers: this.deps.readers, monitored, receivedAtMs: job.settledAtMs, skip });
     return {
       ...file,
       state: reading.unparsable ? 'unparsable' : 'ingested',

@@ -1,11 +1,12 @@
 /**
- * Turns the content of a settled file into the messages the monitor stores: split by the HL7 plugin's helper
- * (batches, MLLP, BOM, any line ending), each message validated through the standards registry with the
- * interface's mode and profile, facts extracted, latency computed. Content holding no message at all is one failed
- * message with a PARSE_ERROR, never an exception.
+ * Turns the content of a settled file into the messages the monitor stores: split and validated in one parse by the
+ * HL7 plugin's message reader (batches, MLLP, BOM, any line ending) with the interface's mode and profile, facts
+ * extracted, latency computed. A message long enough for the worker pool is validated there instead, through the
+ * kernel's runner, so it never holds the event loop. Content holding no message at all is one failed message with
+ * a PARSE_ERROR, never an exception.
  */
 import type { ValidateOptions, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
-import { splitHl7Messages } from '../hl7-standard/api.ts';
+import type { Hl7MessageReader, Hl7MessageVerdict, Hl7ReadResult } from '../hl7-standard/api.ts';
 import type { MonitoredInterface, StoredIssue, StoredMessage } from './api.ts';
 import { parseMessageTime } from './message-time.ts';
 
@@ -14,6 +15,15 @@ export const STORED_ISSUES_MAX = 20;
 
 /** Validates one message's text (the adapter itself, or the kernel's runner in front of it). */
 export type ValidateMessage = (content: string, options: ValidateOptions) => Promise<ValidationResult> | ValidationResult;
+
+/** How content is read: the HL7 reader for the parse, the runner for messages too long for the event loop. */
+export interface ContentReaders {
+  reader: Hl7MessageReader;
+  /** Validates a message the reader left without a verdict. */
+  validate: ValidateMessage;
+  /** Whether a message of this length is validated on the event loop, by the reader. */
+  validateHere(rawLength: number): boolean;
+}
 
 /** A message ready to be stored: a stored message without what the ledger assigns (ids, file, receipt time). */
 export type ReadMessage = Omit<StoredMessage, 'id' | 'interfaceId' | 'fileId' | 'receivedAt' | 'raw'> & { raw: string };
@@ -35,6 +45,22 @@ function keep(issues: ValidationIssue[]): StoredIssue[] {
   return issues.slice(0, STORED_ISSUES_MAX).map((i) => ({ field: i.field, code: i.code, severity: i.severity, message: i.message }));
 }
 
+/** The warning stored with each message when the interface's profile is no longer loaded. */
+function profileNotLoaded(error: unknown): StoredIssue {
+  return {
+    field: 'MSH',
+    code: 'PROFILE_NOT_LOADED',
+    severity: 'warning',
+    message: `The interface's profile could not be applied (${(error as Error).message}); validated against the standard alone.`,
+  };
+}
+
+/** A verdict as stored: at most STORED_ISSUES_MAX issues of each severity, an extra warning first. */
+function stored(verdict: Hl7MessageVerdict, extraWarning?: StoredIssue): Pick<ReadMessage, 'isValid' | 'errors' | 'warnings'> {
+  const warnings = keep(verdict.warnings);
+  return { isValid: verdict.isValid, errors: keep(verdict.errors), warnings: extraWarning ? [extraWarning, ...warnings] : warnings };
+}
+
 /**
  * Validates one message (the kernel's runner: on the event loop when small, in the worker pool when large). A
  * message the pool gave up on (time or memory budget) is a failed message carrying that code; a profile that is no
@@ -44,10 +70,9 @@ async function validate(
   run: ValidateMessage,
   raw: string,
   monitored: MonitoredInterface,
-): Promise<{ isValid: boolean; errors: StoredIssue[]; warnings: StoredIssue[] }> {
+): Promise<Pick<ReadMessage, 'isValid' | 'errors' | 'warnings'>> {
   try {
-    const result = await run(raw, { mode: monitored.validationMode, profile: monitored.profileName ?? undefined });
-    return { isValid: result.isValid, errors: keep(result.errors), warnings: keep(result.warnings) };
+    return stored(await run(raw, { mode: monitored.validationMode, profile: monitored.profileName ?? undefined }));
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'PROCESSING_TIME_EXCEEDED' || code === 'PROCESSING_MEMORY_EXCEEDED') {
@@ -55,14 +80,23 @@ async function validate(
       return { isValid: false, errors: [issue], warnings: [] };
     }
     if (code !== 'PROFILE_NOT_FOUND') throw error;
-    const result = await run(raw, { mode: monitored.validationMode });
-    const warning: StoredIssue = {
-      field: 'MSH',
-      code: 'PROFILE_NOT_LOADED',
-      severity: 'warning',
-      message: `The interface's profile could not be applied (${(error as Error).message}); validated against the standard alone.`,
-    };
-    return { isValid: result.isValid, errors: keep(result.errors), warnings: [warning, ...keep(result.warnings)] };
+    return stored(await run(raw, { mode: monitored.validationMode }), profileNotLoaded(error));
+  }
+}
+
+/** Splits and validates content with the interface's profile; one no longer loaded falls back to the standard. */
+function readWithProfile(
+  readers: ContentReaders,
+  content: Buffer,
+  monitored: MonitoredInterface,
+  firstIndex: number,
+): { read: Hl7ReadResult; warning?: StoredIssue } {
+  const options = { mode: monitored.validationMode, firstIndex, validateHere: (n: number) => readers.validateHere(n) };
+  try {
+    return { read: readers.reader.read(content, { ...options, profile: monitored.profileName ?? undefined }) };
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'PROFILE_NOT_FOUND') throw error;
+    return { read: readers.reader.read(content, options), warning: profileNotLoaded(error) };
   }
 }
 
@@ -72,10 +106,10 @@ async function validate(
  */
 export async function readContent(
   content: Buffer,
-  options: { validate: ValidateMessage; monitored: MonitoredInterface; receivedAtMs: number; skip: number },
+  options: { readers: ContentReaders; monitored: MonitoredInterface; receivedAtMs: number; skip: number },
 ): Promise<ContentReading> {
-  const split = splitHl7Messages(content);
-  if (split.messages.length === 0) {
+  const { read: split, warning } = readWithProfile(options.readers, content, options.monitored, options.skip);
+  if (split.messageCount === 0) {
     const problem = split.problems[split.problems.length - 1] ?? 'The content holds no HL7 v2 message.';
     return {
       unparsable: true,
@@ -108,9 +142,8 @@ export async function readContent(
   }
   const messages: ReadMessage[] = [];
   for (const facts of split.messages) {
-    if (facts.index < options.skip) continue;
     const time = parseMessageTime(facts.messageTime);
-    const verdict = await validate(options.validate, facts.raw, options.monitored);
+    const verdict = facts.verdict ? stored(facts.verdict, warning) : await validate(options.readers.validate, facts.raw, options.monitored);
     messages.push({
       indexInFile: facts.index,
       messageTime: time === undefined ? null : new Date(time).toISOString(),

@@ -54,6 +54,8 @@ export class WatchManager {
   private stopped = false;
   /** Changes of one interface run one after another, so a quick disable/enable never leaves two watchers. */
   private changes: Promise<unknown> = Promise.resolve();
+  /** Interfaces whose traffic evaluation waits for its turn ({@link evaluateSoon}). */
+  private readonly evaluationsWaiting = new Set<string>();
 
   constructor(private readonly deps: WatchManagerDeps) {}
 
@@ -135,8 +137,8 @@ export class WatchManager {
     if (!watcher) return 0;
     state.rescannedAtMs = this.deps.clock.nowMs();
     const { id } = state.monitored;
-    const listed = (await watcher.listFiles()).filter(
-      (file) => !watcher.isPending(file.absolutePath) && !this.deps.queue.has(id, file.relativePath),
+    const listed = await watcher.listFiles(
+      (absolutePath, relativePath) => watcher.isPending(absolutePath) || this.deps.queue.has(id, relativePath),
     );
     const rows = await currentRows(
       this.deps.db,
@@ -193,12 +195,21 @@ export class WatchManager {
     }
   }
 
-  /** Evaluates the traffic rules of an interface at once (after a commit). */
-  evaluate(id: string): Promise<void> {
-    return this.serially(async () => {
+  /**
+   * Evaluates the traffic rules of an interface soon (after a commit), in turn with the interface changes and checks,
+   * without holding up the caller: the ingest goes on with the next batch while a watcher is still starting. Asks
+   * made while an evaluation of the interface waits for its turn are folded into that one.
+   */
+  evaluateSoon(id: string): void {
+    if (this.stopped || this.evaluationsWaiting.has(id)) return;
+    this.evaluationsWaiting.add(id);
+    this.serially(async () => {
+      this.evaluationsWaiting.delete(id);
       const state = this.states.get(id);
-      if (state?.watcher && state.watchingSinceMs !== null) await this.deps.rules.evaluateTraffic(state.monitored, state.watchingSinceMs);
-    });
+      if (!this.stopped && state?.watcher && state.watchingSinceMs !== null) {
+        await this.deps.rules.evaluateTraffic(state.monitored, state.watchingSinceMs);
+      }
+    }).catch((error: unknown) => this.deps.logger.error({ err: error }, 'monitor could not evaluate the alert rules of an interface'));
   }
 
   /** Writes the minute row of an interface when the minute or its state changed. */

@@ -8,6 +8,7 @@ import { StandardsRegistry } from '../../kernel/standards-registry.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { SYNTHETIC_DATA } from '../../plugins/synthetic-data/api.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
+import { HL7_MESSAGE_READER, type Hl7MessageReader } from '../../plugins/hl7-standard/api.ts';
 import { hl7Errors } from '../../plugins/hl7-standard/errors.ts';
 import { createHl7Adapter } from '../../plugins/hl7-standard/hl7-adapter.ts';
 import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
@@ -96,11 +97,15 @@ describe('hl7-standard plugin registration', () => {
     const registered: Record<string, unknown>[] = [];
     const standards = new StandardsRegistry();
     const synthetic = createSyntheticDataService();
+    const services = new Map<unknown, unknown>();
     const context = {
       profiles: discoverProfilePacks([temp]).packs,
       logger: { warn: (_meta: unknown, message: string) => warnings.push(message) },
       registerErrors: (catalogue: Record<string, unknown>) => registered.push(catalogue),
-      container: { resolve: (token: unknown) => (token === SYNTHETIC_DATA ? synthetic : undefined) },
+      container: {
+        resolve: (token: unknown) => (token === SYNTHETIC_DATA ? synthetic : undefined),
+        registerInstance: (token: unknown, value: unknown) => services.set(token, value),
+      },
       standards,
     } as unknown as PluginContext;
     await plugin.register(context);
@@ -109,5 +114,13 @@ describe('hl7-standard plugin registration', () => {
     expect(warnings[0]).toMatch(/broken\.json was skipped: it cannot be read as JSON/);
     expect(standards.get('hl7')?.profiles().map((p) => p.name)).toEqual(['vendor-x-adt']);
     expect(standards.detect(ADT)?.id).toBe('hl7');
+    // the message reader splits and validates each message as the adapter validates it alone, with the same profiles
+    const reader = services.get(HL7_MESSAGE_READER) as Hl7MessageReader;
+    const options = { mode: 'strict', profile: 'vendor-x-adt' } as const;
+    const alone = standards.get('hl7')?.validate(ADT, options);
+    const read = reader.read(`${ADT}\r${ADT.replace('|1|P|', '|2|P|')}`, options);
+    expect(read.messages.map((m) => m.controlId)).toEqual(['1', '2']);
+    expect(read.messages[0].verdict).toEqual({ isValid: alone?.isValid, errors: alone?.errors, warnings: alone?.warnings });
+    expect(() => reader.read(ADT, { mode: 'compatibility', profile: 'nope' })).toThrow(/vendor-x-adt/);
   });
 });

@@ -7,7 +7,9 @@ import { bucketUpperMs, histogramQuantile, latencyBucket } from '../../plugins/m
 import { compileFilePattern, filePatternProblem } from '../../plugins/monitor/file-pattern.ts';
 import { judgeByContent, judgeByStat, sha256 } from '../../plugins/monitor/ledger.ts';
 import { splitHl7Messages } from '../../plugins/hl7-standard/api.ts';
-import { readContent } from '../../plugins/monitor/message-reading.ts';
+import { createHl7MessageReader } from '../../plugins/hl7-standard/hl7-message-reader.ts';
+import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
+import { readContent, type ContentReaders } from '../../plugins/monitor/message-reading.ts';
 import type { FileRow } from '../../plugins/monitor/monitor-tables.ts';
 import type { MonitoredInterface } from '../../plugins/monitor/api.ts';
 import { adtMessage } from './monitor-harness.ts';
@@ -107,9 +109,23 @@ describe('ledger verdicts', () => {
   });
 });
 
+/** The HL7 reader without profiles; messages of `pooledFrom` characters or more go to `validate` instead. */
+function contentReaders(pooledFrom = Number.POSITIVE_INFINITY): ContentReaders & { validated: string[] } {
+  const validated: string[] = [];
+  return {
+    reader: createHl7MessageReader(loadHl7Profiles([])),
+    validateHere: (length) => length < pooledFrom,
+    validate(content) {
+      validated.push(content);
+      return { isValid: false, errors: [{ field: 'MSH', code: 'POOLED', severity: 'error', message: 'validated apart' }], warnings: [] };
+    },
+    validated,
+  };
+}
+
 describe('reading untrusted content', () => {
   const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
-  const validate = () => ({ isValid: true, errors: [], warnings: [] });
+  const readers = contentReaders();
   const messages = fc.array(fc.constantFrom(...['A', 'B', 'C'].map((id) => adtMessage(id))), { maxLength: 5 });
   const separators = fc.constantFrom('\r', '\n', '\r\n');
 
@@ -127,7 +143,7 @@ describe('reading untrusted content', () => {
   it('turns arbitrary bytes into messages or one parse error, never an exception', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 2000 }), async (bytes) => {
-        const reading = await readContent(Buffer.from(bytes), { validate, monitored, receivedAtMs: 0, skip: 0 });
+        const reading = await readContent(Buffer.from(bytes), { readers, monitored, receivedAtMs: 0, skip: 0 });
         if (reading.unparsable) return reading.messages.length === 1 && reading.messages[0].errors[0].code === 'PARSE_ERROR';
         return reading.messages.length === splitHl7Messages(Buffer.from(bytes)).messages.length;
       }),
@@ -137,8 +153,30 @@ describe('reading untrusted content', () => {
 
   it('returns only the messages after those already counted', async () => {
     const content = Buffer.from([adtMessage('S1'), adtMessage('S2'), adtMessage('S3')].join('\r'));
-    const reading = await readContent(content, { validate, monitored, receivedAtMs: 0, skip: 2 });
+    const reading = await readContent(content, { readers, monitored, receivedAtMs: 0, skip: 2 });
     expect(reading.messages.map((m) => [m.indexInFile, m.controlId])).toEqual([[2, 'S3']]);
+  });
+
+  it('validates each message of a batch from the one parse, and hands a message long enough for the pool to the runner', async () => {
+    const long = `${adtMessage('LONG')}\rNTE|1||${'x'.repeat(3000)}`;
+    const content = Buffer.from([adtMessage('S1'), long, 'MSH|^~\\&|broken'].join('\r'));
+    const apart = contentReaders(2000);
+    const reading = await readContent(content, { readers: apart, monitored, receivedAtMs: 0, skip: 0 });
+    expect(reading.messages.map((m) => m.controlId)).toEqual(['S1', 'LONG', null]);
+    expect(apart.validated).toEqual([long]);
+    expect(reading.messages[0].isValid).toBe(true);
+    expect(reading.messages[1].errors.map((e) => e.code)).toEqual(['POOLED']);
+    expect(reading.messages[2].isValid).toBe(false);
+  });
+
+  it('validates against the standard alone, with a warning on each message, when the profile is not loaded', async () => {
+    const content = Buffer.from([adtMessage('P1'), adtMessage('P2')].join('\r'));
+    const withProfile = { validationMode: 'compatibility', profileName: 'gone' } as MonitoredInterface;
+    const reading = await readContent(content, { readers, monitored: withProfile, receivedAtMs: 0, skip: 0 });
+    expect(reading.messages.map((m) => [m.isValid, m.warnings[0]?.code])).toEqual([
+      [true, 'PROFILE_NOT_LOADED'],
+      [true, 'PROFILE_NOT_LOADED'],
+    ]);
   });
 });
 
@@ -155,11 +193,11 @@ describe('raw text retention', () => {
     const storage = await createStorage({ url: null, dataDir: dir, sqliteFile: 'r.sqlite' });
     try {
       await storage.migrate('monitor', monitorMigrations('sqlite'));
-      const validate = () => ({ isValid: true, errors: [], warnings: [] });
+      const readers = contentReaders();
       const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
       for (const [path, day] of [['old.hl7', '2026-01-01'], ['new.hl7', '2026-01-20']] as const) {
         const content = Buffer.from(adtMessage(path));
-        const reading = await readContent(content, { validate, monitored, receivedAtMs: Date.parse(`${day}T00:00:00Z`), skip: 0 });
+        const reading = await readContent(content, { readers, monitored, receivedAtMs: Date.parse(`${day}T00:00:00Z`), skip: 0 });
         await commitFiles(
           storage.db,
           [{ interfaceId: 'i', path, size: content.length, mtimeMs: 1, hash: sha256(content), receivedAt: `${day}T00:00:00.000Z`, verdict: { kind: 'new' }, state: 'ingested', error: null, messages: reading.messages }],
