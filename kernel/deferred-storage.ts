@@ -65,6 +65,9 @@ export function createDeferredStorage(
   return {
     db,
     dialect,
+    get sqlite() {
+      return current().sqlite;
+    },
     get sql() {
       return current().sql;
     },

@@ -164,6 +164,12 @@ export interface PluginStorage {
   readonly db: Kysely<any>;
   readonly dialect: 'sqlite' | 'postgres';
   /**
+   * The embedded SQLite database's own handle (better-sqlite3) for bulk writes with prepared statements, once the
+   * database is open; undefined on PostgreSQL. It is the connection Kysely uses: use it only inside
+   * `db.connection().execute(...)`, which holds that connection so no other query runs in between.
+   */
+  readonly sqlite?: import('better-sqlite3').Database;
+  /**
    * Kysely's `sql` template tag, available once the database is open (always in the server). Take it from here
    * rather than importing kysely values at module scope: a command that never opens the database then never loads the
    * database layer.

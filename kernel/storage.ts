@@ -14,6 +14,12 @@ export interface Storage {
   readonly db: Kysely<any>;
   readonly dialect: 'sqlite' | 'postgres';
   /**
+   * The embedded database's own handle (better-sqlite3) for bulk writes through prepared statements; undefined on
+   * PostgreSQL. It is the connection Kysely uses: use it only inside `db.connection().execute(...)`, which holds
+   * that connection, so no Kysely query or transaction runs in between.
+   */
+  readonly sqlite?: SQLiteDatabase.Database;
+  /**
    * Kysely's `sql` template tag. Plugins take it from here rather than importing kysely at module scope, so a command
    * that never opens the database never loads the database layer.
    */
@@ -49,6 +55,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   // see Storage.db
   let db: Kysely<any>;
   let dialect: 'sqlite' | 'postgres';
+  let handle: SQLiteDatabase.Database | undefined;
   if (options.url) {
     dialect = 'postgres';
     // The PostgreSQL driver loads only when a PostgreSQL store is configured.
@@ -69,6 +76,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     db = new Kysely({ dialect: new SqliteDialect({ database }) });
+    handle = database;
   }
   let closed = false;
   let lastHealthyAt = Number.NEGATIVE_INFINITY;
@@ -76,6 +84,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   const storage: Storage = {
     db,
     dialect,
+    sqlite: handle,
     sql,
     async migrate(namespace, migrations) {
       const safe = namespace.replace(/[^a-z0-9]/gi, '_');

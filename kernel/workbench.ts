@@ -226,6 +226,9 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         storage: {
           db: storage.db,
           dialect: storage.dialect,
+          get sqlite() {
+            return storage.sqlite;
+          },
           get sql() {
             return storage.sql;
           },

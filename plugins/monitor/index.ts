@@ -39,6 +39,7 @@ export const plugin: PluginModule<MonitorConfig> = {
     let manager: WatchManager | undefined = undefined;
     const queue = new IngestQueue({
       db,
+      commitStore: { db, dialect: context.storage.dialect, sqlite: context.storage.sqlite },
       clock,
       logger,
       readers: {

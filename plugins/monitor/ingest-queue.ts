@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
 import type { MonitoredInterface } from './api.ts';
+import type { CommitStore } from './commit-statements.ts';
 import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
 import { readContent, type ContentReaders } from './message-reading.ts';
 import type { FileRow, MonitorDatabase } from './monitor-tables.ts';
@@ -36,6 +37,8 @@ const MAX_RETRY_DELAY_MS = 60_000;
 /** What the queue needs. */
 export interface IngestQueueDeps {
   db: Kysely<MonitorDatabase>;
+  /** Where commits write (the same database, with its SQLite handle when there is one). */
+  commitStore: CommitStore;
   clock: Clock;
   logger: Logger;
   /** Splits and validates HL7 content (a large message through the kernel's runner, in the worker pool). */
@@ -171,7 +174,7 @@ export class IngestQueue {
     if (files.length === 0 || this.stopped) return;
     let committed: CommittedFile[];
     try {
-      committed = await commitFiles(this.deps.db, files, this.deps.keepRaw);
+      committed = await commitFiles(this.deps.commitStore, files, this.deps.keepRaw);
     } catch (error) {
       // the batch rolled back: commit its files one by one, so one file the database refuses costs only itself
       this.deps.logger.warn({ err: error, files: files.length }, 'monitor batch refused; committing its files one by one');
@@ -184,11 +187,11 @@ export class IngestQueue {
   /** Commits one file; when the database refuses it, records it in the ledger as unparsable, without messages. */
   private async commitAlone(file: ReadFile): Promise<CommittedFile[]> {
     try {
-      return await commitFiles(this.deps.db, [file], this.deps.keepRaw);
+      return await commitFiles(this.deps.commitStore, [file], this.deps.keepRaw);
     } catch (error) {
       this.deps.logger.error({ err: error, file: file.path }, 'monitor could not store a file; it is recorded as unparsable');
       const reason = `its messages could not be stored (${(error as Error).message.slice(0, 200)})`;
-      return commitFiles(this.deps.db, [{ ...file, state: 'unparsable', error: reason, messages: [] }], this.deps.keepRaw);
+      return commitFiles(this.deps.commitStore, [{ ...file, state: 'unparsable', error: reason, messages: [] }], this.deps.keepRaw);
     }
   }
 

@@ -11,7 +11,8 @@
  * - anything else: rewritten, a new file (the old row is kept, marked `replaced`, its messages stay counted).
  */
 import { createHash } from 'node:crypto';
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
+import { inCommitTransaction, type CommitStatements, type CommitStore } from './commit-statements.ts';
 import { latencyBucket } from './latency-histogram.ts';
 import type { ReadMessage } from './message-reading.ts';
 import { minuteOf } from './message-store.ts';
@@ -102,8 +103,6 @@ export function judgeByContent(row: FileRow, content: Buffer, hash: string): Fil
   return { kind: 'rewritten', row };
 }
 
-const MESSAGE_CHUNK = 400;
-
 /**
  * Text as every database stores it: PostgreSQL refuses NUL characters (binary files carry them) and values longer
  * than their column, so NUL becomes U+FFFD and a value is cut to `max` characters.
@@ -114,88 +113,107 @@ function storable<T extends string | null>(value: T, max?: number): T {
   return (max !== undefined && clean.length > max ? clean.slice(0, max) : clean) as T;
 }
 
-function messageRows(file: ReadFile, fileId: number, keepRaw: boolean): MessageRow[] {
-  return file.messages.map((m) => ({
-    file_id: fileId,
-    index_in_file: m.indexInFile,
-    interface_id: file.interfaceId,
-    received_at: file.receivedAt,
-    message_time: m.messageTime,
-    message_type: storable(m.messageType, 20),
-    trigger_event: storable(m.triggerEvent, 20),
-    version: storable(m.version, 20),
-    control_id: storable(m.controlId, 200),
-    sending_application: storable(m.sendingApplication, 200),
-    sending_facility: storable(m.sendingFacility, 200),
-    patient_ids: JSON.stringify(m.patientIds),
-    account_number: storable(m.accountNumber, 200),
-    visit_number: storable(m.visitNumber, 200),
-    is_valid: m.isValid ? 1 : 0,
-    errors: JSON.stringify(m.errors),
-    warnings: JSON.stringify(m.warnings),
-    latency_ms: m.latencyMs,
-    raw: keepRaw ? storable(m.raw) : null,
-  }));
+/** Columns of monitor_messages in the order {@link messageRow} gives their values. */
+const MESSAGE_COLUMNS = [
+  'file_id', 'index_in_file', 'interface_id', 'received_at', 'message_time', 'message_type', 'trigger_event', 'version',
+  'control_id', 'sending_application', 'sending_facility', 'patient_ids', 'account_number', 'visit_number', 'is_valid',
+  'errors', 'warnings', 'latency_ms', 'raw',
+] as const satisfies ReadonlyArray<keyof MessageRow>;
+
+/** An empty issue list, as stored (most messages of a healthy feed have no errors). */
+const NO_ISSUES = '[]';
+
+function issuesJson(issues: ReadMessage['errors']): string {
+  return issues.length === 0 ? NO_ISSUES : JSON.stringify(issues);
 }
+
+function messageRow(file: ReadFile, fileId: number, m: ReadMessage, keepRaw: boolean): unknown[] {
+  return [
+    fileId,
+    m.indexInFile,
+    file.interfaceId,
+    file.receivedAt,
+    m.messageTime,
+    storable(m.messageType, 20),
+    storable(m.triggerEvent, 20),
+    storable(m.version, 20),
+    storable(m.controlId, 200),
+    storable(m.sendingApplication, 200),
+    storable(m.sendingFacility, 200),
+    JSON.stringify(m.patientIds),
+    storable(m.accountNumber, 200),
+    storable(m.visitNumber, 200),
+    m.isValid ? 1 : 0,
+    issuesJson(m.errors),
+    issuesJson(m.warnings),
+    m.latencyMs,
+    keepRaw ? storable(m.raw) : null,
+  ];
+}
+
+/** Columns of monitor_files in the order {@link writeFileRows} gives their values. */
+const FILE_COLUMNS = [
+  'id', 'interface_id', 'path', 'size', 'mtime_ms', 'content_hash', 'message_count', 'failed_count', 'state', 'error',
+  'first_read_at', 'last_read_at',
+] as const satisfies ReadonlyArray<keyof FileTable>;
+
+const UPDATE_FILE_SQL =
+  'update monitor_files set size = ?, mtime_ms = ?, content_hash = ?, message_count = ?, failed_count = ?, state = ?, last_read_at = ? where id = ?';
 
 /**
  * Writes the ledger rows of a batch: updates for touched and appended files, and for rewritten ones the old row
- * marked `replaced`; new rows in multi-row inserts with ids taken after the highest stored one (the monitor is the
- * only writer of its ledger, and the transaction holds the write lock), which saves a round trip per file.
+ * marked `replaced`; new rows inserted with ids taken after the highest stored one (the monitor is the only writer
+ * of its ledger, and the transaction holds the write lock), which saves a round trip per file.
  */
-async function writeFileRows(trx: Transaction<MonitorDatabase>, files: ReadFile[]): Promise<number[]> {
+async function writeFileRows(statements: CommitStatements, files: ReadFile[]): Promise<number[]> {
   const ids: number[] = [];
-  const inserts: Insertable<FileTable>[] = [];
-  const top = await trx.selectFrom('monitor_files').select((eb) => eb.fn.max('id').as('top')).executeTakeFirst();
+  const inserts: unknown[][] = [];
+  const top = await statements.first<{ top: number | string | null }>('select max(id) as top from monitor_files', []);
   let nextId = Number(top?.top ?? 0);
   for (const file of files) {
-    const failed = file.messages.filter((m) => !m.isValid).length;
+    let failed = 0;
+    for (const m of file.messages) if (!m.isValid) failed++;
     const { verdict } = file;
     if (verdict.kind === 'touched' || verdict.kind === 'appended') {
-      await trx
-        .updateTable('monitor_files')
-        .set({
-          size: file.size,
-          mtime_ms: file.mtimeMs,
-          content_hash: file.hash,
-          message_count: Number(verdict.row.message_count) + file.messages.length,
-          failed_count: Number(verdict.row.failed_count) + failed,
-          state: verdict.kind === 'appended' ? file.state : verdict.row.state,
-          last_read_at: file.receivedAt,
-        })
-        .where('id', '=', verdict.row.id)
-        .execute();
+      await statements.run(UPDATE_FILE_SQL, [
+        file.size,
+        file.mtimeMs,
+        file.hash,
+        Number(verdict.row.message_count) + file.messages.length,
+        Number(verdict.row.failed_count) + failed,
+        verdict.kind === 'appended' ? file.state : verdict.row.state,
+        file.receivedAt,
+        verdict.row.id,
+      ]);
       ids.push(Number(verdict.row.id));
       continue;
     }
     if (verdict.kind === 'rewritten') {
-      await trx.updateTable('monitor_files').set({ state: 'replaced' }).where('id', '=', verdict.row.id).execute();
+      await statements.run("update monitor_files set state = 'replaced' where id = ?", [verdict.row.id]);
     }
     const id = ++nextId;
     ids.push(id);
-    inserts.push({
+    inserts.push([
       id,
-      interface_id: file.interfaceId,
-      path: storable(file.path, 4096),
-      size: file.size,
-      mtime_ms: file.mtimeMs,
-      content_hash: file.hash,
-      message_count: file.messages.length,
-      failed_count: failed,
-      state: file.state,
-      error: storable(file.error),
-      first_read_at: file.receivedAt,
-      last_read_at: file.receivedAt,
-    });
+      file.interfaceId,
+      storable(file.path, 4096),
+      file.size,
+      file.mtimeMs,
+      file.hash,
+      file.messages.length,
+      failed,
+      file.state,
+      storable(file.error),
+      file.receivedAt,
+      file.receivedAt,
+    ]);
   }
-  for (let i = 0; i < inserts.length; i += MESSAGE_CHUNK / 2) {
-    await trx.insertInto('monitor_files').values(inserts.slice(i, i + MESSAGE_CHUNK / 2)).execute();
-  }
+  await statements.insert('monitor_files', FILE_COLUMNS, inserts);
   return ids;
 }
 
 /** Adds the batch's messages to the minute roll-ups and latency histograms. */
-async function addToRollups(trx: Transaction<MonitorDatabase>, files: ReadFile[]): Promise<void> {
+async function addToRollups(statements: CommitStatements, files: ReadFile[]): Promise<void> {
   const minutes = new Map<string, { interfaceId: string; minute: string; messages: number; failed: number; sum: number; count: number }>();
   const buckets = new Map<string, { interfaceId: string; minute: string; bucket: number; count: number }>();
   for (const file of files) {
@@ -221,76 +239,51 @@ async function addToRollups(trx: Transaction<MonitorDatabase>, files: ReadFile[]
       else buckets.set(bucketKey, { interfaceId: file.interfaceId, minute, bucket, count: 1 });
     }
   }
-  for (const m of minutes.values()) {
-    await trx
-      .insertInto('monitor_minutes')
-      .values({
-        interface_id: m.interfaceId,
-        minute: m.minute,
-        messages: m.messages,
-        failed: m.failed,
-        latency_sum: m.sum,
-        latency_count: m.count,
-        reachable: 1,
-        enabled: 1,
-      })
-      .onConflict((oc) =>
-        oc.columns(['interface_id', 'minute']).doUpdateSet((eb) => ({
-          messages: eb('monitor_minutes.messages', '+', eb.ref('excluded.messages')),
-          failed: eb('monitor_minutes.failed', '+', eb.ref('excluded.failed')),
-          latency_sum: eb('monitor_minutes.latency_sum', '+', eb.ref('excluded.latency_sum')),
-          latency_count: eb('monitor_minutes.latency_count', '+', eb.ref('excluded.latency_count')),
-        })),
-      )
-      .execute();
-  }
-  const bucketRows = [...buckets.values()].map((b) => ({ interface_id: b.interfaceId, minute: b.minute, bucket: b.bucket, count: b.count }));
-  for (let i = 0; i < bucketRows.length; i += MESSAGE_CHUNK) {
-    await trx
-      .insertInto('monitor_minute_latency')
-      .values(bucketRows.slice(i, i + MESSAGE_CHUNK))
-      .onConflict((oc) =>
-        oc.columns(['interface_id', 'minute', 'bucket']).doUpdateSet((eb) => ({
-          count: eb('monitor_minute_latency.count', '+', eb.ref('excluded.count')),
-        })),
-      )
-      .execute();
-  }
+  await statements.insert(
+    'monitor_minutes',
+    ['interface_id', 'minute', 'messages', 'failed', 'latency_sum', 'latency_count', 'reachable', 'enabled'],
+    [...minutes.values()].map((m) => [m.interfaceId, m.minute, m.messages, m.failed, m.sum, m.count, 1, 1]),
+    'on conflict (interface_id, minute) do update set messages = monitor_minutes.messages + excluded.messages, ' +
+      'failed = monitor_minutes.failed + excluded.failed, latency_sum = monitor_minutes.latency_sum + excluded.latency_sum, ' +
+      'latency_count = monitor_minutes.latency_count + excluded.latency_count',
+  );
+  await statements.insert(
+    'monitor_minute_latency',
+    ['interface_id', 'minute', 'bucket', 'count'],
+    [...buckets.values()].map((b) => [b.interfaceId, b.minute, b.bucket, b.count]),
+    'on conflict (interface_id, minute, bucket) do update set "count" = monitor_minute_latency."count" + excluded."count"',
+  );
 }
 
 /**
  * Commits files in one transaction: for each, its ledger row, its messages and their identifiers; then the minute
  * roll-ups of all of them. Either everything is stored or nothing is.
  */
-export async function commitFiles(db: Kysely<MonitorDatabase>, files: ReadFile[], keepRaw: boolean): Promise<CommittedFile[]> {
-  return db.transaction().execute(async (trx) => {
+export async function commitFiles(store: CommitStore, files: ReadFile[], keepRaw: boolean): Promise<CommittedFile[]> {
+  return inCommitTransaction(store, async (statements) => {
     const committed: CommittedFile[] = [];
-    const messages: MessageRow[] = [];
-    const identifiers: MonitorDatabase['monitor_message_identifiers'][] = [];
-    const fileIds = await writeFileRows(trx, files);
+    const messages: unknown[][] = [];
+    const identifiers: unknown[][] = [];
+    const fileIds = await writeFileRows(statements, files);
     for (const [index, file] of files.entries()) {
       const fileId = fileIds[index];
       committed.push({ file, fileId });
-      for (const row of messageRows(file, fileId, keepRaw)) messages.push(row);
       for (const m of file.messages) {
+        messages.push(messageRow(file, fileId, m, keepRaw));
         const seen = new Set<string>();
         const add = (kind: string, value: string | null) => {
           if (value === null || value.length > 200 || seen.has(`${kind}:${value}`)) return;
           seen.add(`${kind}:${value}`);
-          identifiers.push({ file_id: fileId, index_in_file: m.indexInFile, kind, value: storable(value), received_at: file.receivedAt });
+          identifiers.push([fileId, m.indexInFile, kind, storable(value), file.receivedAt]);
         };
         for (const patient of m.patientIds) add('patient', patient.id);
         add('account', m.accountNumber);
         add('account', m.visitNumber);
       }
     }
-    for (let i = 0; i < messages.length; i += MESSAGE_CHUNK) {
-      await trx.insertInto('monitor_messages').values(messages.slice(i, i + MESSAGE_CHUNK)).execute();
-    }
-    for (let i = 0; i < identifiers.length; i += MESSAGE_CHUNK * 2) {
-      await trx.insertInto('monitor_message_identifiers').values(identifiers.slice(i, i + MESSAGE_CHUNK * 2)).execute();
-    }
-    await addToRollups(trx, files);
+    await statements.insert('monitor_messages', MESSAGE_COLUMNS, messages);
+    await statements.insert('monitor_message_identifiers', ['file_id', 'index_in_file', 'kind', 'value', 'received_at'], identifiers);
+    await addToRollups(statements, files);
     return committed;
   });
 }

@@ -5,13 +5,19 @@ import fc from 'fast-check';
 import { parseMessageTime } from '../../plugins/monitor/message-time.ts';
 import { bucketUpperMs, histogramQuantile, latencyBucket } from '../../plugins/monitor/latency-histogram.ts';
 import { compileFilePattern, filePatternProblem } from '../../plugins/monitor/file-pattern.ts';
-import { judgeByContent, judgeByStat, sha256 } from '../../plugins/monitor/ledger.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStorage, type Storage } from '../../kernel/storage.ts';
+import { commitFiles, judgeByContent, judgeByStat, sha256 } from '../../plugins/monitor/ledger.ts';
+import { monitorMigrations } from '../../plugins/monitor/monitor-tables.ts';
 import { splitHl7Messages } from '../../plugins/hl7-standard/api.ts';
 import { createHl7MessageReader } from '../../plugins/hl7-standard/hl7-message-reader.ts';
 import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
 import { readContent, type ContentReaders } from '../../plugins/monitor/message-reading.ts';
 import type { FileRow } from '../../plugins/monitor/monitor-tables.ts';
 import type { MonitoredInterface } from '../../plugins/monitor/api.ts';
+import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
 import { adtMessage } from './monitor-harness.ts';
 
 describe('MSH-7', () => {
@@ -180,26 +186,32 @@ describe('reading untrusted content', () => {
   });
 });
 
+/** Runs `work` on a fresh store (a temp SQLite file, or a fresh PostgreSQL schema) with the monitor's tables. */
+async function withMonitorStorage(name: 'sqlite' | 'postgres', work: (storage: Storage) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'wb-monitor-store-'));
+  const schema = name === 'postgres' && testPostgresUrl ? await freshPostgresSchema(testPostgresUrl) : undefined;
+  const storage = await createStorage({ url: schema?.url ?? null, dataDir: dir, sqliteFile: 'm.sqlite' });
+  try {
+    await storage.migrate('monitor', monitorMigrations(storage.dialect));
+    await work(storage);
+  } finally {
+    await storage.close();
+    await schema?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('raw text retention', () => {
   it('removes the raw text of messages older than the cut-off and keeps their facts', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { createStorage } = await import('../../kernel/storage.ts');
-    const { monitorMigrations } = await import('../../plugins/monitor/monitor-tables.ts');
-    const { commitFiles } = await import('../../plugins/monitor/ledger.ts');
     const { pruneRawContent } = await import('../../plugins/monitor/raw-retention.ts');
-    const dir = mkdtempSync(join(tmpdir(), 'wb-retention-'));
-    const storage = await createStorage({ url: null, dataDir: dir, sqliteFile: 'r.sqlite' });
-    try {
-      await storage.migrate('monitor', monitorMigrations('sqlite'));
+    await withMonitorStorage('sqlite', async (storage) => {
       const readers = contentReaders();
       const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
       for (const [path, day] of [['old.hl7', '2026-01-01'], ['new.hl7', '2026-01-20']] as const) {
         const content = Buffer.from(adtMessage(path));
         const reading = await readContent(content, { readers, monitored, receivedAtMs: Date.parse(`${day}T00:00:00Z`), skip: 0 });
         await commitFiles(
-          storage.db,
+          storage,
           [{ interfaceId: 'i', path, size: content.length, mtimeMs: 1, hash: sha256(content), receivedAt: `${day}T00:00:00.000Z`, verdict: { kind: 'new' }, state: 'ingested', error: null, messages: reading.messages }],
           true,
         );
@@ -211,9 +223,41 @@ describe('raw text retention', () => {
         ['old.hl7', true],
       ]);
       expect(await pruneRawContent(storage.db, Date.parse('2026-01-13T00:00:00Z'))).toBe(0);
-    } finally {
-      await storage.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
+});
+
+describe('ledger commits', () => {
+  const stores = testPostgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+  if (!testPostgresUrl) console.warn('[notice] WORKBENCH_TEST_POSTGRES_URL is not set: ledger commits are tested on SQLite only.');
+
+  for (const name of stores) {
+    it(`store a batch whole or not at all, and leave the database usable after a refused batch (${name})`, async () => {
+      await withMonitorStorage(name, async (storage) => {
+        const readers = contentReaders();
+        const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
+        const fileOf = async (path: string, ids: string[]) => {
+          const content = Buffer.from(ids.map((id) => adtMessage(id)).join('\r'));
+          const reading = await readContent(content, { readers, monitored, receivedAtMs: Date.now(), skip: 0 });
+          return { interfaceId: 'i', path, size: content.length, mtimeMs: 1, hash: sha256(content), receivedAt: new Date().toISOString(), verdict: { kind: 'new' as const }, state: 'ingested' as const, error: null, messages: reading.messages };
+        };
+        const good = await fileOf('a.hl7', ['A1', 'A2']);
+        const committed = await commitFiles(storage, [good, await fileOf('b.hl7', ['B1'])], true);
+        expect(committed.map((c) => c.file.path)).toEqual(['a.hl7', 'b.hl7']);
+        // a file whose two messages claim the same place in it: the database refuses the batch, nothing of it stays
+        const broken = await fileOf('c.hl7', ['C1', 'C2']);
+        broken.messages[1] = { ...broken.messages[1], indexInFile: 0 };
+        await expect(commitFiles(storage, [await fileOf('d.hl7', ['D1']), broken], true)).rejects.toThrow();
+        const files = await storage.db.selectFrom('monitor_files').select('path').orderBy('path').execute();
+        expect(files.map((f: { path: string }) => f.path)).toEqual(['a.hl7', 'b.hl7']);
+        const minutes = await storage.db.selectFrom('monitor_minutes').select('messages').execute();
+        expect(minutes.reduce((sum: number, m: { messages: number }) => sum + Number(m.messages), 0)).toBe(3);
+        // no transaction was left open: the next batch and plain queries go through
+        await commitFiles(storage, [await fileOf('e.hl7', ['E1'])], true);
+        const messages = await storage.db.selectFrom('monitor_messages').select('control_id').orderBy('control_id').execute();
+        expect(messages.map((m: { control_id: string }) => m.control_id)).toEqual(['A1', 'A2', 'B1', 'E1']);
+        if (storage.sqlite) expect(storage.sqlite.inTransaction).toBe(false);
+      });
+    });
+  }
 });
