@@ -82,6 +82,8 @@ export function createHl7MessageReader(profiles: Hl7ProfileSet): Hl7MessageReade
         if (message.index < (options.firstIndex ?? 0)) continue;
         const facts = hl7MessageFacts(message);
         if (options.validateHere && !options.validateHere(message.raw.length)) messages.push(facts);
+        // each verdict must stand alone: bytes the parser could not decode are reported on the message whose fields
+        // hold their replacement characters, not only as a problem of the content (so no `decodingFailed` here)
         else messages.push({ ...facts, verdict: verdictOf(message, { mode: options.mode, profile }) });
       }
       return { messages, messageCount: parsed.messages.length, problems: problemsOutsideMessages(parsed) };
