@@ -54,7 +54,10 @@ export interface WorkbenchOptions extends PluginSetSources {
   clock?: Clock;
   /** Log destination (tests capture it). */
   logDestination?: pino.DestinationStream;
-  /** Check every route's answer against its response schema; a mismatch is a 500 (tests turn this on). */
+  /**
+   * Check every route's answer against its response schema (a mismatch is a 500) and every route's examples against
+   * its schemas at boot (a mismatch is a boot error). Tests turn this on.
+   */
   checkResponses?: boolean;
   /**
    * Build the HTTP servers (default true). One-shot CLI commands boot without them: routes are accepted and not

@@ -17,6 +17,7 @@ import { parseInput } from './input-validation.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies, mediaTypeOf } from './body-types.ts';
 import type { OpenApiCollector } from './openapi-document.ts';
 import { checkResponse } from './response-check.ts';
+import { checkRouteExamples } from './example-check.ts';
 import type { HeavyRequestGate } from './heavy-request-gate.ts';
 
 function isRawResponse(value: unknown): value is RawResponse {
@@ -34,7 +35,10 @@ export interface RegistrarDeps {
   owner: string;
   /** Tier of a route that declares none: the owner's manifest tier. */
   defaultTier: Tier;
-  /** Check every answer against the route's response schema (tests turn this on); a mismatch is a 500. */
+  /**
+   * Check every answer against the route's response schema (a mismatch is a 500), and the route's examples against
+   * its schemas at registration (a mismatch is a boot error). Tests turn this on.
+   */
   checkResponses: boolean;
   /** Where refused credentials are announced (`auth.credential-refused`). */
   events: EventBus;
@@ -71,6 +75,7 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
       declared: RouteDefinition<P, Q, B, R>,
     ) {
       const definition: RouteDefinition<P, Q, B, R> = { ...declared, tier: declared.tier ?? deps.defaultTier };
+      if (deps.checkResponses) checkRouteExamples(`${definition.method} ${definition.url}`, definition);
       deps.openapi.add(definition, deps.owner);
       const envelope = definition.envelope !== false;
       const successStatus = definition.successStatus ?? 200;

@@ -12,6 +12,7 @@ import { recordAdminWrite } from './admin-audit.ts';
 import { ADMIN_ROUTE } from './admin-route-defaults.ts';
 import { requireWorkspace } from './workspace-routes.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
+import { ADMIN_EXAMPLES } from './admin-examples.ts';
 
 const flagName = z.string().regex(/^[a-zA-Z][\w.-]*$/, 'flag names are letters, digits, . _ - (starting with a letter)').max(100);
 const workspaceIdInput = z.string().min(1).max(80);
@@ -36,6 +37,7 @@ export function registerFeatureFlagRoutes(
     ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/monitor/admin/features',
+    examples: ADMIN_EXAMPLES.listFlags,
     summary: 'Config defaults, effective global flags and every stored flag (global and per workspace)',
     response: z.object({
       defaults: z.record(z.string(), z.boolean()),
@@ -61,6 +63,7 @@ export function registerFeatureFlagRoutes(
     ...ADMIN_ROUTE,
     method: 'PUT',
     url: '/api/monitor/admin/features/:name',
+    examples: ADMIN_EXAMPLES.setFlag,
     summary: 'Set a flag globally, or for one workspace with workspaceId',
     params: z.object({ name: flagName }),
     body: z.object({ enabled: z.boolean(), workspaceId: workspaceIdInput.optional() }).strict(),
@@ -80,6 +83,7 @@ export function registerFeatureFlagRoutes(
     ...ADMIN_ROUTE,
     method: 'DELETE',
     url: '/api/monitor/admin/features/:name',
+    examples: ADMIN_EXAMPLES.removeFlag,
     summary: 'Remove a stored flag (global, or of the workspace named by ?workspaceId) so the default applies again',
     params: z.object({ name: flagName }),
     query: z.object({ workspaceId: workspaceIdInput.optional() }).strict(),

@@ -14,6 +14,7 @@ import { breachSchema, slaDefinitionSchema } from './sla-schemas.ts';
 import { requireWorkspace } from './workspace-routes.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
 import { DEFAULT_REPORT_DAYS } from './sla-routes.ts';
+import { ADMIN_EXAMPLES } from './admin-examples.ts';
 
 /** Most violations one answer lists (the count is complete). */
 const MAX_VIOLATIONS = 1000;
@@ -62,6 +63,7 @@ export function registerObservabilityRoutes(
     ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/admin/observability/sla/:orgId',
+    examples: ADMIN_EXAMPLES.workspaceSla,
     summary: 'SLA aggregate of a workspace (orgId = workspace id) over a window (default the last 30 days)',
     params: orgParams,
     query: z.object({ from: timestampInput.optional(), to: timestampInput.optional() }).strict(),
@@ -123,6 +125,7 @@ export function registerObservabilityRoutes(
     ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/admin/observability/sla/:orgId/violations',
+    examples: ADMIN_EXAMPLES.workspaceViolations,
     summary: 'SLA breaches of a workspace since `from` (default 30 days before `to`, `to` default now), newest first',
     params: orgParams,
     query: z.object({ from: timestampInput.optional(), to: timestampInput.optional() }).strict(),
@@ -154,6 +157,7 @@ export function registerObservabilityRoutes(
     ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/admin/observability/metrics/cost',
+    examples: ADMIN_EXAMPLES.cost,
     summary: 'What running the Workbench costs here: CPU, memory, storage, messages and their growth, monthly estimate',
     response: z.object({
       measuredAt: z.string(),

@@ -13,6 +13,7 @@ import type { PluginContext, RouteDefinition } from '../../kernel/plugin-api.ts'
 import type { RequestSample } from '../../kernel/http/request-observers.ts';
 import type { MonitorService } from '../monitor/api.ts';
 import { RequestMetrics } from './request-metrics.ts';
+import { ADMIN_EXAMPLES } from './admin-examples.ts';
 
 interface Metrics {
   registry: Registry;
@@ -87,6 +88,7 @@ export function registerPrometheusMetrics(context: PluginContext, monitor: Monit
     ...access,
     method: 'GET',
     url: '/metrics',
+    examples: ADMIN_EXAMPLES.prometheus,
     summary: `Prometheus metrics of the service (${options.public ? 'open: metrics.public is on' : 'policy MonitorAdmin'})`,
     tags: ['admin'],
     tier: 'enterprise',

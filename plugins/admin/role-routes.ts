@@ -12,6 +12,7 @@ import { recordAdminWrite } from './admin-audit.ts';
 import { ADMIN_ROUTE } from './admin-route-defaults.ts';
 import { adminErrors } from './admin-errors.ts';
 import { SerialQueue } from '../../kernel/serial-queue.ts';
+import { ADMIN_EXAMPLES } from './admin-examples.ts';
 
 /** A user id as routes accept it. */
 export const userIdInput = z.string().trim().min(1).max(200);
@@ -42,6 +43,7 @@ export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): v
   routes.route({
     method: 'GET',
     url: '/api/monitor/admin/roles',
+    examples: ADMIN_EXAMPLES.listRoles,
     summary: 'Role assignments of the organisation',
     ...ADMIN_ROUTE,
     response: z.object({ assignments: z.array(assignmentSchema), validRoles: z.array(z.string()) }),
@@ -53,6 +55,7 @@ export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): v
   routes.route({
     method: 'POST',
     url: '/api/monitor/admin/roles',
+    examples: ADMIN_EXAMPLES.assignRole,
     summary: 'Assign a role to a user (replaces the role the user had)',
     ...ADMIN_ROUTE,
     body: z.object({ userId: userIdInput, role: z.string().min(1).max(100) }).strict(),
@@ -73,6 +76,7 @@ export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): v
   routes.route({
     method: 'DELETE',
     url: '/api/monitor/admin/roles/:userId',
+    examples: ADMIN_EXAMPLES.revokeRole,
     summary: "Revoke a user's role",
     ...ADMIN_ROUTE,
     params: z.object({ userId: userIdInput }),

@@ -14,6 +14,7 @@ import { ADMIN_ROUTE } from './admin-route-defaults.ts';
 import type { SlaService } from './sla-service.ts';
 import type { SlaStore } from './sla-store.ts';
 import { slaDefinitionSchema, slaReportSchema } from './sla-schemas.ts';
+import { ADMIN_EXAMPLES } from './admin-examples.ts';
 
 /** Default report window, in days before `to`. */
 export const DEFAULT_REPORT_DAYS = 30;
@@ -35,6 +36,7 @@ export function registerSlaRoutes(
     ...ADMIN_ROUTE,
     method: 'POST',
     url: '/api/monitor/admin/sla',
+    examples: ADMIN_EXAMPLES.defineSla,
     summary: 'Define (or replace) the SLA of a monitored interface',
     body: z
       .object({
@@ -65,6 +67,7 @@ export function registerSlaRoutes(
     ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/monitor/admin/sla/:interfaceId',
+    examples: ADMIN_EXAMPLES.getSla,
     summary: 'The SLA of an interface',
     params: interfaceParams,
     response: storedSlaSchema,
@@ -79,6 +82,7 @@ export function registerSlaRoutes(
     ...ADMIN_ROUTE,
     method: 'DELETE',
     url: '/api/monitor/admin/sla/:interfaceId',
+    examples: ADMIN_EXAMPLES.removeSla,
     summary: 'Remove the SLA of an interface',
     params: interfaceParams,
     response: z.object({ interfaceId: z.string(), removed: z.boolean() }),
@@ -94,6 +98,7 @@ export function registerSlaRoutes(
     ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/monitor/admin/sla/:interfaceId/report',
+    examples: ADMIN_EXAMPLES.slaReport,
     summary: 'SLA report from the stored minutes: uptime, share within maxResponseMs, error rate, breaches, met',
     params: interfaceParams,
     query: z.object({ from: timestampInput.optional(), to: timestampInput.optional() }).strict(),

@@ -13,6 +13,7 @@ import { recordAdminWrite } from './admin-audit.ts';
 import { ADMIN_ROUTE } from './admin-route-defaults.ts';
 import { requireKnownRole, userIdInput } from './role-routes.ts';
 import type { Workspace, WorkspaceStore } from './workspace-store.ts';
+import { ADMIN_EXAMPLES } from './admin-examples.ts';
 
 const memberSchema = z.object({ userId: z.string(), role: z.string(), addedAt: z.string() });
 /** A workspace as answered. */
@@ -56,6 +57,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
     ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/monitor/admin/workspaces',
+    examples: ADMIN_EXAMPLES.listWorkspaces,
     summary: 'Workspaces with their members and interfaces',
     response: z.array(workspaceSchema),
     handler: () => store.list(),
@@ -65,6 +67,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
     ...ADMIN_ROUTE,
     method: 'POST',
     url: '/api/monitor/admin/workspaces',
+    examples: ADMIN_EXAMPLES.createWorkspace,
     summary: 'Create a workspace (its id, made from the name, is the organisation id of observability and flags)',
     body: z.object({ name: z.string().trim().min(1).max(100), description: z.string().max(1000).default('') }).strict(),
     response: workspaceSchema,
@@ -85,6 +88,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
     ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/monitor/admin/workspaces/:id',
+    examples: ADMIN_EXAMPLES.getWorkspace,
     summary: 'One workspace',
     params: idParams,
     response: workspaceSchema,
@@ -95,6 +99,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
     ...ADMIN_ROUTE,
     method: 'DELETE',
     url: '/api/monitor/admin/workspaces/:id',
+    examples: ADMIN_EXAMPLES.deleteWorkspace,
     summary: 'Delete a workspace with its memberships and interface links (the interfaces stay in the monitor)',
     params: idParams,
     response: z.object({ id: z.string(), deleted: z.boolean() }),
@@ -114,6 +119,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
     ...ADMIN_ROUTE,
     method: 'POST',
     url: '/api/monitor/admin/workspaces/:id/members',
+    examples: ADMIN_EXAMPLES.addMember,
     summary: 'Add a member with a role',
     params: idParams,
     body: z.object({ userId: userIdInput, role: z.string().min(1).max(100) }).strict(),
@@ -138,6 +144,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
     ...ADMIN_ROUTE,
     method: 'DELETE',
     url: '/api/monitor/admin/workspaces/:id/members/:userId',
+    examples: ADMIN_EXAMPLES.removeMember,
     summary: 'Remove a member',
     params: idParams.extend({ userId: userIdInput }),
     response: z.object({ id: z.string(), userId: z.string(), removed: z.boolean() }),
@@ -158,6 +165,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
     ...ADMIN_ROUTE,
     method: 'POST',
     url: '/api/monitor/admin/workspaces/:id/interfaces',
+    examples: ADMIN_EXAMPLES.addInterface,
     summary: 'Add a monitored interface (it must exist in the monitor)',
     params: idParams,
     body: z.object({ interfaceId: interfaceIdInput }).strict(),
@@ -185,6 +193,7 @@ export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceR
     ...ADMIN_ROUTE,
     method: 'DELETE',
     url: '/api/monitor/admin/workspaces/:id/interfaces/:interfaceId',
+    examples: ADMIN_EXAMPLES.removeInterface,
     summary: 'Remove an interface from the workspace (it stays in the monitor)',
     params: idParams.extend({ interfaceId: interfaceIdInput }),
     response: z.object({ id: z.string(), interfaceId: z.string(), removed: z.boolean() }),

@@ -5,6 +5,7 @@ import { timestampInput } from '../../kernel/http/input-validation.ts';
 import type { AuditStore, AuditFilter } from './audit-store.ts';
 import { auditCsvStream, auditJsonStream } from './audit-export.ts';
 import { auditErrors } from './audit-errors.ts';
+import { AUDIT_EXAMPLES } from './audit-examples.ts';
 
 const filterShape = {
   action: z.string().min(1).max(100).optional(),
@@ -55,6 +56,7 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
       tags: ['audit'],
       tier: 'enterprise',
       policy: 'MonitorAdmin',
+      examples: AUDIT_EXAMPLES.query,
       query: z
         .object({
           ...filterShape,
@@ -85,6 +87,7 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
     tier: 'enterprise',
     policy: 'MonitorAdmin',
     query: z.object({ ...filterShape, format: z.enum(['csv', 'json']).default('json') }).strict(),
+    examples: AUDIT_EXAMPLES.export,
     response: z.string(),
     async handler({ query }) {
       const { format, ...filter } = query;
@@ -106,6 +109,7 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
     tier: 'enterprise',
     policy: 'MonitorAdmin',
     response: verificationSchema,
+    examples: AUDIT_EXAMPLES.verify,
     handler: () => store.verify(),
   });
 }

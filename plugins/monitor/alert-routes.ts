@@ -5,12 +5,14 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { AlertEpisodes } from './alert-episodes.ts';
 import { alertSchema, alertsQuery, idParams } from './monitor-schemas.ts';
+import { MONITOR_EXAMPLES } from './monitor-examples.ts';
 
 /** Registers the alert routes. */
 export function registerAlertRoutes(routes: RouteRegistrar, alerts: AlertEpisodes, clock: Clock): void {
   routes.route({
     method: 'GET',
     url: '/api/monitor/alerts',
+    examples: MONITOR_EXAMPLES.listAlerts,
     summary: 'Alerts triggered in the last sinceHours hours (default 24), newest first, optionally of one severity',
     tags: ['monitor'],
     tier: 'professional',
@@ -27,6 +29,7 @@ export function registerAlertRoutes(routes: RouteRegistrar, alerts: AlertEpisode
   routes.route({
     method: 'POST',
     url: '/api/monitor/alerts/:id/acknowledge',
+    examples: MONITOR_EXAMPLES.acknowledgeAlert,
     minimumRole: 'MonitorOperator',
     summary: 'Acknowledge an alert; acknowledgedAt is set once (a second call keeps the first time)',
     tags: ['monitor'],

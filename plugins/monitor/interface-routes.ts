@@ -11,6 +11,7 @@ import { monitorErrors } from './errors.ts';
 import { checkDirectory, checkFilePattern, checkProfile } from './interface-input.ts';
 import type { InterfaceChanges, InterfaceStore } from './interface-store.ts';
 import { createInterfaceBody, idParams, interfaceSchema, updateInterfaceBody } from './monitor-schemas.ts';
+import { MONITOR_EXAMPLES } from './monitor-examples.ts';
 
 /** What the routes need. */
 export interface InterfaceRouteDeps {
@@ -46,6 +47,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
   routes.route({
     method: 'GET',
     url: '/api/monitor/interfaces',
+    examples: MONITOR_EXAMPLES.listInterfaces,
     summary: 'List monitored interfaces',
     tags: ['monitor'],
     tier: 'professional',
@@ -56,6 +58,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
   routes.route({
     method: 'POST',
     url: '/api/monitor/interfaces',
+    examples: MONITOR_EXAMPLES.createInterface,
     minimumRole: 'MonitorOperator',
     summary: 'Create a monitored interface (enabled at once)',
     tags: ['monitor'],
@@ -89,6 +92,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
   routes.route({
     method: 'GET',
     url: '/api/monitor/interfaces/:id',
+    examples: MONITOR_EXAMPLES.getInterface,
     summary: 'One monitored interface',
     tags: ['monitor'],
     tier: 'professional',
@@ -100,6 +104,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
   routes.route({
     method: 'PUT',
     url: '/api/monitor/interfaces/:id',
+    examples: MONITOR_EXAMPLES.updateInterface,
     minimumRole: 'MonitorOperator',
     summary: 'Change an interface; enabled false stops watching at once, true resumes and reads what arrived meanwhile',
     tags: ['monitor'],
@@ -124,6 +129,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
   routes.route({
     method: 'DELETE',
     url: '/api/monitor/interfaces/:id',
+    examples: MONITOR_EXAMPLES.deleteInterface,
     minimumRole: 'MonitorOperator',
     summary: 'Stop watching and remove an interface with its ledger, messages and roll-ups (alerts stay)',
     tags: ['monitor'],

@@ -20,6 +20,7 @@ import { renderReportText } from './report-text.ts';
 import { topErrors } from './top-errors.ts';
 import type { WatchManager } from './watch-manager.ts';
 import { lastMessageAt } from './window-stats.ts';
+import { MONITOR_EXAMPLES } from './monitor-examples.ts';
 
 /** What the routes need. */
 export interface ReportRouteDeps {
@@ -85,6 +86,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'GET',
     url: '/api/monitor/interfaces/:id/metrics',
+    examples: MONITOR_EXAMPLES.metrics,
     summary: 'Metrics of an interface over the last sinceHours clock hours (1..8760, default 24), both field sets, every hour present',
     tags: ['monitor'],
     tier: 'professional',
@@ -101,6 +103,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'GET',
     url: '/api/monitor/status',
+    examples: MONITOR_EXAMPLES.status,
     summary: 'Overall monitoring state and each interface: healthy, degraded, down or idle with the reason',
     tags: ['monitor'],
     tier: 'professional',
@@ -115,6 +118,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'GET',
     url: '/api/monitor/report',
+    examples: MONITOR_EXAMPLES.report,
     summary: 'Report of a window: text (default), html (one self-contained page) or json',
     tags: ['monitor'],
     tier: 'professional',

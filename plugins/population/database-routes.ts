@@ -12,6 +12,7 @@ import { learnProfile, type LearnedProfile } from './profile-learner.ts';
 import type { ProfileStore } from './profile-store.ts';
 import type { SeedRuns } from './seed-runs.ts';
 import { PROVIDERS } from './sql-dialect.ts';
+import { POPULATION_EXAMPLES } from './population-examples.ts';
 
 const TAGS = ['population'];
 const anyObject = z.record(z.string(), z.unknown());
@@ -62,6 +63,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'POST',
     url: '/api/population/connect',
+    examples: POPULATION_EXAMPLES.connect,
     summary: 'Connect a PostgreSQL, MySQL/MariaDB or SQL Server database and analyse its schema',
     description: 'The connection string stays in memory for the session; it is never stored, logged or returned.',
     tags: TAGS,
@@ -85,6 +87,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'GET',
     url: '/api/population/schema',
+    examples: POPULATION_EXAMPLES.schema,
     summary: 'Schema analysed at the last connect: tables, columns, keys, enum/check values, row counts, insert order',
     tags: TAGS,
     tier: 'professional',
@@ -98,6 +101,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'POST',
     url: '/api/population/learn',
+    examples: POPULATION_EXAMPLES.learn,
     summary: 'Learn aggregate patterns of tables from a sample (k-anonymous; never rows)',
     tags: TAGS,
     tier: 'professional',
@@ -123,6 +127,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'GET',
     url: '/api/population/profiles',
+    examples: POPULATION_EXAMPLES.profiles,
     summary: 'Learned profiles',
     tags: TAGS,
     tier: 'professional',
@@ -133,6 +138,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'GET',
     url: '/api/population/profiles/:name',
+    examples: POPULATION_EXAMPLES.profile,
     summary: 'One learned profile',
     tags: TAGS,
     tier: 'professional',
@@ -144,6 +150,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'POST',
     url: '/api/population/seed/dry-run',
+    examples: POPULATION_EXAMPLES.dryRun,
     summary: 'The seed plan (statements in order, row counts, first rows); executes nothing',
     tags: TAGS,
     tier: 'professional',
@@ -159,6 +166,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'POST',
     url: '/api/population/seed',
+    examples: POPULATION_EXAMPLES.seed,
     summary: 'Seed the connected database with a generated population (background; poll the returned run)',
     tags: TAGS,
     tier: 'professional',
@@ -175,6 +183,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'GET',
     url: '/api/population/seed/:id',
+    examples: POPULATION_EXAMPLES.seedRun,
     summary: 'State and manifest of a seed run',
     tags: TAGS,
     tier: 'professional',
@@ -186,6 +195,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'DELETE',
     url: '/api/population/seed/cleanup',
+    examples: POPULATION_EXAMPLES.cleanup,
     summary: 'Delete exactly the rows seeded into a database (reverse foreign-key order, never TRUNCATE)',
     tags: TAGS,
     tier: 'professional',

@@ -3,6 +3,7 @@
  * analytics against targets and the no-PHI attestation. Thin glue over the jobs service.
  */
 import { createReadStream } from 'node:fs';
+import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { areaDemographics } from '../synthetic-data/api.ts';
 import { populationErrors } from './errors.ts';
@@ -16,6 +17,7 @@ import {
   jobParamsSchema,
   jobViewSchema,
 } from './population-schemas.ts';
+import { POPULATION_EXAMPLES } from './population-examples.ts';
 
 const TAGS = ['population'];
 
@@ -34,6 +36,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'POST',
     url: '/api/population/generate',
+    examples: POPULATION_EXAMPLES.submit,
     summary: 'Generate a synthetic population in the background',
     description: 'Answers 202 with {jobId}; poll GET /api/population/generate/{id} for state and progress.',
     tags: TAGS,
@@ -70,6 +73,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'GET',
     url: '/api/population/generate/:id',
+    examples: POPULATION_EXAMPLES.get,
     summary: 'State, progress, counts and (when completed) the files of a population job',
     tags: TAGS,
     tier: 'professional',
@@ -81,6 +85,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'DELETE',
     url: '/api/population/generate/:id',
+    examples: POPULATION_EXAMPLES.cancel,
     summary: 'Cancel a queued or running population job',
     tags: TAGS,
     tier: 'professional',
@@ -92,12 +97,14 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'GET',
     url: '/api/population/generate/:id/files/:name',
+    examples: POPULATION_EXAMPLES.download,
     summary: 'Download one file of a completed population job',
     description: 'Streams the file as it is read, whatever its size.',
     tags: TAGS,
     tier: 'professional',
     params: fileParamsSchema,
-    response: jobViewSchema,
+    // The file itself (SQL, CSV, HL7 or NDJSON), streamed.
+    response: z.string(),
     async handler({ params }) {
       const { path, file } = await jobs.filePath(params.id, params.name);
       return {
@@ -112,6 +119,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'GET',
     url: '/api/population/generate/:id/analytics',
+    examples: POPULATION_EXAMPLES.analytics,
     summary: 'Distributions of a completed population against their targets',
     description: 'Age pyramid, sex, race, ethnicity, states and condition prevalence; 409 while the job runs, 404 unknown.',
     tags: TAGS,
@@ -124,6 +132,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'GET',
     url: '/api/population/compliance/:id',
+    examples: POPULATION_EXAMPLES.compliance,
     summary: 'No-PHI attestation of a completed population',
     tags: TAGS,
     tier: 'professional',

@@ -10,6 +10,7 @@ import type { ActiveIssuer } from './active-issuer.ts';
 import { discoverIssuer } from './oidc-issuer.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { SsoStore, StoredProvider } from './sso-store.ts';
+import { SSO_EXAMPLES } from './sso-examples.ts';
 
 const ADMIN: Pick<RouteDefinition, 'tags' | 'tier' | 'policy'> = { tags: ['sso'], tier: 'enterprise', policy: 'MonitorAdmin' };
 
@@ -55,6 +56,7 @@ export function registerProviderRoutes(
     ...ADMIN,
     method: 'GET',
     url: '/api/monitor/sso/providers',
+    examples: SSO_EXAMPLES.listProviders,
     summary: 'Configured single sign-on providers (never the client secret)',
     response: z.array(providerSchema),
     async handler() {
@@ -66,6 +68,7 @@ export function registerProviderRoutes(
     ...ADMIN,
     method: 'POST',
     url: '/api/monitor/sso/configure',
+    examples: SSO_EXAMPLES.configure,
     summary: 'Configure the OpenID Connect provider (runs discovery; https unless loopback; the secret is write-only)',
     body: z
       .object({
@@ -111,6 +114,7 @@ export function registerProviderRoutes(
     ...ADMIN,
     method: 'DELETE',
     url: '/api/monitor/sso/providers/:providerType',
+    examples: SSO_EXAMPLES.removeProvider,
     summary: 'Remove a provider; its tokens stop being accepted and its browser sessions end',
     params: z.object({ providerType: z.string().min(1).max(40) }),
     response: z.object({ providerType: z.string(), removed: z.boolean() }),

@@ -14,6 +14,7 @@ import type { ActiveIssuer } from './active-issuer.ts';
 import type { SsoStore } from './sso-store.ts';
 import type { UserMapping } from './user-mapping.ts';
 import { ssoErrors } from './sso-errors.ts';
+import { SSO_EXAMPLES } from './sso-examples.ts';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'wb_session';
@@ -73,6 +74,9 @@ export function registerSignInRoutes(
     ...SIGN_IN,
     method: 'GET',
     url: '/auth/login',
+    examples: SSO_EXAMPLES.login,
+    // The browser is sent on to the provider.
+    successStatus: 302,
     summary: 'Start browser sign-in at the configured provider (authorization code with PKCE); redirects',
     query: z.object({ returnTo: z.string().max(2000).optional() }).strict(),
     response: z.string(),
@@ -102,6 +106,7 @@ export function registerSignInRoutes(
     ...SIGN_IN,
     method: 'GET',
     url: '/auth/callback',
+    examples: SSO_EXAMPLES.callback,
     summary: 'Where the provider returns after sign-in: redeems the code, opens a session (cookie), returns',
     // The provider's parameters (RFC 6749 and 9207); any others it adds are passed on to the code exchange as they came.
     query: z.looseObject({
@@ -219,6 +224,9 @@ export function registerSignInRoutes(
       method,
       url: '/auth/logout',
       summary: 'End the browser session and clear its cookie',
+      examples: SSO_EXAMPLES.logout,
+      // The handler sends the whole envelope itself, with the cookie that clears the session.
+      envelope: false,
       response: z.object({ success: z.boolean(), data: z.object({ signedOut: z.boolean() }), error: z.null() }),
       handler: logout,
     });
@@ -228,6 +236,7 @@ export function registerSignInRoutes(
     ...SIGN_IN,
     method: 'GET',
     url: '/auth/me',
+    examples: SSO_EXAMPLES.me,
     summary: 'Who is signed in (session cookie or bearer credential)',
     optionalAuth: true,
     response: z.object({
