@@ -5,7 +5,7 @@
  */
 import type { Hl7VersionDefinitions } from './hl7-definitions.ts';
 import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
-import type { Hl7Field, Hl7Segment } from './hl7-model.ts';
+import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import type { Hl7ParsedMessage } from './hl7-parser.ts';
 import { isFieldEmpty } from './hl7-path.ts';
 import type { Hl7FieldRule, Hl7Profile } from './hl7-profiles.ts';
@@ -35,10 +35,31 @@ function add(input: ProfileCheckInput, code: Parameters<Hl7IssueCollector['add']
   input.issues.push({ field, code, message, severity });
 }
 
-/** The values a rule looks at: each repetition's whole text (field rule) or one component's text. */
-function valuesOf(field: Hl7Field | undefined, component: number | undefined, d: Hl7ParsedMessage['delimiters']): string[] {
-  if (!field) return [];
-  return field.map((rep) => (component === undefined ? rep.map((c) => c.join(d.subcomponent)).join(d.component) : (rep[component - 1] ?? []).join(d.subcomponent)));
+/** The text a rule looks at in one repetition: its whole text (field rule) or one component's text. */
+function repetitionText(rep: Hl7Repetition, component: number | undefined, d: Hl7ParsedMessage['delimiters']): string {
+  if (component !== undefined) return (rep[component - 1] ?? []).join(d.subcomponent);
+  if (rep.length === 1 && rep[0]?.length === 1) return rep[0][0] as string;
+  return rep.map((c) => c.join(d.subcomponent)).join(d.component);
+}
+
+/** True when some repetition holds a value in the component (or anywhere, for a field rule). */
+function hasValue(field: Hl7Field | undefined, component: number | undefined): boolean {
+  if (!field) return false;
+  if (component === undefined) return !isFieldEmpty(field);
+  for (const rep of field) for (const part of rep[component - 1] ?? []) if (part !== '') return true;
+  return false;
+}
+
+/** Value sets as sets, made once per rule: a rule is checked against every repetition of every segment. */
+const valueSets = new WeakMap<Hl7FieldRule, ReadonlySet<string>>();
+
+function valueSetOf(rule: Hl7FieldRule & { valueSet: string[] }): ReadonlySet<string> {
+  let set = valueSets.get(rule);
+  if (!set) {
+    set = new Set(rule.valueSet);
+    valueSets.set(rule, set);
+  }
+  return set;
 }
 
 function checkFieldRule(input: ProfileCheckInput, segment: Hl7Segment, path: string, rule: Hl7FieldRule): void {
@@ -46,33 +67,42 @@ function checkFieldRule(input: ProfileCheckInput, segment: Hl7Segment, path: str
   const fieldNo = Number(fieldText);
   const compNo = compText === undefined ? undefined : Number(compText);
   const field = segment.fields[fieldNo];
-  const where = `${input.pathOf(segment)}.${fieldNo}${compNo === undefined ? '' : `.${compNo}`}`;
-  const name = fieldName(input, segName, fieldNo, compNo);
-  const values = valuesOf(field, compNo, input.message.delimiters).filter((v) => v !== '');
-  const empty = compNo === undefined ? isFieldEmpty(field) : values.length === 0;
+  const where = () => `${input.pathOf(segment)}.${fieldNo}${compNo === undefined ? '' : `.${compNo}`}`;
+  const name = () => fieldName(input, segName, fieldNo, compNo);
   const profile = `profile ${input.profile.name}`;
-  if (empty) {
-    if (rule.usage === 'R') add(input, 'REQUIRED_FIELD_MISSING', where, `${describeField(where, name)} is required by ${profile} (${input.label}) but is empty.`);
-    else if (rule.usage === 'RE') add(input, 'RECOMMENDED_FIELD_EMPTY', where, `${describeField(where, name)} should be sent when known (${profile}, usage RE) but is empty.`, 'warning');
+  if (!hasValue(field, compNo)) {
+    const at = where();
+    if (rule.usage === 'R') add(input, 'REQUIRED_FIELD_MISSING', at, `${describeField(at, name())} is required by ${profile} (${input.label}) but is empty.`);
+    else if (rule.usage === 'RE') add(input, 'RECOMMENDED_FIELD_EMPTY', at, `${describeField(at, name())} should be sent when known (${profile}, usage RE) but is empty.`, 'warning');
     return;
   }
   if (rule.usage === 'X') {
-    add(input, 'WITHDRAWN_FIELD_PRESENT', where, `${describeField(where, name)} is not supported by ${profile} (usage X) but has a value.`);
+    const at = where();
+    add(input, 'WITHDRAWN_FIELD_PRESENT', at, `${describeField(at, name())} is not supported by ${profile} (usage X) but has a value.`);
     return;
   }
   const reps = field?.length ?? 0;
   if (rule.maxRepetitions !== undefined && rule.maxRepetitions !== '*' && reps > rule.maxRepetitions) {
-    add(input, 'TOO_MANY_REPETITIONS', where, `${describeField(where, name)} may repeat at most ${rule.maxRepetitions} time(s) under ${profile} but has ${reps}.`);
+    const at = where();
+    add(input, 'TOO_MANY_REPETITIONS', at, `${describeField(at, name())} may repeat at most ${rule.maxRepetitions} time(s) under ${profile} but has ${reps}.`);
   }
-  for (const value of values) {
+  // Usage and repetition rules need no text; only length, fixed-value and value-set rules read each repetition's.
+  if (rule.maxLength === undefined && rule.fixed === undefined && rule.valueSet === undefined) return;
+  const allowed = rule.valueSet ? valueSetOf(rule as Hl7FieldRule & { valueSet: string[] }) : undefined;
+  for (const rep of field ?? []) {
+    const value = repetitionText(rep, compNo, input.message.delimiters);
+    if (value === '') continue;
     if (rule.maxLength !== undefined && value.length > rule.maxLength) {
-      add(input, 'FIELD_TOO_LONG', where, `${describeField(where, name)} is ${value.length} characters long; ${profile} allows at most ${rule.maxLength}.`);
+      const at = where();
+      add(input, 'FIELD_TOO_LONG', at, `${describeField(at, name())} is ${value.length} characters long; ${profile} allows at most ${rule.maxLength}.`);
     }
     if (rule.fixed !== undefined && value !== rule.fixed) {
-      add(input, 'CONSTRAINT_FAILED', where, `${describeField(where, name)} must be "${rule.fixed}" under ${profile} but is "${excerpt(value)}".`);
+      const at = where();
+      add(input, 'CONSTRAINT_FAILED', at, `${describeField(at, name())} must be "${rule.fixed}" under ${profile} but is "${excerpt(value)}".`);
     }
-    if (rule.valueSet && !rule.valueSet.includes(value)) {
-      add(input, 'VALUE_NOT_IN_VALUE_SET', where, `${describeField(where, name)} value "${excerpt(value)}" is not in the value set of ${profile} (${rule.valueSet.join(', ')}).`);
+    if (allowed && !allowed.has(value)) {
+      const at = where();
+      add(input, 'VALUE_NOT_IN_VALUE_SET', at, `${describeField(at, name())} value "${excerpt(value)}" is not in the value set of ${profile} (${rule.valueSet?.join(', ')}).`);
     }
   }
 }

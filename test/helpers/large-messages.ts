@@ -55,24 +55,31 @@ function fhirMessage(size: number): string {
   return `${prefix}${entries.join(',')}]}`;
 }
 
+/** A SCRIPT 2017071 NewRx up to where its repeating Diagnosis elements go (shared with scaling-messages.ts). */
+export const SCRIPT_NEWRX_HEAD = [
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  '<Message xmlns="http://www.ncpdp.org/schema/SCRIPT" DatatypesVersion="20170715" TransportVersion="20170715" TransactionDomain="SCRIPT" TransactionVersion="20170715" StructuresVersion="20170715" ECLVersion="20170715">',
+  '<Header><To Qualifier="P">3911150</To><From Qualifier="D">1056595915</From><MessageID>LARGE0001</MessageID><SentTime>2025-05-28T00:21:11Z</SentTime></Header>',
+  '<Body><NewRx>',
+  '<Patient><HumanPatient><Name><LastName>Hyatt</LastName><FirstName>Elyse</FirstName></Name><Gender>F</Gender><DateOfBirth><Date>1958-08-06</Date></DateOfBirth></HumanPatient></Patient>',
+  '<Pharmacy><Identification><NCPDPID>3911150</NCPDPID><NPI>2751010127</NPI></Identification><BusinessName>Community Pharmacy</BusinessName></Pharmacy>',
+  '<Prescriber><NonVeterinarian><Identification><NPI>1056595915</NPI></Identification><Name><LastName>McKenzie</LastName><FirstName>Alyssa</FirstName></Name></NonVeterinarian></Prescriber>',
+  '<MedicationPrescribed><DrugDescription>Levothyroxine Sodium 0.05 MG Oral Tablet</DrugDescription>',
+  '<Quantity><Value>90</Value><CodeListQualifier>38</CodeListQualifier><QuantityUnitOfMeasure><Code>C48542</Code></QuantityUnitOfMeasure></Quantity>',
+  '<WrittenDate><Date>2025-05-27</Date></WrittenDate><Substitutions>0</Substitutions>',
+].join('\n');
+
+/** What closes {@link SCRIPT_NEWRX_HEAD} after the Diagnosis elements. */
+export const SCRIPT_NEWRX_TAIL = '\n<Sig><SigText>Take 1 tablet by mouth once daily.</SigText></Sig></MedicationPrescribed></NewRx></Body></Message>';
+
+/** The `index`th Diagnosis element of the NewRx (five elements). */
+export function scriptDiagnosis(index: number): string {
+  return `<Diagnosis><ClinicalInformationQualifier>1</ClinicalInformationQualifier><Primary><Code>E03.${index % 10}</Code><Qualifier>ABF</Qualifier><Description>Hypothyroidism, case ${index}</Description></Primary></Diagnosis>`;
+}
+
 function ncpdpMessage(size: number): string {
-  const head = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<Message xmlns="http://www.ncpdp.org/schema/SCRIPT" DatatypesVersion="20170715" TransportVersion="20170715" TransactionDomain="SCRIPT" TransactionVersion="20170715" StructuresVersion="20170715" ECLVersion="20170715">',
-    '<Header><To Qualifier="P">3911150</To><From Qualifier="D">1056595915</From><MessageID>LARGE0001</MessageID><SentTime>2025-05-28T00:21:11Z</SentTime></Header>',
-    '<Body><NewRx>',
-    '<Patient><HumanPatient><Name><LastName>Hyatt</LastName><FirstName>Elyse</FirstName></Name><Gender>F</Gender><DateOfBirth><Date>1958-08-06</Date></DateOfBirth></HumanPatient></Patient>',
-    '<Pharmacy><Identification><NCPDPID>3911150</NCPDPID><NPI>2751010127</NPI></Identification><BusinessName>Community Pharmacy</BusinessName></Pharmacy>',
-    '<Prescriber><NonVeterinarian><Identification><NPI>1056595915</NPI></Identification><Name><LastName>McKenzie</LastName><FirstName>Alyssa</FirstName></Name></NonVeterinarian></Prescriber>',
-    '<MedicationPrescribed><DrugDescription>Levothyroxine Sodium 0.05 MG Oral Tablet</DrugDescription>',
-    '<Quantity><Value>90</Value><CodeListQualifier>38</CodeListQualifier><QuantityUnitOfMeasure><Code>C48542</Code></QuantityUnitOfMeasure></Quantity>',
-    '<WrittenDate><Date>2025-05-27</Date></WrittenDate><Substitutions>0</Substitutions>',
-  ].join('\n');
-  const tail = '\n<Sig><SigText>Take 1 tablet by mouth once daily.</SigText></Sig></MedicationPrescribed></NewRx></Body></Message>';
-  const diagnoses = repeatUntil(size, head.length + tail.length, (i) =>
-    `<Diagnosis><ClinicalInformationQualifier>1</ClinicalInformationQualifier><Primary><Code>E03.${i % 10}</Code><Qualifier>ABF</Qualifier><Description>Hypothyroidism, case ${i}</Description></Primary></Diagnosis>`,
-  );
-  return `${head}\n${diagnoses.join('\n')}${tail}`;
+  const diagnoses = repeatUntil(size, SCRIPT_NEWRX_HEAD.length + SCRIPT_NEWRX_TAIL.length, scriptDiagnosis);
+  return `${SCRIPT_NEWRX_HEAD}\n${diagnoses.join('\n')}${SCRIPT_NEWRX_TAIL}`;
 }
 
 /** A message of the standard, at least `size` characters long (and at most one repeating part longer). */
