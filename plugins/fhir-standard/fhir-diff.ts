@@ -57,6 +57,14 @@ function render(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * The value of a key the object itself holds; undefined otherwise. A key only the other side has must not find an
+ * inherited member (`constructor` would be Object itself) and compare a function with data.
+ */
+function own(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -111,7 +119,7 @@ export function diffResources(
     }
     if (isObject(l) && isObject(r)) {
       const keys = new Set([...Object.keys(l), ...Object.keys(r)]);
-      for (const key of keys) compare(l[key], r[key], `${path}.${key}`);
+      for (const key of keys) compare(own(l, key), own(r, key), `${path}.${key}`);
       return;
     }
     if (JSON.stringify(l) !== JSON.stringify(r)) push(path, l, r);
@@ -144,5 +152,5 @@ export function diffResources(
   const root = String(left.resourceType);
   const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
   keys.delete('resourceType');
-  for (const key of keys) compare(left[key], right[key], `${root}.${key}`);
+  for (const key of keys) compare(own(left, key), own(right, key), `${root}.${key}`);
 }

@@ -132,6 +132,17 @@ describe('FHIR keys named like inherited JavaScript members', () => {
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
 
+  it('on one side of a diff are a difference like any other, never compared with an inherited member', async () => {
+    const left = '{"resourceType":"Patient","gender":"male","constructor":{"a":1},"name":[{"toString":"x"}]}';
+    const right = '{"resourceType":"Patient","gender":"male","name":[{}]}';
+    const res = await wb.call('bridge', { method: 'POST', path: '/api/diff', body: { leftMessage: left, rightMessage: right } });
+    expect(res.status).toBe(200);
+    expect(res.json.data.differences.map((d: { field: string; changeType: string }) => `${d.changeType} ${d.field}`).sort()).toEqual([
+      'removed Patient.constructor',
+      'removed Patient.name[0].toString',
+    ]);
+  });
+
   it('are reported in FHIR XML too', async () => {
     const xml = '<Patient xmlns="http://hl7.org/fhir"><constructor value="x"/><gender value="male"/></Patient>';
     const strict = await validate({ messageContent: xml, mode: 'strict' });
