@@ -82,8 +82,9 @@ describe('worker pool', () => {
         // The event loop is free while the worker matches: health answers before the diff does or right after it.
         expect((await wb.call('monitor', { path: '/api/health' })).status).toBe(200);
         const answer = await diff;
-        expect([200, 400, 422], `${body.standard}: ${answer.text.slice(0, 200)}`).toContain(answer.status);
-        if (answer.status === 422) expect(answer.json.error.code).toBe('PROCESSING_TIME_EXCEEDED');
+        // Patterns are matched step by step (kernel/path-pattern.ts), so even these answer well within the budget.
+        expect(answer.status, `${body.standard}: ${answer.text.slice(0, 200)}`).toBe(200);
+        expect(answer.json.data.totalDifferences, body.standard).toBe(body.standard === 'ncpdp' ? 3_000 : 1);
       }
     } finally {
       await wb.stop();
