@@ -74,7 +74,8 @@ const lineDuplication: Mutation = {
     const at = choose.int(0, all.length - 1);
     const line = all[at] as string;
     // Bounded by size too: a long line copied thousands of times would only test the body limit.
-    const copies = Math.min(choose.pick([2, 10, 100, 1000, 5000]), Math.max(2, Math.floor(MAX_MUTATED_CHARS / 2 / (line.length + 1))));
+    const wanted = choose.int(0, 19) === 0 ? 5000 : choose.pick([2, 10, 100, 1000]);
+    const copies = Math.min(wanted, Math.max(2, Math.floor(MAX_MUTATED_CHARS / 2 / (line.length + 1))));
     const repeated = Array.from({ length: copies }, () => line);
     return [...all.slice(0, at), ...repeated, ...all.slice(at + 1)].join(choose.pick(['\r', '\n', '\r\n']));
   },
@@ -111,7 +112,8 @@ const hugeField: Mutation = {
   name: 'huge fields',
   apply(text, choose) {
     // A megabyte now and then; most huge fields are smaller so a run of 100,000 inputs stays minutes, not hours.
-    const size = choose.int(0, 49) === 0 ? 1_000_000 : choose.pick([1_000, 5_000, 20_000, 100_000]);
+    const rare = choose.int(0, 199);
+    const size = rare === 0 ? 1_000_000 : rare < 20 ? 100_000 : choose.pick([1_000, 5_000, 20_000]);
     const unit = choose.pick(['A', '9', '^', '~', '&', '|', '\\E\\', 'é', ' ', '<', '"']);
     return insertAt(text, unit.repeat(Math.ceil(size / unit.length)), choose);
   },
