@@ -19,6 +19,14 @@ export interface FuzzService {
   stop(): Promise<void>;
 }
 
+/** Services started and not yet stopped, so an interrupted run can stop them rather than leave them running. */
+const running = new Set<FuzzService>();
+
+/** Stops every service still running (on Ctrl+C or SIGTERM of the fuzz run). */
+export async function stopAllFuzzServices(): Promise<void> {
+  await Promise.all([...running].map((service) => service.stop()));
+}
+
 /** Most output kept for a crash report. */
 const KEPT_OUTPUT = 8_000;
 
@@ -71,7 +79,7 @@ export async function startFuzzService(): Promise<FuzzService> {
   }
   const bridge = printedAddresses(output).bridge;
   if (!bridge) throw new Error(`the service printed no bridge address:\n${output}`);
-  return {
+  const service: FuzzService = {
     bridge,
     get crashed() {
       return crashed;
@@ -82,6 +90,7 @@ export async function startFuzzService(): Promise<FuzzService> {
       return Math.max(measured, sampledPeak);
     },
     async stop() {
+      running.delete(service);
       clearInterval(sampler);
       stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -91,4 +100,6 @@ export async function startFuzzService(): Promise<FuzzService> {
       rmSync(folder, { recursive: true, force: true });
     },
   };
+  running.add(service);
+  return service;
 }

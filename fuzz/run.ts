@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusDir } from '../test/helpers/shared-corpus.ts';
 import { type FuzzAnswer, type FuzzRequest, closeFuzzConnections, nextRequest, sendFuzzRequest } from './fuzz-requests.ts';
-import { type FuzzService, startFuzzService } from './fuzz-service.ts';
+import { type FuzzService, startFuzzService, stopAllFuzzServices } from './fuzz-service.ts';
 import { createChooser, type FuzzStandard } from './mutations.ts';
 
 /** Figures of one standard's run. */
@@ -200,6 +200,12 @@ function option(args: string[], name: string): string | undefined {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // Interrupted, the run stops the service it started instead of leaving it holding its ports.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void stopAllFuzzServices().finally(() => process.exit(130));
+    });
+  }
   const args = process.argv.slice(2);
   const standards = (option(args, 'standards') ?? 'hl7,fhir,ncpdp').split(',').filter((s): s is FuzzStandard => s === 'hl7' || s === 'fhir' || s === 'ncpdp');
   const results = await runFuzz({
