@@ -8,7 +8,9 @@
  * - U+FFFD replacement characters in keys or string values: the sender's bytes were not valid in the character set
  *   they were read as, and the original characters are lost.
  *
- * The walk is iterative (an explicit stack), so it costs one visit per value and no call-stack depth.
+ * Keys too long to name any element are reported the same way and removed from the parsed resource before the
+ * other checks run. The walk is iterative (an explicit stack), so it costs one visit per value and no call-stack
+ * depth.
  */
 import type { FhirFinding } from './fhir-issues.ts';
 
@@ -17,6 +19,13 @@ const INHERITED_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNa
 
 /** Most keys of inherited names listed as findings; the rest are counted in the last one. */
 const MAX_KEY_FINDINGS = 20;
+
+/**
+ * Longest key that could name a FHIR element (R4's longest are about 40 characters). A longer key is set aside before
+ * the structural validation sees it: @medplum/core splits an unknown key at each capital letter and builds every
+ * prefix, which takes time quadratic in the key's length (a 260,000-character key held a worker for seconds).
+ */
+const MAX_ELEMENT_NAME = 64;
 
 /** What the scan found. */
 export interface ContentScanResult {
@@ -52,7 +61,7 @@ export function scanFhirContent(resource: Record<string, unknown>, content: stri
   const findings: FhirFinding[] = [];
   const root = String(resource.resourceType);
   const lookForReplacement = content.includes('\uFFFD');
-  let inheritedKeys = 0;
+  let setAsideKeys = 0;
   let replacementFirst: string | undefined;
   let replacementCount = 0;
   const stack: Pending[] = [{ value: resource, parent: undefined, key: '' }];
@@ -75,9 +84,24 @@ export function scanFhirContent(resource: Record<string, unknown>, content: stri
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k] as string;
       const child: Pending = { value: (value as Record<string, unknown>)[key], parent: node, key };
+      if (key.length > MAX_ELEMENT_NAME) {
+        setAsideKeys++;
+        if (setAsideKeys <= MAX_KEY_FINDINGS) {
+          const field = `${pathOf(node, root)}.${key.slice(0, 40)}...`;
+          findings.push({
+            field,
+            code: 'UNKNOWN_ELEMENT',
+            class: 'nonconformant',
+            message: `${field} is not an element of FHIR R4: a key of ${key.length} characters names no element; it was not read.`,
+          });
+        }
+        // Removed from the parsed resource (which nothing else holds), so no later check reads it.
+        delete (value as Record<string, unknown>)[key];
+        continue;
+      }
       if (INHERITED_NAMES.has(key)) {
-        inheritedKeys++;
-        if (inheritedKeys <= MAX_KEY_FINDINGS) {
+        setAsideKeys++;
+        if (setAsideKeys <= MAX_KEY_FINDINGS) {
           const field = pathOf(child, root);
           findings.push({
             field,
@@ -93,9 +117,9 @@ export function scanFhirContent(resource: Record<string, unknown>, content: stri
     }
     for (let c = children.length - 1; c >= 0; c--) stack.push(children[c] as Pending);
   }
-  if (inheritedKeys > MAX_KEY_FINDINGS) {
+  if (setAsideKeys > MAX_KEY_FINDINGS) {
     const last = findings[findings.length - 1] as FhirFinding;
-    last.message += ` ${inheritedKeys - MAX_KEY_FINDINGS} more key(s) of such names were not listed.`;
+    last.message += ` ${setAsideKeys - MAX_KEY_FINDINGS} more key(s) of such names were not listed.`;
   }
   if (replacementFirst !== undefined) {
     const where = replacementCount > 1 ? `${replacementFirst} and ${replacementCount - 1} more value(s) hold` : `${replacementFirst} holds`;

@@ -139,6 +139,8 @@ export function createFhirValidator(parts: FhirValidatorParts) {
         };
       }
       const resource = parsed.resource;
+      // First: it sets aside keys no element can have, which the structural validation would take long to judge.
+      const scanned = scanFhirContent(resource, content);
       const walked = parts.walker.walk(resource);
       const structure = parts.structure.check(resource);
       // The structural validator gives up on an unknown nested resource type, which the walk already names.
@@ -151,7 +153,7 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       }
       // Plain loops, not push(...list): a large Bundle's findings must not overflow the call stack.
       append(findings, parsed.findings);
-      append(findings, scanFhirContent(resource, content).findings);
+      append(findings, scanned.findings);
       append(findings, walked.findings);
       if (resource.resourceType === 'Bundle') append(findings, checkBundleRules(resource, walked.references));
       const profiles = profileFindings(resource, options.profile);

@@ -27,6 +27,16 @@ describe('scanFhirContent', () => {
     expect(findings[19]?.message).toContain('10 more key(s)');
   });
 
+  it('reports a key too long to name any element, with an excerpt of it, and removes it before the other checks', () => {
+    const key = '<Body>'.repeat(20_000);
+    const resource = { resourceType: 'Patient', name: [{ family: 'Doe', [key]: 1 }] } as Record<string, unknown>;
+    const findings = scanFhirContent(resource, '{}').findings;
+    expect(findings).toEqual([
+      expect.objectContaining({ code: 'UNKNOWN_ELEMENT', field: `Patient.name[0].${key.slice(0, 40)}...`, message: expect.stringContaining('a key of 120000 characters') }),
+    ]);
+    expect(resource.name).toEqual([{ family: 'Doe' }]);
+  });
+
   it('finds U+FFFD in values and keys, reporting one finding with the first place and the count', () => {
     const findings = scanFhirContent(JSON.parse('{"resourceType":"Patient","name":[{"family":"M\uFFFDller"}],"x\uFFFD":"y"}'), 'text with \uFFFD').findings;
     expect(findings).toEqual([
