@@ -119,11 +119,19 @@ function keptFrequencies(counts: Map<string, number>, total: number, k: number, 
   return { values, suppressed };
 }
 
+/** 0-based rank of the smallest value kept (the k-th), moved to the middle when the k-th from each end would cross. */
+function keptRank(count: number, k: number): number {
+  return Math.min(k - 1, Math.floor((count - 1) / 2));
+}
+
 function rangeOf(values: number[], k: number, asDate: boolean): ColumnProfile['range'] {
   if (values.length < k) return null;
   values.sort((a, b) => a - b);
-  const min = values[k - 1];
-  const max = values[values.length - k];
+  // the k-th smallest and k-th largest, so no single extreme value is kept; with fewer than 2k - 1 values they
+  // would cross, so both then come from the middle (min = max), never min above max
+  const kth = keptRank(values.length, k);
+  const min = values[kth] as number;
+  const max = values[values.length - 1 - kth] as number;
   const width = (max - min) / HISTOGRAM_BINS || 1;
   const bins = Array.from({ length: HISTOGRAM_BINS }, (_, i) => ({ from: min + i * width, to: min + (i + 1) * width, count: 0 }));
   for (const v of values) {
@@ -170,7 +178,7 @@ function profileColumn(name: string, dataType: string, sample: ReadonlyArray<Rec
       const pattern = characterPattern(toText(v));
       patterns.set(pattern, (patterns.get(pattern) ?? 0) + 1);
     }
-    const kth = Math.min(k, sorted.length) - 1;
+    const kth = keptRank(sorted.length, k);
     profile.strings = {
       minLength: sorted[kth],
       maxLength: sorted[sorted.length - 1 - kth],

@@ -200,6 +200,13 @@ for (const server of servers) {
       expect(column('primary_encounter_id').nullFraction).toBe(0);
       expect(profile.identities).toEqual({ tables: ['patients'], count: 2 });
       expect(JSON.stringify(profile)).not.toMatch(/Lovelace|Turing|REAL0001/);
+      // two rows with k = 2: the kept extremes come from the middle, never a minimum above the maximum
+      for (const table of profile.tables) {
+        for (const c of table.columns) {
+          if (c.range) expect(c.range.min <= c.range.max, `${table.table}.${c.name} range`).toBe(true);
+          if (c.strings) expect(c.strings.minLength, `${table.table}.${c.name} lengths`).toBeLessThanOrEqual(c.strings.maxLength);
+        }
+      }
       const encounters = profile.tables.find((t: { table: string }) => t.table === 'encounters');
       expect(encounters.fanOut.find((f: { refTable: string }) => f.refTable === 'patients')).toMatchObject({ parents: 2, mean: 1, min: 1, max: 1 });
       const list = (await wb.call('population', { path: '/api/population/profiles' })).json.data;
