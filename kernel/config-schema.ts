@@ -100,8 +100,19 @@ export const kernelConfigSchema = z
         maxQueued: z.number().int().min(0).max(1_000).default(4),
         /** Old-generation heap limit of each worker thread, in MB; work that needs more gets 422. */
         workerHeapMb: z.number().int().min(64).max(16_384).default(1_024),
-        /** Boot the workers at start (the first large request is fast) rather than on first use (less idle memory). */
-        warmOnStart: z.boolean().default(true),
+        /**
+         * Boot the workers at start and keep them (the first large request is fast), rather than on first use, ended
+         * again after `idleTimeoutMs` without work (each idle worker holds every standard's definitions).
+         */
+        warmOnStart: z.boolean().default(false),
+        /** Milliseconds a worker booted on first use may stay without work before it ends (not with warmOnStart). */
+        idleTimeoutMs: z.number().int().min(1_000).max(86_400_000).default(300_000),
+        /**
+         * How far the service's JavaScript heap may grow past what was live after the last full collection before the
+         * next one, in percent. Lower keeps the resident size down at the cost of more frequent collections; 0 leaves
+         * it to V8, which lets the heap grow to about four times what is live on a machine with much memory.
+         */
+        heapGrowthPercent: z.number().int().min(0).max(300).default(50),
       })
       .strict()
       .prefault({}),

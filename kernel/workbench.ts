@@ -37,6 +37,7 @@ import { HeavyRequestGate } from './http/heavy-request-gate.ts';
 import { StandardsRunner } from './workers/standards-runner.ts';
 import { WorkPool, poolSize } from './workers/work-pool.ts';
 import { memoryCeilingMb } from './workers/memory-ceiling.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 import type { CliCommand, PluginContext } from './plugin-api.ts';
 
 /** The product version (from package.json). */
@@ -307,6 +308,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         const urls = {} as Record<BaseName, string>;
         if (!serve) throw new Error('This Workbench was booted without servers (serve: false); it cannot start.');
         try {
+          limitHeapGrowth(work.heapGrowthPercent);
           const workerPlugins = loaded.filter((plugin) => plugin.manifest.worker);
           if (workerPlugins.length > 0 && !pool) {
             pool = new WorkPool({
@@ -314,6 +316,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
               timeBudgetMs: work.timeBudgetMs,
               maxQueued: work.maxQueued,
               workerHeapMb: work.workerHeapMb,
+              keepWarm: work.warmOnStart,
+              idleTimeoutMs: work.idleTimeoutMs,
               boot: {
                 plugins: workerPlugins.map(({ manifest, directory }) => ({ manifest, directory })),
                 sections: kernelConfig.plugins,

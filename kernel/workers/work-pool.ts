@@ -6,8 +6,9 @@
  * ends its worker, not the process (422 PROCESSING_MEMORY_EXCEEDED). The queue is bounded (503 SERVER_BUSY).
  * Closing the pool terminates running work at once, so shutdown never waits for a validation.
  *
- * Workers start on first use, or at once with {@link WorkPool.warm}: booting one loads every standard's
- * definitions, which a one-shot command or a test that sends no large input should not pay for.
+ * Workers start on first use and end after a while without work, or, in a pool kept warm, at once with
+ * {@link WorkPool.warm} and for good: booting one loads every standard's definitions, which a one-shot command, a test
+ * that sends no large input, or a service that only monitors should not hold.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -26,6 +27,13 @@ export interface WorkPoolSettings {
   maxQueued: number;
   /** Old-generation heap limit of each worker, in MB. */
   workerHeapMb: number;
+  /**
+   * Whether the workers, once booted, are kept whatever happens; otherwise each ends after `idleTimeoutMs` without
+   * work and the next task boots one again.
+   */
+  keepWarm: boolean;
+  /** Milliseconds an idle worker lives when the pool is not kept warm. */
+  idleTimeoutMs: number;
   /** What each worker boots (plugins, their config, profile packs). */
   boot: WorkerBootData;
   logger: Logger;
@@ -63,6 +71,11 @@ export class WorkPool {
   /** Worker threads of the pool. */
   get size(): number {
     return poolSize(this.settings.threads);
+  }
+
+  /** Worker threads alive now (0 before first use, and again once idle workers of a pool not kept warm ended). */
+  get threadsAlive(): number {
+    return this.piscina?.threads.length ?? 0;
   }
 
   /** Starts the workers now rather than on first use. */
@@ -106,11 +119,12 @@ export class WorkPool {
     const entry = poolWorkerEntry();
     const piscina = new Piscina<PoolRequest, TaskOutcome>({
       filename: entry.filename,
-      minThreads: size,
+      // A warm pool keeps its workers (booting one loads every standard's definitions again); otherwise they start on
+      // demand and an idle one ends, giving back its memory.
+      minThreads: this.settings.keepWarm ? size : 0,
       maxThreads: size,
       maxQueue: Math.max(1, this.settings.maxQueued),
-      // Workers are kept: booting one loads every standard's definitions again.
-      idleTimeout: Number.POSITIVE_INFINITY,
+      idleTimeout: this.settings.keepWarm ? Number.POSITIVE_INFINITY : this.settings.idleTimeoutMs,
       resourceLimits: { maxOldGenerationSizeMb: this.settings.workerHeapMb },
       workerData: { ...this.settings.boot, sourceEntry: entry.sourceEntry } satisfies WorkerBootData,
       // Node options of the service (heap size, loaders) are the main thread's; workers get resourceLimits.

@@ -1,7 +1,7 @@
 /**
  * Reads HL7 v2 content the way a store of received messages wants it: split into its messages (batches, MLLP, BOM,
- * any line ending) with their facts, and each message validated on its own, all from one parse. Validating each
- * message's text again through the adapter would parse every message twice.
+ * any line ending) with their facts, and each message validated on its own, all from one parse that holds one parsed
+ * message at a time. Validating each message's text again through the adapter would parse every message twice.
  */
 import type { ValidateOptions, ValidationIssue } from '../../kernel/standards-registry.ts';
 import { requireHl7Profile } from './hl7-adapter.ts';
@@ -76,16 +76,20 @@ export function createHl7MessageReader(profiles: Hl7ProfileSet): Hl7MessageReade
   return {
     read(content, options) {
       const profile = requireHl7Profile(profiles, options.profile);
-      const parsed = parseHl7(content);
+      const firstIndex = options.firstIndex ?? 0;
       const messages: Hl7ReadMessage[] = [];
-      for (const message of parsed.messages) {
-        if (message.index < (options.firstIndex ?? 0)) continue;
-        const facts = hl7MessageFacts(message);
-        if (options.validateHere && !options.validateHere(message.raw.length)) messages.push(facts);
-        // each verdict must stand alone: bytes the parser could not decode are reported on the message whose fields
-        // hold their replacement characters, not only as a problem of the content (so no `decodingFailed` here)
-        else messages.push({ ...facts, verdict: verdictOf(message, { mode: options.mode, profile }) });
-      }
+      // each message is judged as soon as the parser completes it and its segments are dropped after, so a batch
+      // file of any length is held one parsed message at a time
+      const parsed = parseHl7(content, {
+        onMessage: (message) => {
+          if (message.index < firstIndex) return;
+          const facts = hl7MessageFacts(message);
+          if (options.validateHere && !options.validateHere(message.raw.length)) messages.push(facts);
+          // each verdict must stand alone: bytes the parser could not decode are reported on the message whose
+          // fields hold their replacement characters, not only as a problem of the content (so no `decodingFailed`)
+          else messages.push({ ...facts, verdict: verdictOf(message, { mode: options.mode, profile }) });
+        },
+      });
       return { messages, messageCount: parsed.messages.length, problems: problemsOutsideMessages(parsed) };
     },
   };

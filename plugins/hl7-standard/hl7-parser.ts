@@ -74,6 +74,16 @@ export interface Hl7ParseResult {
   lineEnding?: '\r' | '\n' | '\r\n';
 }
 
+/** How to parse. */
+export interface Hl7ParseOptions {
+  /**
+   * Called with each message as soon as it is complete (its raw text and its problems final), in order. With it the
+   * result holds every message's facts but no segments: each message's segments are dropped once the callback
+   * returned, so content of any number of messages is held one parsed message at a time.
+   */
+  onMessage?: (message: Hl7ParsedMessage) => void;
+}
+
 /** The delimiters of the standard, used when MSH-2 is unusable. */
 export const DEFAULT_HL7_DELIMITERS: Hl7Delimiters = {
   field: '|',
@@ -314,7 +324,7 @@ function reportLeadingContent(text: string, contentStart: number, headerStart: n
  * Parses HL7 v2 content: one message, many messages, or FHS/BHS batches. Byte input is decoded per MSH-18.
  * Never throws: anything unreadable is reported in `problems`.
  */
-export function parseHl7(input: string | Uint8Array): Hl7ParseResult {
+export function parseHl7(input: string | Uint8Array, options: Hl7ParseOptions = {}): Hl7ParseResult {
   const result: Hl7ParseResult = { messages: [], envelope: { batches: [] }, problems: [], charset: 'UTF-8' };
   try {
     let text: string;
@@ -328,7 +338,7 @@ export function parseHl7(input: string | Uint8Array): Hl7ParseResult {
         result.problems.push({ line: 1, code: 'PARSE_ERROR', message: `The content could not be decoded: ${decoded.problem}.`, tolerable: false });
       }
     }
-    scanMessages(text, result);
+    scanMessages(text, result, options.onMessage);
   } catch (error) {
     result.problems.push({
       line: 0,
@@ -346,7 +356,7 @@ function addProblem(result: Hl7ParseResult, problem: Hl7ParseProblem): void {
 }
 
 /** The line loop: finds segment boundaries, opens messages at MSH and tracks the batch envelope. */
-function scanMessages(text: string, result: Hl7ParseResult): void {
+function scanMessages(text: string, result: Hl7ParseResult, onMessage?: (message: Hl7ParsedMessage) => void): void {
   const length = text.length;
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 0;
@@ -358,6 +368,16 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
   let messageEnd = 0;
   let scanner: DelimiterScanner | undefined;
   let batch: Hl7Batch | undefined;
+  /** Ends the open message: its raw text is cut, and a caller that streams gets it (its segments dropped after). */
+  const close = (): void => {
+    if (!message) return;
+    message.raw = text.slice(messageStart, messageEnd);
+    if (onMessage) {
+      onMessage(message);
+      message.segments = [];
+    }
+    message = undefined;
+  };
 
   const pending: Hl7ParseProblem[] = [];
   // Content before the first header (a `[SOM]` marker, junk lines) is summed up in one problem once a header comes.
@@ -414,7 +434,7 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
     if (name === 'MSH' || name === 'FHS' || name === 'BHS') {
       const header = readHeaderDelimiters(text, start, end, name);
       if (name === 'MSH') {
-        if (message) message.raw = text.slice(messageStart, messageEnd);
+        close();
         const index = result.messages.length;
         message = { index, raw: '', startLine: line, problems: [], delimiters: header.delimiters, segments: [] };
         if (batch) {
@@ -438,8 +458,7 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
         message.segments.push(parseHeaderSegment(text, end, name, line, header));
         continue;
       }
-      if (message) message.raw = text.slice(messageStart, messageEnd);
-      message = undefined;
+      close();
       const segment = parseHeaderSegment(text, end, name, line, header);
       if (header.problem) addProblem(result, { line, code: 'PARSE_ERROR', message: header.problem.message, field: header.problem.field });
       if (name === 'FHS') result.envelope.fileHeader = segment;
@@ -450,8 +469,7 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
       continue;
     }
     if (name === 'BTS' || name === 'FTS') {
-      if (message) message.raw = text.slice(messageStart, messageEnd);
-      message = undefined;
+      close();
       const delimiters = scanner?.delimiters ?? result.messages.at(-1)?.delimiters ?? DEFAULT_HL7_DELIMITERS;
       const segment = parseSegment(text, start, end, name, line, scannerFor(delimiters));
       if (name === 'BTS') {
@@ -480,7 +498,7 @@ function scanMessages(text: string, result: Hl7ParseResult): void {
     message.segments.push(parseSegment(text, start, end, name, line, scanner));
     messageEnd = end;
   }
-  if (message) message.raw = text.slice(messageStart, messageEnd);
+  close();
   for (const p of pending) addProblem(result, p);
   if (result.messages.length === 0 && leadingLines > 0 && result.envelope.batches.length === 0 && !result.envelope.fileHeader) {
     result.problems.push({

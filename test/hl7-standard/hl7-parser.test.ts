@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { detectHl7 } from '../../plugins/hl7-standard/hl7-detect.ts';
 import { encodeHl7Message, escapeHl7Value } from '../../plugins/hl7-standard/hl7-encoder.ts';
 import { decodeHl7Escapes } from '../../plugins/hl7-standard/hl7-escape.ts';
@@ -116,6 +117,43 @@ describe('parseHl7: many messages and batches', () => {
     expect(result.envelope.batches[0]?.trailer?.name).toBe('BTS');
     expect(result.messages[1]?.raw).toBe(second);
     expect(result.messages[1]?.startLine).toBe(7);
+  });
+});
+
+describe('parseHl7: streaming messages to a caller', () => {
+  it('hands each message over once it is complete, with its raw text and problems, and keeps no segments', () => {
+    const second = ADT.replace('CTRL1', 'CTRL2');
+    const text = ['FHS|^~\\&|APP', 'BHS|^~\\&|APP', ADT, 'not a segment', 'ZZZ|1', second, 'BTS|2', 'FTS|1', ADT.replace('CTRL1', 'CTRL3')].join('\r');
+    const whole = parseHl7(text);
+    const seen: { index: number; control: string | undefined; raw: string; problems: number; segments: number }[] = [];
+    const streamed = parseHl7(text, {
+      onMessage: (m) =>
+        seen.push({ index: m.index, control: getHl7Value(m, 'MSH.10'), raw: m.raw, problems: m.problems.length, segments: m.segments.length }),
+    });
+    expect(seen.map((m) => m.control)).toEqual(['CTRL1', 'CTRL2', 'CTRL3']);
+    expect(seen.map((m) => m.index)).toEqual([0, 1, 2]);
+    expect(seen.map((m) => m.raw)).toEqual(whole.messages.map((m) => m.raw));
+    // the line that is not a segment belongs to the first message (a segment of it follows): final when handed over
+    expect(seen.map((m) => m.problems)).toEqual(whole.messages.map((m) => m.problems.length));
+    expect(seen[0]?.problems).toBe(1);
+    expect(seen.map((m) => m.segments)).toEqual(whole.messages.map((m) => m.segments.length));
+    expect(streamed.messages.map((m) => m.segments.length)).toEqual([0, 0, 0]);
+    expect(streamed.problems).toEqual(whole.problems);
+    expect(streamed.envelope.batches[0]?.messageIndexes).toEqual([0, 1]);
+  });
+
+  it('hands over the same messages as a whole parse, for any mix of messages, envelopes and noise', () => {
+    const line = fc.constantFrom(ADT, ADT.replace('CTRL1', 'OTHER'), 'FHS|^~\\&|A', 'BHS|^~\\&|A', 'BTS|1', 'FTS|1', 'junk line', 'ZZ1|x', '');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.constantFrom('\r', '\n', '\r\n'), (lines, ending) => {
+        const text = lines.join(ending);
+        const whole = parseHl7(text);
+        const seen: string[] = [];
+        const streamed = parseHl7(text, { onMessage: (m) => seen.push(JSON.stringify({ ...m, segments: m.segments.length })) });
+        expect(seen).toEqual(whole.messages.map((m) => JSON.stringify({ ...m, segments: m.segments.length })));
+        expect(streamed.problems).toEqual(whole.problems);
+      }),
+    );
   });
 });
 

@@ -8,6 +8,10 @@ import { fixturesDir, startTestWorkbench, type TestWorkbench } from '../helpers/
 import { TOKENS } from '../../kernel/tokens.ts';
 import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
 import { largeMessage, LARGE_MESSAGE_STANDARDS } from '../helpers/large-messages.ts';
+import { readFileSync } from 'node:fs';
+import pino from 'pino';
+import { WorkPool } from '../../kernel/workers/work-pool.ts';
+import type { PluginManifest } from '../../kernel/plugin-manifest.ts';
 
 const busyPlugins = [join(fixturesDir, 'plugin-sets', 'worker-pool')];
 
@@ -190,5 +194,55 @@ describe('worker pool', () => {
     await wb.stop();
     const outcome = await pending;
     if (!(outcome instanceof Error)) expect(outcome.status).toBe(503);
+  });
+
+  describe('idle workers', () => {
+    const directory = join(busyPlugins[0], 'busy-standard');
+    const manifest = JSON.parse(readFileSync(join(directory, 'plugin.json'), 'utf8')) as PluginManifest;
+    function pool(keepWarm: boolean): WorkPool {
+      return new WorkPool({
+        threads: 1,
+        timeBudgetMs: 5_000,
+        maxQueued: 1,
+        workerHeapMb: 128,
+        keepWarm,
+        idleTimeoutMs: 1_000,
+        boot: { plugins: [{ manifest, directory }], sections: {}, profiles: [], logLevel: 'silent' },
+        logger: pino({ level: 'silent' }),
+      });
+    }
+    const task = { operation: 'validate' as const, standard: 'busy', content: 'x', options: { mode: 'strict' as const } };
+    async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+      const deadline = Date.now() + timeoutMs;
+      while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      return check();
+    }
+
+    it('boots a worker on first use and ends it after idleTimeoutMs without work; the next task boots one again', async () => {
+      const work = pool(false);
+      try {
+        expect(work.threadsAlive).toBe(0);
+        expect(await work.run<{ isValid: boolean }>(task)).toMatchObject({ isValid: true });
+        expect(work.threadsAlive).toBe(1);
+        expect(await waitFor(() => work.threadsAlive === 0, 15_000)).toBe(true);
+        expect(await work.run<{ isValid: boolean }>(task)).toMatchObject({ isValid: true });
+        expect(work.threadsAlive).toBe(1);
+      } finally {
+        await work.close();
+      }
+    });
+
+    it('keeps the workers of a warm pool however long they idle', async () => {
+      const work = pool(true);
+      try {
+        work.warm();
+        expect(work.threadsAlive).toBe(1);
+        expect(await work.run<{ isValid: boolean }>(task)).toMatchObject({ isValid: true });
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        expect(work.threadsAlive).toBe(1);
+      } finally {
+        await work.close();
+      }
+    });
   });
 });
