@@ -112,7 +112,7 @@ export const kernelConfigSchema = z
          * next one, in percent. Lower keeps the resident size down at the cost of more frequent collections; 0 leaves
          * it to V8, which lets the heap grow to about four times what is live on a machine with much memory.
          */
-        heapGrowthPercent: z.number().int().min(0).max(300).default(50),
+        heapGrowthPercent: z.number().int().min(0).max(300).default(100),
       })
       .strict()
       .prefault({}),

@@ -3,7 +3,7 @@
  * judges against the ledger, validates and commits them in batches. One consumer keeps the ledger's judgement and
  * its write in order, so two reads of one path can never both count.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
@@ -33,6 +33,34 @@ const BURST_MS = 250;
 
 /** Longest wait before a file whose batch could not be committed is tried again. */
 const MAX_RETRY_DELAY_MS = 60_000;
+
+/** Bytes read at a time when a file grows while it is read. */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A file's content and its size and mtime taken after the read through the same descriptor: a write that landed
+ * while it was read shows as a size or mtime other than the settled one. The buffer holds one byte more than the
+ * settled size, so a short read means the end of the file: one open, one read, one fstat, one close. (A read cut
+ * short for another reason gives a size other than the content's length, and the file is looked at again later.)
+ */
+function readWithStat(path: string, settledSize: number): { content: Buffer; after: { size: number; mtimeMs: number } } {
+  const fd = openSync(path, 'r');
+  try {
+    let buffer = Buffer.allocUnsafe(settledSize + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      length += n;
+      if (length < buffer.length) break;
+      // it grew since it settled: read on to its end
+      buffer = Buffer.concat([buffer, Buffer.allocUnsafe(READ_CHUNK_BYTES)]);
+    }
+    const after = fstatSync(fd);
+    return { content: buffer.subarray(0, length), after: { size: after.size, mtimeMs: after.mtimeMs } };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** What the queue needs. */
 export interface IngestQueueDeps {
@@ -222,8 +250,8 @@ export class IngestQueue {
     }
     let content: Buffer;
     try {
-      content = readFileSync(job.absolutePath);
-      const after = statSync(job.absolutePath);
+      const { content: read, after } = readWithStat(job.absolutePath, job.size);
+      content = read;
       if (after.size !== content.length || after.mtimeMs !== job.mtimeMs) {
         // written to since it settled: look again after the settle time with what it is now
         this.retryLater({ ...job, size: after.size, mtimeMs: after.mtimeMs });
