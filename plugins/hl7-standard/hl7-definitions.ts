@@ -214,23 +214,48 @@ const OPTIONALITY_CORRECTIONS: Partial<Record<Hl7Version, Record<string, Hl7Opti
 const TWO_STATE_VERSIONS: ReadonlySet<Hl7Version> = new Set<Hl7Version>(['2.3', '2.3.1', '2.4']);
 
 /**
- * Optionality of a field, with the source data's known distortions undone. hl7-dictionary's data for 2.3 to 2.4
- * has no conditional state and marks conditional fields required (OBX-2 "required if OBX-5 is valued" shows as
- * required). A field required there is read as conditional when the same field (same name) is conditional in
- * 2.7.1, or, for 2.3, optional in 2.3.1 (ORC-7, OBR-27, NK1-7: a minor revision does not relax a requirement).
+ * The fields of the two-state versions (2.3 to 2.4) that hl7-dictionary marks required but that are conditional:
+ * its data for those versions has no conditional state (OBX-2 "required if OBX-5 is valued" shows as required). A
+ * field required there is conditional when the same field (same name) is conditional in 2.7.1, or, for 2.3,
+ * optional in 2.3.1 (ORC-7, OBR-27, NK1-7: a minor revision does not relax a requirement). Derived from the
+ * package on demand, as `SEG.n` per version; `definitions/two-state-conditionals.json` keeps the result, so reading
+ * 2.3 does not load the 2.7.1 and 2.3.1 dictionaries too (a test derives it again and compares).
  */
+export function deriveTwoStateConditionals(): Record<string, string[]> {
+  const later = loadRaw('2.7.1');
+  const next = loadRaw('2.3.1');
+  const out: Record<string, string[]> = {};
+  for (const version of TWO_STATE_VERSIONS) {
+    const fields: string[] = [];
+    for (const [segment, { fields: raws }] of Object.entries(loadRaw(version).segments)) {
+      raws.forEach((raw, index) => {
+        if (optionality(raw) !== 'R') return;
+        const inLater = later.segments[segment]?.fields[index];
+        const inNext = version === '2.3' ? next.segments[segment]?.fields[index] : undefined;
+        const conditional = (inLater && inLater.desc === raw.desc && inLater.opt === 3) || (inNext && inNext.desc === raw.desc && inNext.opt === 1);
+        if (conditional) fields.push(`${segment}.${index + 1}`);
+      });
+    }
+    out[version] = fields.sort();
+  }
+  return out;
+}
+
+/** The kept fields of {@link deriveTwoStateConditionals}. */
+export function keptTwoStateConditionals(): Record<string, string[]> {
+  return (JSON.parse(readFileSync(join(definitionsDir, 'two-state-conditionals.json'), 'utf8')) as { fields: Record<string, string[]> }).fields;
+}
+
+let twoStateConditionals: Map<string, ReadonlySet<string>> | undefined;
+
+/** Optionality of a field, with the source data's known distortions undone (see {@link deriveTwoStateConditionals}). */
 function fieldOptionality(version: Hl7Version, segment: string, index: number, raw: RawField): Hl7Optionality {
   const corrected = OPTIONALITY_CORRECTIONS[version]?.[`${segment}.${index + 1}`];
   if (corrected) return corrected;
   const base = optionality(raw);
   if (base !== 'R' || !TWO_STATE_VERSIONS.has(version)) return base;
-  const later = loadRaw('2.7.1').segments[segment]?.fields[index];
-  if (later && later.desc === raw.desc && later.opt === 3) return 'C';
-  if (version === '2.3') {
-    const next = loadRaw('2.3.1').segments[segment]?.fields[index];
-    if (next && next.desc === raw.desc && next.opt === 1) return 'C';
-  }
-  return base;
+  twoStateConditionals ??= new Map(Object.entries(keptTwoStateConditionals()).map(([v, fields]) => [v, new Set(fields)]));
+  return twoStateConditionals.get(version)?.has(`${segment}.${index + 1}`) ? 'C' : base;
 }
 
 function optionality(raw: RawField): Hl7Optionality {
@@ -416,26 +441,39 @@ export function getHl7TableValues(table: string): { description: string; values:
   };
 }
 
-let hl7DefinedTables: Set<string> | undefined;
+let hl7DefinedTables: ReadonlySet<string> | undefined;
 
 /**
- * True when the table is HL7-defined. hl7-dictionary does not say, so the data types that refer to the table in
- * the newest dictionary version (2.7.1) decide: a table only ever referred to by ID fields is HL7-defined; one that
- * any IS, CWE or CE field refers to is user-defined or external, and its values are a site's own business.
+ * The tables hl7-dictionary's newest version (2.7.1) refers to only by ID fields: hl7-dictionary does not say which
+ * tables are HL7-defined, and a table that any IS, CWE or CE field refers to is user-defined or external. Derived
+ * from the package on demand; `definitions/hl7-defined-tables.json` keeps the result, so validation need not load
+ * the whole 2.7.1 dictionary to know it (a test derives it again and compares).
+ */
+export function deriveHl7DefinedTables(): string[] {
+  const raw = loadRaw('2.7.1');
+  const id = new Set<string>();
+  const other = new Set<string>();
+  const note = (f: RawField) => {
+    const t = tableId(f.table);
+    if (t) (f.datatype === 'ID' ? id : other).add(t);
+  };
+  for (const seg of Object.values(raw.segments)) seg.fields.forEach(note);
+  for (const type of Object.values(raw.fields)) type.subfields.forEach(note);
+  return [...id].filter((t) => !other.has(t)).sort();
+}
+
+/** The kept list of HL7-defined tables (see {@link deriveHl7DefinedTables}). */
+export function keptHl7DefinedTables(): string[] {
+  const kept = JSON.parse(readFileSync(join(definitionsDir, 'hl7-defined-tables.json'), 'utf8')) as { tables: string[] };
+  return kept.tables;
+}
+
+/**
+ * True when the table is HL7-defined: its values are the standard's, and a value outside them is an error. Tables
+ * only ever referred to by ID fields in hl7-dictionary 2.7.1 (see {@link deriveHl7DefinedTables}).
  */
 export function isHl7DefinedTable(table: string): boolean {
-  if (!hl7DefinedTables) {
-    const raw = loadRaw('2.7.1');
-    const id = new Set<string>();
-    const other = new Set<string>();
-    const note = (f: RawField) => {
-      const t = tableId(f.table);
-      if (t) (f.datatype === 'ID' ? id : other).add(t);
-    };
-    for (const seg of Object.values(raw.segments)) seg.fields.forEach(note);
-    for (const type of Object.values(raw.fields)) type.subfields.forEach(note);
-    hl7DefinedTables = new Set([...id].filter((t) => !other.has(t)));
-  }
+  hl7DefinedTables ??= new Set(keptHl7DefinedTables());
   return hl7DefinedTables.has(table);
 }
 

@@ -3,7 +3,11 @@ import {
   getHl7Definitions,
   getHl7TableValues,
   HL7_VERSIONS,
+  deriveHl7DefinedTables,
+  deriveTwoStateConditionals,
   isHl7DefinedTable,
+  keptHl7DefinedTables,
+  keptTwoStateConditionals,
   isHl7TableValue,
   isSupportedVersion,
   nearestVersion,
@@ -62,6 +66,11 @@ describe('HL7 definitions', () => {
   });
 
   it('tells HL7-defined tables from user-defined ones and lists their values', () => {
+    // the kept list is what the package says today (regenerate definitions/hl7-defined-tables.json if this fails)
+    expect(keptHl7DefinedTables()).toEqual(deriveHl7DefinedTables());
+    // likewise the conditional fields of 2.3 to 2.4 (definitions/two-state-conditionals.json)
+    expect(keptTwoStateConditionals()).toEqual(deriveTwoStateConditionals());
+    expect(keptTwoStateConditionals()['2.3']).toEqual(expect.arrayContaining(['OBX.2', 'ORC.7', 'OBR.27', 'NK1.7']));
     expect(isHl7DefinedTable('0085')).toBe(true);
     expect(isHl7DefinedTable('0001')).toBe(false);
     expect(isHl7TableValue('0136', 'Y')).toBe(true);
