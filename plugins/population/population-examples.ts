@@ -272,7 +272,7 @@ export const POPULATION_EXAMPLES = {
       database: DATABASE,
       provider: 'postgres',
       method: 'COPY FROM STDIN (CSV)',
-      transactions: 'one per 1000 patients',
+      transactions: 'one per 1000 patients, 2 connections loading side by side',
       steps: [
         {
           order: 1,

@@ -1,8 +1,9 @@
 /**
  * The fastest insert path of each engine, one batch per transaction: PostgreSQL COPY FROM STDIN (CSV) through
  * pg-copy-streams, MySQL/MariaDB multi-row INSERT, SQL Server bulk load through mssql (multi-row INSERT with
- * IDENTITY_INSERT when the key is an identity column). A failed batch is rolled back and the error names the table
- * and the row.
+ * IDENTITY_INSERT when the key is an identity column). A batch's rows are kept in the form the engine receives them
+ * (CSV text for COPY, value lists otherwise) as they are generated, so no row is built twice. A failed batch is
+ * rolled back and the error names the table and the row.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,8 +12,8 @@ import type { PoolConnection } from 'mysql2/promise';
 import type pg from 'pg';
 import type { DatabaseConnection } from './database-connection.ts';
 import type { CellValue } from './default-patient-schema.ts';
-import { insertSql, quoteIdentifier } from './sql-dialect.ts';
-import type { TablePlan } from './seed-plan.ts';
+import { insertSql, type Provider, quoteIdentifier } from './sql-dialect.ts';
+import type { RowSink, TablePlan } from './seed-plan.ts';
 
 /** A row that could not be inserted. */
 export class SeedRowError extends Error {
@@ -26,24 +27,108 @@ export class SeedRowError extends Error {
   }
 }
 
-/** Loads batches into one engine. */
+/** One CSV field of COPY's CSV format: NULL unquoted empty, the empty string quoted. */
+function csvCell(value: CellValue): string {
+  if (value === null) return '';
+  if (typeof value !== 'string') return String(value);
+  if (value === '') return '""';
+  // A plain scan: this runs for every field of every seeded row. A backslash is quoted too, so a value `\.` can never
+  // read as COPY's end-of-data line.
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 34 || c === 44 || c === 10 || c === 13 || c === 92) return `"${value.replace(/"/g, '""')}"`;
+  }
+  return value;
+}
+
+/** CSV bytes are written into chunks of this size (a longer row gets a chunk of its own). */
+const CSV_CHUNK = 256 * 1024;
+
+/**
+ * One batch's rows of one table, in the form its engine's loader sends: CSV bytes (`csv`, PostgreSQL COPY) or value
+ * lists (`values`, INSERT and bulk load). It also records the first and last generated id: a batch inserts one
+ * consecutive run of ids per table, which is what the manifest records.
+ */
+export class TableBuffer implements RowSink {
+  rows = 0;
+  firstId = 0;
+  lastId = 0;
+  private readonly chunks: Buffer[] = [];
+  private chunk: Buffer | undefined;
+  private used = 0;
+  private readonly lists: CellValue[][] = [];
+
+  constructor(
+    readonly table: TablePlan,
+    readonly columns: readonly string[],
+    readonly form: 'csv' | 'values',
+  ) {}
+
+  add(values: readonly CellValue[], generatedId: number): void {
+    if (this.rows === 0) this.firstId = generatedId;
+    else if (generatedId !== this.lastId + 1) {
+      // The manifest records ranges; a hole would leave keys unrecorded or record keys never inserted.
+      throw new Error(`generated ids of table ${this.table.table} are not consecutive (${this.lastId} then ${generatedId})`);
+    }
+    this.lastId = generatedId;
+    this.rows++;
+    if (this.form === 'values') {
+      this.lists.push(values.slice());
+      return;
+    }
+    let line = csvCell(values[0]);
+    for (let i = 1; i < values.length; i++) line += `,${csvCell(values[i])}`;
+    line += '\n';
+    // Each row goes straight into bytes: building the batch as one long string costs more in garbage collection than
+    // generating the rows. A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+    if (!this.chunk || this.used + line.length * 3 > this.chunk.length) {
+      if (this.chunk) this.chunks.push(this.chunk.subarray(0, this.used));
+      this.chunk = Buffer.allocUnsafe(Math.max(CSV_CHUNK, line.length * 3));
+      this.used = 0;
+    }
+    this.used += this.chunk.write(line, this.used, 'utf8');
+  }
+
+  /** The CSV bytes, in chunks (`csv` form). */
+  csv(): Buffer[] {
+    if (this.chunk) {
+      this.chunks.push(this.chunk.subarray(0, this.used));
+      this.chunk = undefined;
+    }
+    return this.chunks;
+  }
+
+  /** The value lists (`values` form). */
+  values(): ReadonlyArray<readonly CellValue[]> {
+    return this.lists;
+  }
+}
+
+/** An empty buffer of one batch's rows of `table`, in the form the engine's loader sends. */
+export function createTableBuffer(provider: Provider, table: TablePlan, columns: readonly string[]): TableBuffer {
+  return new TableBuffer(table, columns, provider === 'postgres' ? 'csv' : 'values');
+}
+
+/**
+ * How many connections load batches side by side. PostgreSQL checks each foreign key of each row in the backend of
+ * the loading connection, one CPU each, which makes a single COPY stream server-bound; two backends share the work.
+ * MySQL/MariaDB and SQL Server load on one connection.
+ */
+export function loadLanes(provider: Provider): number {
+  return provider === 'postgres' ? 2 : 1;
+}
+
+/** Loads batches into one engine, on one connection. */
 export interface BatchLoader {
   /** The statement kind used, for plans and reports. */
   readonly method: string;
   begin(): Promise<void>;
-  load(table: TablePlan, columns: readonly string[], rows: ReadonlyArray<readonly CellValue[]>): Promise<void>;
+  load(buffer: TableBuffer): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   /** After the last batch: move sequences past the inserted keys (PostgreSQL serial columns). */
   finish(tables: readonly TablePlan[]): Promise<void>;
   release(): Promise<void>;
-}
-
-function csvCell(value: CellValue): string {
-  if (value === null) return '';
-  const text = String(value);
-  // Quoted, so an empty string stays an empty string (unquoted empty is NULL in COPY's CSV format).
-  return text === '' || /[",\r\n\\]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 async function postgresLoader(pool: pg.Pool): Promise<BatchLoader> {
@@ -52,12 +137,11 @@ async function postgresLoader(pool: pg.Pool): Promise<BatchLoader> {
   return {
     method: 'COPY FROM STDIN (CSV)',
     begin: async () => void (await client.query('BEGIN')),
-    async load(table, columns, rows) {
+    async load(buffer) {
+      const { table, columns } = buffer;
       const statement = `COPY ${quoteIdentifier('postgres', table.table)} (${columns.map((c) => quoteIdentifier('postgres', c)).join(', ')}) FROM STDIN WITH (FORMAT csv)`;
-      let text = '';
-      for (const row of rows) text += `${row.map(csvCell).join(',')}\n`;
       try {
-        await pipeline(Readable.from([text]), client.query(copyFrom(statement)));
+        await pipeline(Readable.from(buffer.csv()), client.query(copyFrom(statement)));
       } catch (error) {
         const e = error as { message?: string; where?: string };
         const line = /line (\d+)/.exec(e.where ?? '')?.[1];
@@ -87,7 +171,9 @@ async function mysqlLoader(connection: PoolConnection): Promise<BatchLoader> {
   return {
     method: 'multi-row INSERT',
     begin: async () => void (await connection.query('START TRANSACTION')),
-    async load(table, columns, rows) {
+    async load(buffer) {
+      const { table, columns } = buffer;
+      const rows = buffer.values();
       const head = `INSERT INTO ${quoteIdentifier('mysql', table.table)} (${columns.map((c) => quoteIdentifier('mysql', c)).join(', ')}) VALUES ?`;
       for (let start = 0; start < rows.length; start += MYSQL_ROWS_PER_INSERT) {
         const chunk = rows.slice(start, start + MYSQL_ROWS_PER_INSERT);
@@ -137,7 +223,9 @@ async function sqlServerLoader(connection: DatabaseConnection): Promise<BatchLoa
       transaction = new mssql.Transaction(pool);
       await transaction.begin();
     },
-    async load(table, columns, rows) {
+    async load(buffer) {
+      const { table, columns } = buffer;
+      const rows = buffer.values();
       if (!transaction) throw new SeedRowError(table.table, null, 'no transaction is open');
       try {
         if (table.keyIsGenerated) {

@@ -206,12 +206,21 @@ export function fitValue(column: ColumnInfo, value: CellValue): CellValue {
   return value;
 }
 
-/** Compiles the plan into row builders: one function per table giving its rows of a patient, in column order. */
+/** Receives the rows of a table one by one: the values (in column order, reused for the next row) and the row's generated id. */
+export interface RowSink {
+  add(values: readonly CellValue[], generatedId: number): void;
+}
+
+/**
+ * Compiles the plan into row builders: called with a table and a patient, it gives the patient's rows of that table, in
+ * column order; its `visit` hands the same rows to a sink one by one without building arrays (the seed's fast path).
+ * Both draw profile values in the same order, so they give the same rows.
+ */
 export function createRowBuilder(plan: SeedPlan, inputs: PlanInputs, seed: number, reference: string) {
   const draw = createDrawSource(seed);
   const keyOf = new Map(plan.tables.map((t) => [t.table, t.key]));
   type Cell = (row: unknown, patient: PatientRecord) => CellValue;
-  const compiled = new Map<string, { source: DefaultTable; cells: Cell[] }>();
+  const compiled = new Map<string, { source: DefaultTable; cells: Cell[]; scratch: CellValue[] }>();
   for (const tablePlan of plan.tables) {
     const source = DEFAULT_TABLES.find((t) => t.name === tablePlan.source) as DefaultTable;
     const info = inputs.schema.tables.find((t) => t.name === tablePlan.table) as TableInfo;
@@ -257,16 +266,19 @@ export function createRowBuilder(plan: SeedPlan, inputs: PlanInputs, seed: numbe
           return () => null;
       }
     });
-    compiled.set(tablePlan.table, { source, cells });
+    compiled.set(tablePlan.table, { source, cells, scratch: new Array<CellValue>(cells.length) });
   }
-  return (tablePlan: TablePlan, patient: PatientRecord): CellValue[][] => {
-    const { source, cells } = compiled.get(tablePlan.table) as { source: DefaultTable; cells: Cell[] };
-    const out: CellValue[][] = [];
+  const visit = (tablePlan: TablePlan, patient: PatientRecord, sink: RowSink): void => {
+    const { source, cells, scratch } = compiled.get(tablePlan.table) as { source: DefaultTable; cells: Cell[]; scratch: CellValue[] };
     for (const row of source.rows(patient)) {
-      const values: CellValue[] = new Array(cells.length);
-      for (let i = 0; i < cells.length; i++) values[i] = cells[i](row, patient);
-      out.push(values);
+      for (let i = 0; i < cells.length; i++) scratch[i] = cells[i](row, patient);
+      sink.add(scratch, (row as { id: number }).id);
     }
+  };
+  const rowsOf = (tablePlan: TablePlan, patient: PatientRecord): CellValue[][] => {
+    const out: CellValue[][] = [];
+    visit(tablePlan, patient, { add: (values) => void out.push(values.slice()) });
     return out;
   };
+  return Object.assign(rowsOf, { visit });
 }

@@ -1,9 +1,10 @@
 /**
  * Seeding, its dry run, and cleanup. A seed regenerates the job's population from its seed (same seed, same
  * patients, so the database receives exactly what the files hold) and loads it in batches of patients, one
- * transaction per batch, through the engine's fast path. Before each batch commits, the manifest (per table, the
- * exact range of inserted keys) is stored, so every inserted key is on record. Cleanup deletes exactly those keys,
- * child tables first, never with TRUNCATE, so rows that were there before and rows others added since stay.
+ * transaction per batch, through the engine's fast path, on as many connections side by side as the engine gains from
+ * (the next batch is generated meanwhile). Before each batch commits, the manifest (per table, the ranges of
+ * inserted keys) is stored, so every inserted key is on record. Cleanup deletes exactly those keys, child tables
+ * first, never with TRUNCATE, so rows that were there before and rows others added since stay.
  */
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
@@ -16,19 +17,22 @@ import { populationErrors } from './errors.ts';
 import type { GenerationJobs, JobParams } from './generation-jobs.ts';
 import type { PopulationTables, SeedRunRow } from './job-records.ts';
 import { createPatientGenerator } from './patient-generator.ts';
-import type { PatientRecord } from './patient-record.ts';
 import type { ProfileStore } from './profile-store.ts';
 import type { LearnedProfile } from './profile-learner.ts';
-import { type BatchLoader, loadMethod, openBatchLoader, SeedRowError } from './seed-loaders.ts';
+import { type BatchLoader, createTableBuffer, loadLanes, loadMethod, openBatchLoader, SeedRowError, type TableBuffer } from './seed-loaders.ts';
+import { type BatchIds, keySegments, manifestOf, type TableManifest } from './seed-manifest.ts';
 import { buildSeedPlan, createRowBuilder, type PlanInputs, type SeedPlan, type TablePlan, translateKey } from './seed-plan.ts';
 import { insertSql, quoteIdentifier, type Provider } from './sql-dialect.ts';
 import type { SqlTarget } from './sql-writer.ts';
 
-/** Recorded keys of one table: an exact, gap-free range of what was inserted. */
-export type TableManifest = { table: string; keyColumn: string; rows: number } & (
-  | { kind: 'integer'; from: number; to: number }
-  | { kind: 'text'; prefix: string; from: number; to: number }
-);
+/** One batch of a run: its rows while it waits to load, the generated ids it inserts per table, and how far it got. */
+interface BatchRecord {
+  index: number;
+  buffers: TableBuffer[];
+  ids: BatchIds[];
+  rows: number;
+  state: 'loading' | 'committing' | 'committed' | 'failed' | 'uncertain';
+}
 
 /** A seed run as callers see it. */
 export type SeedRunView = {
@@ -143,116 +147,155 @@ export function createSeedRuns(deps: SeedRunsDeps) {
   }
 
   async function execute(runId: string, connected: ConnectedDatabase, params: JobParams, plan: SeedPlan, inputs: PlanInputs, expectedRows: number): Promise<void> {
+    const provider = connected.schema.provider;
     const random = createFastRandom(deps.synthetic.createRandom(params.seed));
     const generator = createPatientGenerator(random, params.geographicFocus);
-    const rowsOf = createRowBuilder(plan, inputs, params.seed, random.referenceDate.toISOString());
-    const manifest: TableManifest[] = [];
+    const rows = createRowBuilder(plan, inputs, params.seed, random.referenceDate.toISOString());
     const columnsOf = new Map(plan.tables.map((t) => [t.table, t.columns.map((c) => c.column)]));
-    let loader: BatchLoader | undefined;
-    let inserted = 0;
-    try {
-      loader = await openBatchLoader(connected.connection);
-      const active = loader;
-      // Builds one batch's rows, yielding now and then so the previous batch's load keeps streaming meanwhile.
-      const prepare = async (start: number) => {
-        const patients: PatientRecord[] = [];
-        for (let i = start; i < Math.min(params.count, start + PATIENTS_PER_BATCH); i++) {
-          patients.push(generator.next());
-          if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
-        }
-        return plan.tables.map((table) => {
-          const rows: CellValue[][] = [];
-          for (const patient of patients) for (const r of rowsOf(table, patient)) rows.push(r);
-          const keyIndex = table.columns.findIndex((c) => c.source === 'key');
-          const ids = rows.map((r) => (table.key.kind === 'integer' ? Number(r[keyIndex]) - table.key.offset : Number(String(r[keyIndex]).slice(table.key.prefix.length))));
-          return { table, rows, ids, keyIndex };
-        });
-      };
-      // Loads one batch in its own transaction; the manifest is on record before the commit, so a key is never in
-      // the database without being recorded.
-      const store = async (batch: Awaited<ReturnType<typeof prepare>>) => {
-        await active.begin();
-        let batchRows = 0;
-        for (const { table, rows, ids, keyIndex } of batch) {
-          if (rows.length === 0) continue;
-          try {
-            await active.load(table, columnsOf.get(table.table) ?? [], rows);
-          } catch (error) {
-            if (error instanceof SeedRowError && error.rowIndex !== null) {
-              const key = rows[error.rowIndex]?.[keyIndex];
-              throw new SeedRowError(error.table, error.rowIndex, `row with ${table.keyColumn} = ${String(key)}: ${error.reason}`);
-            }
-            throw error;
-          }
-          batchRows += rows.length;
-          let entry = manifest.find((m) => m.table === table.table);
-          if (!entry) {
-            entry =
-              table.key.kind === 'integer'
-                ? { table: table.table, keyColumn: table.keyColumn, rows: 0, kind: 'integer', from: table.key.offset + ids[0], to: table.key.offset + ids[0] }
-                : { table: table.table, keyColumn: table.keyColumn, rows: 0, kind: 'text', prefix: table.key.prefix, from: ids[0], to: ids[0] };
-            manifest.push(entry);
-          }
-          entry.to = table.key.kind === 'integer' ? table.key.offset + ids[ids.length - 1] : ids[ids.length - 1];
-          entry.rows += rows.length;
-        }
+    const batches: BatchRecord[] = [];
+    const lanes: BatchLoader[] = [];
+    const inFlight = new Set<Promise<void>>();
+    let failure: { index: number; error: unknown } | undefined;
+    // Manifest writes go one after another, each with every batch on record at the time it runs, so a later write
+    // never replaces a newer manifest with an older one.
+    let recording: Promise<void> = Promise.resolve();
+    const record = (): Promise<void> => {
+      recording = recording.catch(() => undefined).then(async () => {
+        const kept = batches.filter((b) => b.state === 'committing' || b.state === 'committed');
         await db
           .updateTable('population_seed_runs')
-          .set({ manifest: JSON.stringify({ tables: manifest, expectedRows }), inserted: inserted + batchRows })
+          .set({ manifest: JSON.stringify({ tables: manifestOf(plan, kept.map((b) => b.ids)), expectedRows }), inserted: kept.reduce((n, b) => n + b.rows, 0) })
           .where('id', '=', runId)
           .execute();
-        await active.commit();
-        inserted += batchRows;
+      });
+      return recording;
+    };
+    try {
+      for (let i = 0; i < loadLanes(provider); i++) lanes.push(await openBatchLoader(connected.connection));
+      // Generates one batch straight into the engine's wire form, yielding now and then so the batches being loaded
+      // keep streaming meanwhile.
+      const prepare = async (index: number): Promise<BatchRecord> => {
+        const buffers = plan.tables.map((t) => createTableBuffer(provider, t, columnsOf.get(t.table) ?? []));
+        const start = index * PATIENTS_PER_BATCH;
+        for (let i = start; i < Math.min(params.count, start + PATIENTS_PER_BATCH); i++) {
+          const patient = generator.next();
+          for (const buffer of buffers) rows.visit(buffer.table, patient, buffer);
+          if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+        }
+        const filled = buffers.filter((b) => b.rows > 0);
+        return {
+          index,
+          buffers: filled,
+          ids: filled.map((b) => ({ table: b.table.table, first: b.firstId, last: b.lastId })),
+          rows: filled.reduce((n, b) => n + b.rows, 0),
+          state: 'loading',
+        };
       };
-      let pending: Promise<void> | undefined;
-      for (let start = 0; start < params.count; start += PATIENTS_PER_BATCH) {
-        const batch = await prepare(start);
-        if (pending) await pending;
-        pending = store(batch);
-        // Handled when awaited; this only keeps a failure from counting as unhandled while the next batch is built.
-        pending.catch(() => undefined);
+      // Loads one batch in its own transaction; the manifest holding its keys is on record before the commit, so a key
+      // is never in the database without being recorded. Once an earlier batch has failed, a batch rolls back instead
+      // of going on, as if the batches had gone one after another.
+      const store = async (lane: BatchLoader, batch: BatchRecord) => {
+        const overtaken = () => failure !== undefined && failure.index < batch.index;
+        await lane.begin();
+        try {
+          for (const buffer of batch.buffers) {
+            if (overtaken()) break;
+            try {
+              await lane.load(buffer);
+            } catch (error) {
+              if (error instanceof SeedRowError && error.rowIndex !== null) {
+                const key = translateKey(buffer.table.key, buffer.firstId + error.rowIndex);
+                throw new SeedRowError(error.table, error.rowIndex, `row with ${buffer.table.keyColumn} = ${String(key)}: ${error.reason}`);
+              }
+              throw error;
+            }
+          }
+          batch.buffers = [];
+          if (overtaken()) {
+            batch.state = 'failed';
+            await lane.rollback();
+            return;
+          }
+          batch.state = 'committing';
+          await record();
+        } catch (error) {
+          batch.state = 'failed';
+          await lane.rollback();
+          throw error;
+        }
+        try {
+          await lane.commit();
+        } catch (error) {
+          // The commit's outcome is unknown (the connection may have dropped after the server committed).
+          batch.state = 'uncertain';
+          throw error;
+        }
+        batch.state = 'committed';
+      };
+      const free = [...lanes];
+      for (let index = 0; index * PATIENTS_PER_BATCH < params.count && !failure; index++) {
+        const batch = await prepare(index);
+        while (free.length === 0) await Promise.race(inFlight);
+        if (failure) break;
+        batches.push(batch);
+        const lane = free.pop() as BatchLoader;
+        const task: Promise<void> = store(lane, batch)
+          .catch((error: unknown) => {
+            if (!failure || batch.index < failure.index) failure = { index: batch.index, error };
+          })
+          .finally(() => {
+            free.push(lane);
+            inFlight.delete(task);
+          });
+        inFlight.add(task);
       }
-      if (pending) await pending;
-      await loader.finish(plan.tables);
+      await Promise.all(inFlight);
+      if (failure) throw failure.error;
+      await lanes[0].finish(plan.tables);
+      const inserted = batches.reduce((n, b) => n + b.rows, 0);
       await db.updateTable('population_seed_runs').set({ state: 'completed', inserted, finished_at: deps.now().toISOString() }).where('id', '=', runId).execute();
     } catch (error) {
-      await loader?.rollback();
-      // The failed batch is rolled back: take its rows off the record.
+      await Promise.all(inFlight);
+      await Promise.all(lanes.map((lane) => lane.rollback()));
+      // Failed batches are rolled back: take their keys off the record.
       const reason = error instanceof SeedRowError ? `Seeding stopped at table ${error.table}, ${error.message.slice(error.table.length + 2)}; that batch was rolled back` : `Seeding failed: ${(error as Error).message}`;
-      const committed = await committedManifest(connected.connection, manifest);
+      const committed = await committedBatches(connected.connection, plan, batches).catch(() => batches.filter((b) => b.state !== 'failed'));
+      await recording.catch(() => undefined);
       await db
         .updateTable('population_seed_runs')
-        .set({ state: 'failed', error: reason, manifest: JSON.stringify({ tables: committed.tables, expectedRows }), inserted: committed.rows, finished_at: deps.now().toISOString() })
+        .set({
+          state: 'failed',
+          error: reason,
+          manifest: JSON.stringify({ tables: manifestOf(plan, committed.map((b) => b.ids)), expectedRows }),
+          inserted: committed.reduce((n, b) => n + b.rows, 0),
+          finished_at: deps.now().toISOString(),
+        })
         .where('id', '=', runId)
         .execute();
       deps.logger.warn({ seedRunId: runId, reason }, 'seed run failed');
     } finally {
-      await loader?.release().catch(() => undefined);
+      await Promise.all(lanes.map((lane) => lane.release().catch(() => undefined)));
       busy.delete(connected.connection.target.key);
     }
   }
 
-  /** After a failure, trims each table's range to the keys that are really there (the rolled-back batch is not). */
-  async function committedManifest(connection: DatabaseConnection, manifest: TableManifest[]): Promise<{ tables: TableManifest[]; rows: number }> {
+  /**
+   * After a failure, the batches that are in the database: those whose commit succeeded, and those whose commit
+   * answered with an error but whose first key is there all the same (a batch is one transaction: all or nothing).
+   */
+  async function committedBatches(connection: DatabaseConnection, plan: SeedPlan, batches: readonly BatchRecord[]): Promise<BatchRecord[]> {
     const provider = connection.target.provider;
-    const tables: TableManifest[] = [];
-    let rows = 0;
-    for (const m of manifest) {
-      const column = quoteIdentifier(provider, m.keyColumn);
-      const table = quoteIdentifier(provider, m.table);
-      if (m.kind === 'integer') {
-        const found = await sql<{ n: unknown; hi: unknown }>`select count(*) as n, max(${sql.raw(column)}) as hi from ${sql.raw(table)} where ${sql.raw(column)} >= ${m.from} and ${sql.raw(column)} <= ${m.to}`.execute(connection.db);
-        const n = Number(found.rows[0]?.n ?? 0);
-        if (n > 0) tables.push({ ...m, to: Number(found.rows[0]?.hi), rows: n });
-        rows += n;
-      } else {
-        const found = await sql<{ n: unknown }>`select count(*) as n from ${sql.raw(table)} where ${sql.raw(column)} like ${`${m.prefix}%`}`.execute(connection.db);
-        const n = Number(found.rows[0]?.n ?? 0);
-        if (n > 0) tables.push({ ...m, to: m.from + n - 1, rows: n });
-        rows += n;
-      }
+    const out: BatchRecord[] = [];
+    for (const batch of batches) {
+      if (batch.state === 'committed') out.push(batch);
+      if (batch.state !== 'uncertain' || batch.ids.length === 0) continue;
+      const probe = batch.ids[0];
+      const table = plan.tables.find((t) => t.table === probe.table) as TablePlan;
+      const column = quoteIdentifier(provider, table.keyColumn);
+      const found = await sql<{ n: unknown }>`select count(*) as n from ${sql.raw(quoteIdentifier(provider, table.table))} where ${sql.raw(column)} = ${translateKey(table.key, probe.first)}`.execute(connection.db);
+      if (Number(found.rows[0]?.n ?? 0) > 0) out.push(batch);
     }
-    return { tables, rows };
+    return out;
   }
 
   return {
@@ -296,7 +339,7 @@ export function createSeedRuns(deps: SeedRunsDeps) {
         database: connected.connection.target.label,
         provider,
         method: loadMethod(provider),
-        transactions: `one per ${PATIENTS_PER_BATCH} patients`,
+        transactions: `one per ${PATIENTS_PER_BATCH} patients${loadLanes(provider) > 1 ? `, ${loadLanes(provider)} connections loading side by side` : ''}`,
         steps: plan.tables.map((t, index) => {
           const columns = t.columns.map((c) => c.column);
           const rowCount = job.counts[t.source] ?? 0;
@@ -395,13 +438,15 @@ export function createSeedRuns(deps: SeedRunsDeps) {
               for (const m of [...tables].reverse()) {
                 current = m.table;
                 let count = 0;
-                if (m.kind === 'integer') {
-                  const result = await trx.deleteFrom(m.table).where(m.keyColumn, '>=', m.from).where(m.keyColumn, '<=', m.to).executeTakeFirst();
-                  count = Number(result.numDeletedRows);
-                } else {
-                  for (let id = m.from; id <= m.to; id += TEXT_DELETE_BATCH) {
+                for (const segment of keySegments(m)) {
+                  if (m.kind === 'integer') {
+                    const result = await trx.deleteFrom(m.table).where(m.keyColumn, '>=', segment.from).where(m.keyColumn, '<=', segment.to).executeTakeFirst();
+                    count += Number(result.numDeletedRows);
+                    continue;
+                  }
+                  for (let id = segment.from; id <= segment.to; id += TEXT_DELETE_BATCH) {
                     const keys: string[] = [];
-                    for (let k = id; k < Math.min(m.to + 1, id + TEXT_DELETE_BATCH); k++) keys.push(`${m.prefix}${k}`);
+                    for (let k = id; k < Math.min(segment.to + 1, id + TEXT_DELETE_BATCH); k++) keys.push(`${m.prefix}${k}`);
                     const result = await trx.deleteFrom(m.table).where(m.keyColumn, 'in', keys).executeTakeFirst();
                     count += Number(result.numDeletedRows);
                   }

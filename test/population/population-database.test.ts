@@ -308,6 +308,39 @@ for (const server of servers) {
       expect((await counts(database)).patients).toBe(before.patients + 1);
     });
 
+    it('stops at a failing first batch while later batches load beside it, and records exactly what is there', async () => {
+      await database.query('delete from patients where id = -5');
+      const job = await generateAndWait(wb, { count: 2500, format: 'csv', seed: 13 });
+      const before = await counts(database);
+      const maxId = Number((await database.query('select max(id) as m from patients'))[0].m);
+      const maxEncounter = Number((await database.query('select max(id) as m from encounters'))[0].m);
+      // The 500th patient collides, in the first batch; the second batch loads meanwhile where the engine loads side by side.
+      await database.query(`insert into patients values (-6, 'SYN00000500', 'Block', 'Er', 'other', '2000-01-01', '10001', 'NY', 'active', null)`);
+      const started = await wb.call('population', { path: '/api/population/seed', body: { jobId: job.jobId } });
+      expect(started.status).toBe(202);
+      const run = await waitFor('seed', async () => {
+        const r = await wb.call('population', { path: `/api/population/seed/${started.json.data.seedRunId}` });
+        return r.json.data.state === 'running' ? undefined : r.json.data;
+      });
+      expect(run.state).toBe('failed');
+      expect(run.error).toContain('table patients');
+      expect(run.error).toContain(`id = ${maxId + 500}`);
+      // Later batches roll back unless they committed first: whichever it was, the record is what the tables hold.
+      const seededPatients = Number((await database.query(`select count(*) as n from patients where id > ${maxId}`))[0].n);
+      const seededEncounters = Number((await database.query(`select count(*) as n from encounters where id > ${maxEncounter}`))[0].n);
+      const recorded = (table: string) => run.tables.find((t: { table: string }) => t.table === table)?.rows ?? 0;
+      expect(recorded('patients')).toBe(seededPatients);
+      expect(recorded('encounters')).toBe(seededEncounters);
+      expect(seededPatients % 1000).toBe(0);
+      expect(run.inserted).toBe(run.tables.reduce((n: number, t: { rows: number }) => n + t.rows, 0));
+      const after = await counts(database);
+      expect(after.patients - before.patients - 1 + after.encounters - before.encounters + after.observations - before.observations).toBe(run.inserted);
+      const cleaned = await wb.call('population', { method: 'DELETE', path: '/api/population/seed/cleanup' });
+      expect(cleaned.status).toBe(run.inserted > 0 ? 200 : 404);
+      expect(await counts(database)).toEqual({ ...before, patients: before.patients + 1 });
+      await database.query('delete from patients where id = -6');
+    });
+
     it('writes a sql script for the connected schema that the database runs as is', async () => {
       const before = await counts(database);
       const job = await generateAndWait(wb, { count: 25, format: 'sql', seed: 31 });
