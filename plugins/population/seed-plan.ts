@@ -226,16 +226,25 @@ export function createRowBuilder(plan: SeedPlan, inputs: PlanInputs, seed: numbe
     const info = inputs.schema.tables.find((t) => t.name === tablePlan.table) as TableInfo;
     const cells = tablePlan.columns.map((c): Cell => {
       const column = info.columns.find((x) => x.name === c.column) as ColumnInfo;
+      // Each cell is specialised to its case: these run for every column of every seeded row.
       switch (c.source) {
-        case 'key':
-          return (row) => translateKey(tablePlan.key, (row as { id: number }).id);
+        case 'key': {
+          const key = tablePlan.key;
+          if (key.kind === 'integer') {
+            const offset = key.offset;
+            return (row) => offset + (row as { id: number }).id;
+          }
+          const prefix = key.prefix;
+          return (row) => `${prefix}${(row as { id: number }).id}`;
+        }
         case 'parent-key': {
           const parentSource = plan.tables.find((t) => t.table === c.from)?.source;
           const generated =
             source.columns.find((g) => g.name.toLowerCase() === c.column.toLowerCase()) ?? source.columns.find((g) => g.references === parentSource);
           const parentKey = keyOf.get(c.from as string) as KeyPlan;
+          if (!generated) return () => null;
           return (row, patient) => {
-            const id = generated?.value(row, patient);
+            const id = generated.value(row, patient);
             return typeof id === 'number' ? translateKey(parentKey, id) : null;
           };
         }
@@ -246,13 +255,27 @@ export function createRowBuilder(plan: SeedPlan, inputs: PlanInputs, seed: numbe
         case 'generated': {
           const generated = source.columns.find((g) => g.name === c.from);
           if (!generated) return () => null;
-          const timestamp = generated.type === 'timestamp';
-          const needsFit = Boolean(column.allowedValues?.length) || column.maxLength !== null;
-          return (row, patient) => {
-            const value = generated.value(row, patient);
-            const converted = timestamp && typeof value === 'string' ? sqlTimestamp(value) : value;
-            return needsFit ? fitValue(column, converted) : converted;
-          };
+          const read = generated.value;
+          const max = column.maxLength;
+          const fit: (value: CellValue) => CellValue = column.allowedValues?.length
+            ? (value) => fitValue(column, value)
+            : max !== null && max > 0
+              ? (value) => (typeof value === 'string' && value.length > max ? value.slice(0, max) : value)
+              : (value) => value;
+          if (generated.type === 'timestamp') {
+            // Rows of one parent often share a time (an encounter's observations): convert each distinct one once.
+            let lastIn: CellValue = null;
+            let lastOut: CellValue = null;
+            return (row, patient) => {
+              const value = read(row, patient);
+              if (value !== lastIn) {
+                lastIn = value;
+                lastOut = fit(typeof value === 'string' ? sqlTimestamp(value) : value);
+              }
+              return lastOut;
+            };
+          }
+          return (row, patient) => fit(read(row, patient));
         }
         case 'profile': {
           const profile = profileOf(inputs.profiles, tablePlan.table, c.column) as ColumnProfile;
