@@ -1,11 +1,19 @@
 /**
- * Watches one interface's folder with chokidar (events, or polling for network shares) and hands over files only
- * once they settled: size and mtime unchanged for `settleMs`. chokidar 5 matches no globs, so the interface's
- * pattern (picomatch) filters what it reports, on the path relative to the folder. Files already in the folder are
- * reported when watching starts, so a restart or a re-enable picks up what arrived meanwhile. File-system events can
- * be lost (a full kernel event queue while the machine is busy, a file created while a folder's watch is being set
- * up), so the watch manager also lists the folder now and then ({@link FolderWatcher.listFiles}) and hands back what
- * the ledger has not counted ({@link FolderWatcher.reconsider}).
+ * Watches one interface's folder with chokidar and hands over files only once they settled: size and mtime unchanged
+ * for `settleMs`. chokidar 5 matches no globs, so the interface's pattern (picomatch) filters files, on the path
+ * relative to the folder.
+ *
+ * With file-system events (the default), chokidar watches the folders only: the files are left to this watcher,
+ * which learns of each change from the folder's own events (chokidar's `raw` event names the file) and stats the
+ * file itself. chokidar would otherwise stat every file twice and hold an operating-system watch per file, which
+ * costs more than reading a 1 KB message and runs out (Linux caps inotify watches per user) in the large folders a
+ * monitor that never moves a file produces. The files already there are reported by listing the folder: the watch
+ * manager does it right after start ({@link FolderWatcher.listFiles}, {@link FolderWatcher.reconsider}), and this
+ * watcher does it for a subfolder that appears later. With polling (network shares, where folders report no event
+ * for a change inside a file), chokidar polls each matching file and reports it.
+ *
+ * File-system events can be lost (a full kernel event queue while the machine is busy), so the watch manager also
+ * lists the folder now and then and hands back what the ledger has not counted.
  */
 import { readdir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
@@ -42,6 +50,9 @@ export interface ListedFile {
 /** Files stat-ed at once while listing a folder. */
 const LIST_STAT_CONCURRENCY = 64;
 
+/** Most files of one chunk of a listing. */
+const LIST_CHUNK_FILES = 512;
+
 /** Extra age, beyond the settle time, a file's mtime must have to count as settled without waiting. */
 const MTIME_MARGIN_MS = 1000;
 
@@ -77,9 +88,13 @@ export class FolderWatcher {
     return sep === '/' ? inside : inside.split(sep).join('/');
   }
 
-  /** Starts watching; resolves once the files already there were reported. */
+  /**
+   * Starts watching; resolves once chokidar is ready. With polling, the files already there have been reported by
+   * then; with events, the caller lists them ({@link FolderWatcher.listFiles}).
+   */
   async start(): Promise<void> {
     const root = this.monitored.directoryPath;
+    const polling = this.monitored.usePolling;
     // loaded when the first folder is watched, so one-shot CLI commands never pay for it
     const { watch } = await import('chokidar');
     if (this.closed) return;
@@ -89,27 +104,34 @@ export class FolderWatcher {
       alwaysStat: true,
       followSymlinks: false,
       depth: this.monitored.recursive ? undefined : 0,
-      usePolling: this.monitored.usePolling,
+      usePolling: polling,
       interval: this.options.pollingIntervalMs,
       binaryInterval: this.options.pollingIntervalMs,
       ignorePermissionErrors: true,
-      // folders are always walked (subject to depth); files only when the pattern matches
-      ignored: (path: string, stats?: Stats) => path !== root && stats?.isFile() === true && !this.matches(this.relativeOf(path)),
+      // Folders are always walked (subject to depth). With events, nothing else is: files are this watcher's. With
+      // polling, files the pattern matches.
+      ignored: polling
+        ? (path: string, stats?: Stats) => path !== root && stats?.isFile() === true && !this.matches(this.relativeOf(path))
+        : (path: string, stats?: Stats) => path !== root && stats !== undefined && !stats.isDirectory(),
     });
     let ready = false;
-    const onFile = (path: string, stats?: Stats) => {
-      if (!this.matches(this.relativeOf(path))) return;
-      void this.observe(path, stats);
-    };
-    // Files reported by the initial scan carry the stat chokidar took a moment ago while listing the folder, and no
-    // earlier size and mtime exist to compare them with: they need no second stat (a folder of 10,000 files would
-    // otherwise cost 10,000 more). The queue compares the file with a fresh stat after reading it anyway.
-    this.watcher.on('add', (path: string, stats?: Stats) => {
-      if (!this.matches(this.relativeOf(path))) return;
-      void this.observe(path, stats, !ready && stats !== undefined);
-    });
-    this.watcher.on('change', onFile);
-    this.watcher.on('unlink', (path: string) => this.forget(path));
+    if (polling) {
+      const onFile = (path: string, stats?: Stats) => {
+        if (!this.matches(this.relativeOf(path))) return;
+        void this.observe(path, stats);
+      };
+      this.watcher.on('add', onFile);
+      this.watcher.on('change', onFile);
+      this.watcher.on('unlink', (path: string) => this.forget(path));
+    } else {
+      this.watcher.on('raw', (_event: string, name: string | null, details: unknown) =>
+        this.onFolderEvent(name, (details as { watchedPath?: string } | undefined)?.watchedPath),
+      );
+      // a subfolder that appears later may hold files already, written before its own watch was set up
+      this.watcher.on('addDir', (path: string) => {
+        if (ready && path !== root && this.monitored.recursive) void this.observeListed(path);
+      });
+    }
     this.watcher.on('error', (error: unknown) => this.options.onError(error instanceof Error ? error : new Error(String(error))));
     await new Promise<void>((resolve) =>
       this.watcher?.once('ready', () => {
@@ -119,6 +141,29 @@ export class FolderWatcher {
     );
   }
 
+  /** A folder's own event about an entry of it: the entry is looked at (a file that is gone is forgotten). */
+  private onFolderEvent(name: string | null, folder: string | undefined): void {
+    if (this.closed || folder === undefined) return;
+    if (!name) {
+      // the platform did not say which entry changed: look at the whole folder
+      void this.observeListed(folder);
+      return;
+    }
+    const path = join(folder, name);
+    if (path === this.monitored.directoryPath || !this.matches(this.relativeOf(path))) return;
+    void this.observe(path);
+  }
+
+  /** Lists a (sub)folder and looks at each matching file with the size and mtime just listed. */
+  private async observeListed(folder: string): Promise<void> {
+    for await (const files of this.listFiles(() => false, folder)) {
+      for (const file of files) {
+        if (this.closed) return;
+        void this.observe(file.absolutePath, file, true);
+      }
+    }
+  }
+
   private forget(path: string): void {
     this.settled.delete(path);
     const pending = this.pending.get(path);
@@ -126,14 +171,16 @@ export class FolderWatcher {
     this.pending.delete(path);
   }
 
-  private async observe(path: string, stats?: Stats, statIsFresh = false): Promise<void> {
+  private async observe(path: string, stats?: Pick<Stats, 'size' | 'mtimeMs'>, statIsFresh = false): Promise<void> {
     let current = stats;
     // An event's stats may be older than the event (a loaded machine delivers late): the shortcut below must judge
     // the file as it is now, so it stats afresh.
     const fresh = !this.monitored.usePolling;
     if (!current || (fresh && !statIsFresh)) {
       try {
-        current = await stat(path);
+        const now = await stat(path);
+        if (!now.isFile()) return;
+        current = now;
       } catch {
         this.forget(path);
         return;
@@ -189,37 +236,44 @@ export class FolderWatcher {
 
   /**
    * Every regular file of the folder that the pattern matches (subfolders when the interface is recursive) and `skip`
-   * does not leave out (it is asked before the file is stat-ed), with its size and mtime. Symbolic links are left
-   * out, as the watcher leaves them. A folder that cannot be read gives an empty list (the periodic reachability
-   * check reports it).
+   * does not leave out (it is asked before the file is stat-ed), with its size and mtime, in chunks of at most
+   * LIST_CHUNK_FILES as they are stat-ed, so a caller can work on the first files of a large folder while the rest
+   * are stat-ed. Symbolic links are left out, as the watcher leaves them. A folder that cannot be read gives nothing
+   * (the periodic reachability check reports it). `folder` lists a subfolder only.
    */
-  async listFiles(skip: (absolutePath: string, relativePath: string) => boolean = () => false): Promise<ListedFile[]> {
-    const root = this.monitored.directoryPath;
+  async *listFiles(
+    skip: (absolutePath: string, relativePath: string) => boolean = () => false,
+    folder = this.monitored.directoryPath,
+  ): AsyncGenerator<ListedFile[]> {
     let entries;
     try {
-      entries = await readdir(root, { withFileTypes: true, recursive: this.monitored.recursive });
+      entries = await readdir(folder, { withFileTypes: true, recursive: this.monitored.recursive });
     } catch {
-      return [];
+      return;
     }
-    const candidates: string[] = [];
-    const relativePaths: string[] = [];
+    let chunk: ListedFile[] = [];
+    let candidates: { absolutePath: string; relativePath: string }[] = [];
+    const statCandidates = async () => {
+      const stats = await Promise.all(candidates.map(({ absolutePath }) => stat(absolutePath).catch(() => undefined)));
+      stats.forEach((s, k) => {
+        if (s?.isFile()) chunk.push({ ...candidates[k], size: s.size, mtimeMs: s.mtimeMs });
+      });
+      candidates = [];
+    };
     for (const entry of entries) {
       if (!entry.isFile()) continue;
       const absolutePath = join(entry.parentPath, entry.name);
       const relativePath = this.relativeOf(absolutePath);
       if (!this.matches(relativePath) || skip(absolutePath, relativePath)) continue;
-      candidates.push(absolutePath);
-      relativePaths.push(relativePath);
+      candidates.push({ absolutePath, relativePath });
+      if (candidates.length >= LIST_STAT_CONCURRENCY) await statCandidates();
+      if (chunk.length >= LIST_CHUNK_FILES) {
+        yield chunk;
+        chunk = [];
+      }
     }
-    const listed: ListedFile[] = [];
-    for (let i = 0; i < candidates.length; i += LIST_STAT_CONCURRENCY) {
-      const stats = await Promise.all(candidates.slice(i, i + LIST_STAT_CONCURRENCY).map((path) => stat(path).catch(() => undefined)));
-      stats.forEach((s, k) => {
-        const absolutePath = candidates[i + k];
-        if (s?.isFile()) listed.push({ absolutePath, relativePath: relativePaths[i + k], size: s.size, mtimeMs: s.mtimeMs });
-      });
-    }
-    return listed;
+    await statCandidates();
+    if (chunk.length > 0) yield chunk;
   }
 
   /** Whether a file is waiting for its settle time. */
@@ -229,12 +283,13 @@ export class FolderWatcher {
 
   /**
    * Looks at a file again as if the watcher had just reported it, forgetting that it was handed over with this
-   * size and mtime: for files the ledger has not counted although no event is left to bring them.
+   * size and mtime: for files the ledger has not counted although no event is left to bring them. `listed` is the
+   * size and mtime a listing took a moment ago (no second stat).
    */
-  reconsider(absolutePath: string): void {
+  reconsider(absolutePath: string, listed?: Pick<ListedFile, 'size' | 'mtimeMs'>): void {
     if (this.closed || this.pending.has(absolutePath)) return;
     this.settled.delete(absolutePath);
-    void this.observe(absolutePath);
+    void this.observe(absolutePath, listed, listed !== undefined);
   }
 
   /** Files seen but not settled yet. */

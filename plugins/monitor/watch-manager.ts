@@ -137,20 +137,22 @@ export class WatchManager {
     if (!watcher) return 0;
     state.rescannedAtMs = this.deps.clock.nowMs();
     const { id } = state.monitored;
-    const listed = await watcher.listFiles(
+    const listing = watcher.listFiles(
       (absolutePath, relativePath) => watcher.isPending(absolutePath) || this.deps.queue.has(id, relativePath),
     );
-    const rows = await currentRows(
-      this.deps.db,
-      listed.map((file) => ({ interfaceId: id, relativePath: file.relativePath })),
-    );
     let missed = 0;
-    for (const file of listed) {
-      const row = rows.get(ledgerKey(id, file.relativePath));
-      if (row && Number(row.size) === file.size && Number(row.mtime_ms) === file.mtimeMs) continue;
-      if (state.watcher !== watcher) break;
-      watcher.reconsider(file.absolutePath);
-      missed++;
+    for await (const listed of listing) {
+      const rows = await currentRows(
+        this.deps.db,
+        listed.map((file) => ({ interfaceId: id, relativePath: file.relativePath })),
+      );
+      for (const file of listed) {
+        const row = rows.get(ledgerKey(id, file.relativePath));
+        if (row && Number(row.size) === file.size && Number(row.mtime_ms) === file.mtimeMs) continue;
+        if (state.watcher !== watcher) return missed;
+        watcher.reconsider(file.absolutePath, file);
+        missed++;
+      }
     }
     if (missed > 0) this.deps.logger.info({ interface: state.monitored.name, files: missed }, 'monitor found files not counted yet by listing the folder');
     return missed;

@@ -2,7 +2,7 @@
 // deletions, a folder removed and restored, an interface disabled and enabled with files arriving meanwhile, and
 // content that is not HL7 at all. Counts are checked against the ledger and the metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
@@ -21,6 +21,26 @@ async function metrics(h: MonitorHarness, id: string): Promise<{ messagesTotal: 
 
 async function waitForTotal(h: MonitorHarness, id: string, total: number): Promise<void> {
   await waitFor(async () => (await metrics(h, id)).messagesTotal === total, 30_000, `${total} messages on ${id}`);
+}
+
+/** inotify watches this process holds (Linux: the `inotify wd:` lines of its inotify descriptors). */
+function inotifyWatches(): number {
+  let watches = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let target = '';
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    if (target !== 'anon_inode:inotify') continue;
+    try {
+      watches += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').split('\n').filter((line) => line.startsWith('inotify wd:')).length;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return watches;
 }
 
 describe.each(storages())('watching folders on %s', (storage) => {
@@ -78,6 +98,37 @@ describe.each(storages())('watching folders on %s', (storage) => {
     expect((await service.storedMessageCounts(id)).files).toBe(1000);
     const all = await service.messagesInWindow(id, { since: new Date(0), limit: 5000, withoutRaw: true });
     expect(new Set(all.map((m) => m.controlId)).size).toBe(1000);
+  });
+
+  it('holds no operating-system watch per file: a folder of 1,000 files costs the watches of its folders', async () => {
+    if (process.platform !== 'linux') return void console.log('skipped: counts inotify watches, which only Linux has');
+    const before = inotifyWatches();
+    const dir = h.folder();
+    const id = await createInterface(h, `no watch per file ${storage}`, dir);
+    for (let i = 0; i < 1000; i++) writeFileSync(join(dir, `w${i}.hl7`), adtMessage(`WATCH${i}`));
+    await waitForTotal(h, id, 1000);
+    expect(inotifyWatches() - before).toBeLessThan(10);
+  });
+
+  it('counts the files of a folder moved in whole when recursive, and leaves subfolders alone when not', async () => {
+    const outside = h.folder();
+    const makeFolder = (name: string, prefix: string) => {
+      const folder = join(outside, name);
+      mkdirSync(folder);
+      for (let i = 0; i < 5; i++) writeFileSync(join(folder, `m${i}.hl7`), adtMessage(`${prefix}${i}`));
+      return folder;
+    };
+    const deep = h.folder();
+    const deepId = await createInterface(h, `moved in ${storage}`, deep, { recursive: true, filePattern: '**/*.hl7' });
+    const flat = h.folder();
+    const flatId = await createInterface(h, `flat ${storage}`, flat, { filePattern: '**/*.hl7' });
+    renameSync(makeFolder('deep', 'MOVED'), join(deep, 'arrived'));
+    renameSync(makeFolder('flat', 'FLAT'), join(flat, 'arrived'));
+    writeFileSync(join(flat, 'top.hl7'), adtMessage('FLATTOP'));
+    await waitForTotal(h, deepId, 5);
+    await waitForTotal(h, flatId, 1);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await metrics(h, flatId)).messagesTotal).toBe(1);
   });
 
   it('splits batch files (FHS/BHS, several MSH, MLLP, BOM, LF and CRLF) into their messages', async () => {
