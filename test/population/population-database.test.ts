@@ -13,10 +13,10 @@ import {
   freshPostgresDatabase,
   freshSqlServerDatabase,
   generateAndWait,
+  seedUntilDone,
   testMssqlUrl,
   testMysqlUrl,
   testPostgresUrl,
-  waitFor,
 } from './population-test-kit.ts';
 
 const POSTGRES_SCHEMA = [
@@ -241,12 +241,7 @@ for (const server of servers) {
     it('seeds in foreign-key order with a manifest, then cleanup deletes exactly those rows', async () => {
       const job = await generateAndWait(wb, { count: 120, format: 'csv', seed: 10 });
       const before = await counts(database);
-      const started = await wb.call('population', { path: '/api/population/seed', body: { jobId: job.jobId } });
-      expect(started.status).toBe(202);
-      const run = await waitFor('seed', async () => {
-        const r = await wb.call('population', { path: `/api/population/seed/${started.json.data.seedRunId}` });
-        return r.json.data.state === 'running' ? undefined : r.json.data;
-      });
+      const run = await seedUntilDone(wb, job.jobId);
       expect(run.error).toBeNull();
       expect(run.state).toBe('completed');
       const after = await counts(database);
@@ -290,12 +285,7 @@ for (const server of servers) {
       // A row the second batch collides with: the unique MRN of the 1,200th patient, under a key below the offset.
       const maxId = Number((await database.query('select max(id) as m from patients'))[0].m);
       await database.query(`insert into patients values (-5, 'SYN00001200', 'Block', 'Er', 'other', '2000-01-01', '10001', 'NY', 'active', null)`);
-      const started = await wb.call('population', { path: '/api/population/seed', body: { jobId: job.jobId } });
-      expect(started.status).toBe(202);
-      const run = await waitFor('seed', async () => {
-        const r = await wb.call('population', { path: `/api/population/seed/${started.json.data.seedRunId}` });
-        return r.json.data.state === 'running' ? undefined : r.json.data;
-      });
+      const run = await seedUntilDone(wb, job.jobId);
       expect(run.state).toBe('failed');
       expect(run.error).toContain('table patients');
       expect(run.error).toContain(`id = ${maxId + 1200}`);
@@ -316,12 +306,7 @@ for (const server of servers) {
       const maxEncounter = Number((await database.query('select max(id) as m from encounters'))[0].m);
       // The 500th patient collides, in the first batch; the second batch loads meanwhile where the engine loads side by side.
       await database.query(`insert into patients values (-6, 'SYN00000500', 'Block', 'Er', 'other', '2000-01-01', '10001', 'NY', 'active', null)`);
-      const started = await wb.call('population', { path: '/api/population/seed', body: { jobId: job.jobId } });
-      expect(started.status).toBe(202);
-      const run = await waitFor('seed', async () => {
-        const r = await wb.call('population', { path: `/api/population/seed/${started.json.data.seedRunId}` });
-        return r.json.data.state === 'running' ? undefined : r.json.data;
-      });
+      const run = await seedUntilDone(wb, job.jobId);
       expect(run.state).toBe('failed');
       expect(run.error).toContain('table patients');
       expect(run.error).toContain(`id = ${maxId + 500}`);

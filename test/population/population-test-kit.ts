@@ -35,6 +35,17 @@ export async function generateAndWait(wb: TestWorkbench, body: Record<string, un
   });
 }
 
+/** Starts a seed of a job (202 expected) and waits until it is no longer running; returns the final run view. */
+export async function seedUntilDone(wb: TestWorkbench, jobId: string): Promise<any> {
+  const started = await wb.call('population', { path: '/api/population/seed', body: { jobId } });
+  if (started.status !== 202) throw new Error(`seed answered ${started.status}: ${started.text}`);
+  const id = started.json.data.seedRunId as string;
+  return waitFor(`seed ${id}`, async () => {
+    const r = await wb.call('population', { path: `/api/population/seed/${id}` });
+    return r.json.data.state === 'running' ? undefined : r.json.data;
+  });
+}
+
 /** A database created for one test, with a client to it and its URL. */
 export interface FreshDatabase {
   provider: 'postgres' | 'mysql' | 'sqlserver';
