@@ -15,7 +15,7 @@
  * File-system events can be lost (a full kernel event queue while the machine is busy), so the watch manager also
  * lists the folder now and then and hands back what the ledger has not counted.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
@@ -178,7 +178,7 @@ export class FolderWatcher {
     const fresh = !this.monitored.usePolling;
     if (!current || (fresh && !statIsFresh)) {
       try {
-        const now = await stat(path);
+        const now = await lstat(path);
         if (!now.isFile()) return;
         current = now;
       } catch {
@@ -212,7 +212,7 @@ export class FolderWatcher {
     if (!pending || this.closed) return;
     let now: Stats;
     try {
-      now = await stat(path);
+      now = await lstat(path);
     } catch {
       this.forget(path);
       return;
@@ -238,7 +238,7 @@ export class FolderWatcher {
    * Every regular file of the folder that the pattern matches (subfolders when the interface is recursive) and `skip`
    * does not leave out (it is asked before the file is stat-ed), with its size and mtime, in chunks of at most
    * LIST_CHUNK_FILES as they are stat-ed, so a caller can work on the first files of a large folder while the rest
-   * are stat-ed. Symbolic links are left out, as the watcher leaves them. A folder that cannot be read gives nothing
+   * are stat-ed. Symbolic links are left out, as the watcher leaves them (it looks at files with lstat). A folder that cannot be read gives nothing
    * (the periodic reachability check reports it). `folder` lists a subfolder only.
    */
   async *listFiles(

@@ -2,7 +2,7 @@
 // deletions, a folder removed and restored, an interface disabled and enabled with files arriving meanwhile, and
 // content that is not HL7 at all. Counts are checked against the ledger and the metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
@@ -129,6 +129,20 @@ describe.each(storages())('watching folders on %s', (storage) => {
     await waitForTotal(h, flatId, 1);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect((await metrics(h, flatId)).messagesTotal).toBe(1);
+  });
+
+  it('never follows a symbolic link, whether it was there at start or arrived later', async () => {
+    const outside = h.folder();
+    writeFileSync(join(outside, 'target.hl7'), adtMessage('LINKED'));
+    const dir = h.folder();
+    symlinkSync(join(outside, 'target.hl7'), join(dir, 'early-link.hl7'));
+    const id = await createInterface(h, `links ${storage}`, dir);
+    symlinkSync(join(outside, 'target.hl7'), join(dir, 'late-link.hl7'));
+    writeFileSync(join(dir, 'real.hl7'), adtMessage('REAL'));
+    await waitForTotal(h, id, 1);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await metrics(h, id)).messagesTotal).toBe(1);
+    expect(await service.messagesByControlId('LINKED')).toEqual([]);
   });
 
   it('splits batch files (FHS/BHS, several MSH, MLLP, BOM, LF and CRLF) into their messages', async () => {
