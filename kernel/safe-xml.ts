@@ -6,6 +6,8 @@
  * does the caller parse it, with entity processing limited to what XML predefines. One pass of checking instead of
  * the parser's own validator halves the cost of reading.
  */
+import { createRequire } from 'node:module';
+import type { X2jOptions, XMLParser } from 'fast-xml-parser';
 import { checkWellFormed } from './xml-well-formedness.ts';
 
 /** Limits of one read. */
@@ -50,4 +52,21 @@ export function checkXmlBeforeParsing(input: string, limits: SafeXmlLimits): Saf
   const verdict = checkWellFormed(content, limits.maxDepth);
   if (!verdict.ok) return { ok: false, refusal: { kind: 'malformed', reason: verdict.reason, ...lineAndColumn(content, verdict.offset) } };
   return { ok: true, content };
+}
+
+let parserClass: typeof XMLParser | undefined;
+
+/**
+ * A fast-xml-parser parser with these options, made on its first use: the module loads only then, so commands and
+ * services that read no XML never pay for it. Parse only what {@link checkXmlBeforeParsing} accepted.
+ */
+export function lazyXmlParser(options: Partial<X2jOptions>): { parse(content: string): unknown } {
+  let parser: XMLParser | undefined;
+  return {
+    parse(content) {
+      parserClass ??= (createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser')).XMLParser;
+      parser ??= new parserClass(options);
+      return parser.parse(content);
+    },
+  };
 }

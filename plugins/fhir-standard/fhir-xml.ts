@@ -16,8 +16,7 @@
  * extensions, and namespace declarations are what it defines); the narrative's XHTML attributes are the
  * narrative check's concern.
  */
-import { XMLParser } from 'fast-xml-parser';
-import { checkXmlBeforeParsing } from '../../kernel/safe-xml.ts';
+import { checkXmlBeforeParsing, lazyXmlParser } from '../../kernel/safe-xml.ts';
 import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import { isInheritedMemberName } from './fhir-content-scan.ts';
 import type { FhirFinding } from './fhir-issues.ts';
@@ -133,7 +132,7 @@ function shown(text: string): string {
 
 /** Converts XML for one set of definitions. */
 export function createFhirXmlConverter(definitions: FhirDefinitions) {
-  const parser = new XMLParser({
+  const parser = lazyXmlParser({
     ignoreAttributes: false,
     attributeNamePrefix: '@_',
     parseTagValue: false,

@@ -3,11 +3,10 @@
  * refused, well-formedness and depth in one pass, with line and column) runs first; fast-xml-parser then builds the
  * tree keeping element order (`preserveOrder`), because SCRIPT validates order.
  */
-import { XMLParser } from 'fast-xml-parser';
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
 import type { ScriptDocument, ScriptElement } from './ncpdp-model.ts';
 import { parseErrorIssue } from './ncpdp-issues.ts';
-import { checkXmlBeforeParsing } from '../../kernel/safe-xml.ts';
+import { checkXmlBeforeParsing, lazyXmlParser } from '../../kernel/safe-xml.ts';
 
 /** Largest SCRIPT message accepted, in characters (real messages are a few kilobytes). */
 export const SCRIPT_MAX_CHARS = 2_000_000;
@@ -31,7 +30,7 @@ export const SCRIPT_XML_PARSER_OPTIONS = {
   ignorePiTags: true,
 } as const;
 
-const parser = new XMLParser(SCRIPT_XML_PARSER_OPTIONS);
+const parser = lazyXmlParser(SCRIPT_XML_PARSER_OPTIONS);
 
 type OrderedNode = Record<string, unknown>;
 
