@@ -15,7 +15,7 @@
  * File-system events can be lost (a full kernel event queue while the machine is busy), so the watch manager also
  * lists the folder now and then and hands back what the ledger has not counted.
  */
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
@@ -238,8 +238,8 @@ export class FolderWatcher {
    * Every regular file of the folder that the pattern matches (subfolders when the interface is recursive) and `skip`
    * does not leave out (it is asked before the file is stat-ed), with its size and mtime, in chunks of at most
    * LIST_CHUNK_FILES as they are stat-ed, so a caller can work on the first files of a large folder while the rest
-   * are stat-ed. Symbolic links are left out, as the watcher leaves them (it looks at files with lstat). A folder that cannot be read gives nothing
-   * (the periodic reachability check reports it). `folder` lists a subfolder only.
+   * are stat-ed. Symbolic links are left out, as the watcher leaves them (files are looked at with lstat). A folder
+   * that cannot be read gives nothing (the periodic reachability check reports it). `folder` lists a subfolder only.
    */
   async *listFiles(
     skip: (absolutePath: string, relativePath: string) => boolean = () => false,
@@ -254,7 +254,7 @@ export class FolderWatcher {
     let chunk: ListedFile[] = [];
     let candidates: { absolutePath: string; relativePath: string }[] = [];
     const statCandidates = async () => {
-      const stats = await Promise.all(candidates.map(({ absolutePath }) => stat(absolutePath).catch(() => undefined)));
+      const stats = await Promise.all(candidates.map(({ absolutePath }) => lstat(absolutePath).catch(() => undefined)));
       stats.forEach((s, k) => {
         if (s?.isFile()) chunk.push({ ...candidates[k], size: s.size, mtimeMs: s.mtimeMs });
       });

@@ -34,27 +34,17 @@ const BURST_MS = 250;
 /** Longest wait before a file whose batch could not be committed is tried again. */
 const MAX_RETRY_DELAY_MS = 60_000;
 
-/** Bytes read at a time when a file grows while it is read. */
-const READ_CHUNK_BYTES = 64 * 1024;
-
 /**
- * A file's content and its size and mtime taken after the read through the same descriptor: a write that landed
- * while it was read shows as a size or mtime other than the settled one. The buffer holds one byte more than the
- * settled size, so a short read means the end of the file: one open, one read, one fstat, one close. (A read cut
- * short for another reason gives a size other than the content's length, and the file is looked at again later.)
+ * A settled file's content and its size and mtime taken after the read through the same descriptor: one open, one
+ * read, one fstat, one close. The buffer holds one byte more than the settled size, so a file that grew since it
+ * settled fills it and shows a size or mtime other than the settled one (the caller looks at it again later); a short
+ * read of a regular file is its end. What is read is bounded by the settled size, whatever the file does meanwhile.
  */
-function readWithStat(path: string, settledSize: number): { content: Buffer; after: { size: number; mtimeMs: number } } {
+function readSettled(path: string, settledSize: number): { content: Buffer; after: { size: number; mtimeMs: number } } {
   const fd = openSync(path, 'r');
   try {
-    let buffer = Buffer.allocUnsafe(settledSize + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      length += n;
-      if (length < buffer.length) break;
-      // it grew since it settled: read on to its end
-      buffer = Buffer.concat([buffer, Buffer.allocUnsafe(READ_CHUNK_BYTES)]);
-    }
+    const buffer = Buffer.allocUnsafe(settledSize + 1);
+    const length = readSync(fd, buffer, 0, buffer.length, null);
     const after = fstatSync(fd);
     return { content: buffer.subarray(0, length), after: { size: after.size, mtimeMs: after.mtimeMs } };
   } finally {
@@ -250,7 +240,7 @@ export class IngestQueue {
     }
     let content: Buffer;
     try {
-      const { content: read, after } = readWithStat(job.absolutePath, job.size);
+      const { content: read, after } = readSettled(job.absolutePath, job.size);
       content = read;
       if (after.size !== content.length || after.mtimeMs !== job.mtimeMs) {
         // written to since it settled: look again after the settle time with what it is now

@@ -28,8 +28,8 @@ export const monitorConfigSchema = z
     keepRawContent: z.boolean().default(true),
     /** Days raw text is kept; a daily job removes older raw text (metadata stays). */
     rawRetentionDays: z.number().int().min(1).max(3650).default(7),
-    /** Largest file read; a larger file is recorded as unparsable. */
-    maxFileBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
+    /** Largest file read (at most 1 GiB, read whole into memory); a larger file is recorded as unparsable. */
+    maxFileBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
     /** Files committed together at most (each file's ledger row and messages still commit together). */
     commitBatchFiles: z.number().int().min(1).max(10_000).default(200),
     alertRules: alertRulesSchema.default(alertRulesSchema.parse({})),
