@@ -335,7 +335,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
             });
             logger.info(
               { threads: pool.size, timeBudgetMs: work.timeBudgetMs, memoryCeilingMb: ceiling },
-              `heavy work runs in ${pool.size} worker thread(s); memory ceiling ${ceiling} MB`,
+              `heavy work runs in up to ${pool.size} worker thread(s), ${work.warmOnStart ? 'started now and kept' : 'started on first use and ended when idle'}; memory ceiling ${ceiling} MB`,
             );
           }
           for (const base of BASES) urls[base] = await servers[base].listen();
