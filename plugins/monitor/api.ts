@@ -235,6 +235,241 @@ export interface MonitorService {
   queueDepth(): number;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// The query contract (what analytics, tracing, AI triage and admin build on). Stored messages are read through one
+// filter object and a keyset cursor; roll-up reads never sum raw messages; alert rules plug in through a registry.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The standards the monitor reads. */
+export type MonitoredStandard = 'hl7' | 'fhir' | 'ncpdp';
+
+/** Software that sent a message (HL7 SFT-1, SFT-2, SFT-3, SFT-6; FHIR MessageHeader.source). */
+export interface SendingSoftware {
+  vendor: string | null;
+  version: string | null;
+  product: string | null;
+  /** SFT-6 as an instant (ISO 8601 UTC), or the text as sent when it is not a valid timestamp. */
+  installDate: string | null;
+}
+
+/**
+ * The facts kept of every stored message, whatever its standard: the default projection of the query contract (no
+ * raw text). Fields a standard does not carry are null (or empty).
+ */
+export interface MessageFacts {
+  id: string;
+  interfaceId: string;
+  fileId: string;
+  /** 0-based position of the message in its file. */
+  indexInFile: number;
+  standard: MonitoredStandard;
+  /** When the settled file was seen (ISO 8601 UTC). */
+  receivedAt: string;
+  /** When the sender says it sent the message (HL7 MSH-7, FHIR MessageHeader/Bundle timestamp), ISO 8601 UTC. */
+  messageTime: string | null;
+  /** HL7 MSH-9.1 (`ADT`), FHIR event code or resource type, NCPDP transaction (`NewRx`, `B1`). */
+  messageType: string | null;
+  /** HL7 MSH-9.2 (`A01`); null elsewhere. */
+  triggerEvent: string | null;
+  /** HL7 MSH-12, FHIR version, NCPDP version. */
+  version: string | null;
+  /** HL7 MSH-10, FHIR MessageHeader/Bundle id, NCPDP message id. */
+  controlId: string | null;
+  sendingApplication: string | null;
+  sendingFacility: string | null;
+  receivingApplication: string | null;
+  receivingFacility: string | null;
+  /** HL7 MSH-13 sequence number; null when the sender does not use it. */
+  sequenceNumber: number | null;
+  /** HL7 MSA-2: the control id an acknowledgement answers. */
+  acknowledgedControlId: string | null;
+  software: SendingSoftware | null;
+  /** Segment ids present, in first-seen order (Z-segments included); FHIR resource types; NCPDP segment ids. */
+  segmentIds: string[];
+  /** Every patient identifier with its assigning authority (HL7 PID-3 repetitions, FHIR Patient.identifier). */
+  patientIds: Array<{ id: string; assigningAuthority: string | null }>;
+  /** PID-18, else PV1-19 (FHIR: Encounter identifier). */
+  accountNumber: string | null;
+  /** PV1-19 (FHIR: Encounter identifier). */
+  visitNumber: string | null;
+  isValid: boolean;
+  errors: StoredIssue[];
+  warnings: StoredIssue[];
+  /** receivedAt minus messageTime in ms, when within the latency horizon; else null (see `latencyClass`). */
+  latencyMs: number | null;
+  /** Whether the latency was usable (`ok`), unknown (`none`), older than the horizon (`stale`) or in the future (`skew`). */
+  latencyClass: 'ok' | 'none' | 'stale' | 'skew';
+}
+
+/** Extra parts a reader may ask {@link MonitorStore.getMessage} or a query for. */
+export type MessageInclude = 'raw';
+
+/** A stored message with the parts asked for: `raw` is present only when included (null once retention removed it). */
+export type MessageRecord = MessageFacts & { raw?: string | null };
+
+/**
+ * Which stored messages a query means. Every given field narrows (AND); list fields match any of their values.
+ * Times: `since` inclusive, `until` exclusive, on the received time.
+ */
+export interface MessageFilter {
+  interfaceIds?: string[];
+  since?: string | Date;
+  until?: string | Date;
+  /** A patient identifier; with `assigningAuthority` only that authority's identifier matches. */
+  patientId?: string;
+  assigningAuthority?: string;
+  /** Account or visit number (PID-18 or PV1-19). */
+  accountNumber?: string;
+  controlId?: string;
+  /** `ADT` matches every ADT event; `ADT^A01` only that event. */
+  messageTypes?: string[];
+  isValid?: boolean;
+  /** Messages with at least one error of these codes. */
+  errorCodes?: string[];
+  sendingApplication?: string;
+  sendingFacility?: string;
+  standards?: MonitoredStandard[];
+}
+
+/** Options of {@link MonitorStore.queryMessages}. */
+export interface MessagePageOptions {
+  /** Most messages in the page (1..1,000, default 100). */
+  limit?: number;
+  /** The `next` cursor of the previous page: the page starts just after it. */
+  after?: string | null;
+  include?: MessageInclude[];
+}
+
+/** A page of messages in the stable order (received time, file, index in file). */
+export interface MessagePage {
+  messages: MessageRecord[];
+  /**
+   * Opaque cursor of the last message of the page, or null when no more match now. A consumer may store it and
+   * resume after a restart: the order is stable, so nothing is missed or repeated.
+   */
+  next: string | null;
+}
+
+/** Bucket width of a series. */
+export type SeriesStep = 'minute' | 'hour' | 'day';
+
+/** Metrics the roll-ups answer. Ratios and averages are computed from summed parts, never averaged. */
+export const ROLLUP_METRICS = ['messagesTotal', 'messagesFailed', 'messagesSuccessful', 'errorRate', 'averageLatencyMs', 'p99LatencyMs'] as const;
+
+/** One metric of {@link ROLLUP_METRICS}. */
+export type RollupMetric = (typeof ROLLUP_METRICS)[number];
+
+/** Dimensions a top-N ranks by. */
+export const ROLLUP_DIMENSIONS = ['interface', 'messageType', 'errorCode', 'facility'] as const;
+
+/** One dimension of {@link ROLLUP_DIMENSIONS}. */
+export type RollupDimension = (typeof ROLLUP_DIMENSIONS)[number];
+
+/** The additive parts of a roll-up bucket (or of a whole window). */
+export interface RollupParts {
+  messages: number;
+  failed: number;
+  /** Sum and count of usable latencies (latencyClass `ok`). */
+  latencySumMs: number;
+  latencyCount: number;
+  /** Messages whose latency was stale (older than the horizon) or in the future (clock skew). */
+  staleLatency: number;
+  clockSkew: number;
+}
+
+/** Query of {@link MonitorStore.series}. */
+export interface SeriesQuery {
+  /** Interfaces summed together; absent or empty means every interface. */
+  interfaceIds?: string[];
+  since: string | Date;
+  until: string | Date;
+  step: SeriesStep;
+  metric: RollupMetric;
+}
+
+/** One bucket of a series: every bucket of the range is present, UTC-aligned, zeros included. */
+export interface SeriesPoint extends RollupParts {
+  /** Start of the bucket (ISO 8601 UTC). */
+  start: string;
+  /** The metric's value; null where it is undefined (a rate or latency of a bucket without messages). */
+  value: number | null;
+}
+
+/** Query of {@link MonitorStore.topN}. */
+export interface TopNQuery {
+  by: RollupDimension;
+  metric: RollupMetric;
+  since: string | Date;
+  until?: string | Date;
+  /** 1..100 (default 10). */
+  n?: number;
+  interfaceIds?: string[];
+}
+
+/** One row of a top-N. */
+export interface TopNRow extends RollupParts {
+  /** The dimension value (interface id, `ADT^A01`, error code, sending facility). */
+  key: string;
+  /** What a person reads (interface name; the key elsewhere). */
+  label: string;
+  value: number | null;
+  /** This row's share of the metric over all values of the dimension in the window (0..1); null for non-additive metrics. */
+  share: number | null;
+}
+
+/** Totals of a window, with the derived metrics. */
+export interface WindowTotals extends RollupParts {
+  successful: number;
+  errorRate: number | null;
+  averageLatencyMs: number | null;
+  p99LatencyMs: number | null;
+}
+
+/** A registered alert rule (the extension point of the monitor's alerting). */
+export interface AlertRule {
+  /** Rule key; the episodes it raises carry it (`sla-breach`, `vendor-upgrade`). Unique. */
+  key: string;
+  /**
+   * Judges one interface after a commit that touched it and on every periodic check: returns the condition now, or
+   * undefined to leave the episode as it is. Reads committed data only.
+   */
+  evaluate(monitored: MonitoredInterface, context: AlertRuleContext): Promise<AlertCondition | undefined>;
+}
+
+/** What an alert rule may read while judging. */
+export interface AlertRuleContext {
+  /** The judging instant (the kernel clock). */
+  nowMs: number;
+  store: MonitorStore;
+}
+
+/** The outcome of an alert rule for an interface: an open episode (with its words) or none. */
+export type AlertCondition =
+  | { active: false }
+  | { active: true; severity: AlertSeverity; title: string; message: string };
+
+/**
+ * The store's query contract: what other plugins read. Registered as part of {@link MonitorService}.
+ */
+export interface MonitorStore {
+  /** A page of messages matching the filter, in the stable order (received time, file, index). */
+  queryMessages(filter: MessageFilter, options?: MessagePageOptions): Promise<MessagePage>;
+  /** Every message matching the filter, in the stable order, read page by page (memory stays flat). */
+  streamMessages(filter: MessageFilter, options?: { after?: string | null; include?: MessageInclude[] }): AsyncIterable<MessageRecord>;
+  /** One message by id; raw text only when asked for. */
+  getMessage(id: string, options?: { include?: MessageInclude[] }): Promise<MessageRecord | undefined>;
+  /** Count of messages matching the filter (bounded by indexes on the filter's keys). */
+  countMessages(filter: MessageFilter): Promise<number>;
+  /** A metric bucketed by minute, hour or day, from the roll-ups. */
+  series(query: SeriesQuery): Promise<SeriesPoint[]>;
+  /** The top values of a dimension by a metric over a window, from the roll-ups. */
+  topN(query: TopNQuery): Promise<TopNRow[]>;
+  /** A latency quantile (0..1) of one interface (or all, null) over a window, from the roll-up histograms. */
+  quantile(interfaceId: string | null, q: number, window: TimeWindow): Promise<number | null>;
+  /** Totals of a window (of some interfaces, or all). */
+  totals(window: TimeWindow, interfaceIds?: string[]): Promise<WindowTotals>;
+}
+
 /** Summary of one message of an ingested file (payload of `message.ingested`). */
 export interface IngestedMessageSummary {
   id: string;
