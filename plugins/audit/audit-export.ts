@@ -1,9 +1,10 @@
 /**
- * Audit exports streamed as they are read: JSON (one array) or CSV. CSV cells are formula-safe: a cell starting
- * with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`, so a spreadsheet opening the file
- * never runs a formula an attacker slipped into a user id or a resource name.
+ * Audit exports streamed as they are read: JSON (one array) or CSV through the kernel's one CSV writer
+ * (kernel/csv.ts: RFC 4180, formula-safe, so a spreadsheet never runs a formula slipped into a user id or a
+ * resource name).
  */
 import { Readable } from 'node:stream';
+import { csvStream, type CsvCell } from '../../kernel/csv.ts';
 import type { AuditEntry } from './audit-store.ts';
 
 /** The CSV columns, in order. */
@@ -23,28 +24,23 @@ export const AUDIT_CSV_COLUMNS = [
   'hash',
 ] as const;
 
-/** A cell a spreadsheet will not read as a formula. */
-export function formulaSafe(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
-
-function csvRow(entry: AuditEntry): string[] {
+function csvRow(entry: AuditEntry): CsvCell[] {
+  // every column as text, so an id or a count is never read back as a different type
   return AUDIT_CSV_COLUMNS.map((column) => {
     const value = entry[column];
     if (value === null || value === undefined) return '';
-    return formulaSafe(typeof value === 'object' ? JSON.stringify(value) : String(value));
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
   });
 }
 
-/** The entries as a CSV stream with a header line (csv-stringify is loaded on first use). */
-export async function auditCsvStream(entries: AsyncIterable<AuditEntry>): Promise<Readable> {
-  const { stringify } = await import('csv-stringify');
-  const rows = Readable.from(
+/** The entries as a CSV stream with a header line. */
+export function auditCsvStream(entries: AsyncIterable<AuditEntry>): Readable {
+  return csvStream(
+    AUDIT_CSV_COLUMNS,
     (async function* () {
       for await (const entry of entries) yield csvRow(entry);
     })(),
   );
-  return rows.pipe(stringify({ header: true, columns: [...AUDIT_CSV_COLUMNS] }));
 }
 
 /** The entries as one JSON array, streamed entry by entry. */

@@ -96,7 +96,7 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
         raw: true,
         contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
         headers: { 'content-disposition': `attachment; filename="audit.${format}"` },
-        body: format === 'csv' ? await auditCsvStream(entries) : auditJsonStream(entries),
+        body: format === 'csv' ? auditCsvStream(entries) : auditJsonStream(entries),
       };
     },
   });

@@ -12,7 +12,7 @@ import type { TestRequest } from '../helpers/http-client.ts';
 import { ManualClock } from '../../kernel/clock.ts';
 import { runCli } from '../../kernel/cli.ts';
 import { AUDIT_TRAIL, type AuditTrail } from '../../plugins/audit/api.ts';
-import { formulaSafe } from '../../plugins/audit/audit-export.ts';
+import { formulaSafe } from '../../kernel/csv.ts';
 
 let wb: TestWorkbench;
 let keys: RoleKeys;
@@ -99,7 +99,7 @@ describe('audit routes', () => {
     const csv = await asAdmin({ path: '/api/monitor/audit/export?format=csv&action=export.probe' });
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    const lines = csv.text.trim().split('\n');
+    const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe('id,at,actor,actorKind,action,resourceType,resourceId,outcome,requestId,sourceAddress,details,previousHash,hash');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
