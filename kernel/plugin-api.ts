@@ -93,7 +93,13 @@ export interface RouteDefinition<
    */
   rawBody?: {
     contentTypes: readonly string[];
-    toBody(text: string, query: z.output<Q>): unknown;
+    /** Builds the body from the message (text, or a JSON object that {@link isMessage} recognised). */
+    toBody(message: string | Record<string, unknown>, query: z.output<Q>): unknown;
+    /**
+     * True when a JSON body is the message itself rather than the route's JSON form (a FHIR resource posted as
+     * application/json); it is then given to {@link toBody} with the other parameters from the query string.
+     */
+    isMessage?(body: object): boolean;
   };
   /** Examples for the OpenAPI document; the docs page pre-fills "Try it out" with them. */
   examples?: RouteExamples;

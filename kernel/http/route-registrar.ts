@@ -66,6 +66,20 @@ function declaredLength(header: string | undefined): number | undefined {
   return Number.isFinite(length) ? length : undefined;
 }
 
+/** Longest text a string of an example keeps in a one-line example. */
+const EXAMPLE_TEXT_CHARS = 24;
+
+/**
+ * A route's JSON example body on one line, long strings cut (`"MSH|^~\\&|ADT1|GOOD HEAL..."`), for a 415 that shows
+ * what to send; undefined when the route has no example body.
+ */
+function oneLineExample(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  return JSON.stringify(body, (_key, value: unknown) =>
+    typeof value === 'string' && value.length > EXAMPLE_TEXT_CHARS ? `${value.slice(0, EXAMPLE_TEXT_CHARS)}...` : value,
+  );
+}
+
 /** Creates the registrar a plugin uses for one base. */
 export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
   const { app, entitlement, auth, events, gate } = deps;
@@ -87,6 +101,9 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
       const rawTypes = new Set((definition.rawBody?.contentTypes ?? []).map((type) => type.toLowerCase()));
       acceptTextBodies(app, rawTypes);
       const accepted = ['application/json', ...rawTypes];
+      const jsonExample = oneLineExample(definition.examples?.body);
+      // The JSON form of a route that takes no raw body is shown in its 415, so the caller sees what to send.
+      if (jsonExample && rawTypes.size === 0) accepted[0] = `application/json, for example ${jsonExample}`;
       app.route({
         method: definition.method,
         url: definition.url,
@@ -146,12 +163,22 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
               } catch (error) {
                 throw kernelErrors.create('INVALID_JSON', { reason: (error as Error).message });
               }
+            } else if (mediaType === FORM_CONTENT_TYPE && definition.rawBody) {
+              // `curl --data-binary @message.hl7` without a content type labels the file as a form; no route here
+              // takes forms, so a route that reads raw messages reads it as one.
+              const { query } = parseInput({ query: definition.query }, { params: {}, query: request.query, body: undefined });
+              body = definition.rawBody.toBody(body, query as z.output<Q>);
             } else {
               throw kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', {
                 contentType: request.headers['content-type'] ?? '(none)',
                 accepted: accepted.join(', '),
               });
             }
+          }
+          if (definition.rawBody?.isMessage && body !== null && typeof body === 'object' && definition.rawBody.isMessage(body)) {
+            // A JSON body that is the message itself (a FHIR resource posted as application/json).
+            const { query } = parseInput({ query: definition.query }, { params: {}, query: request.query, body: undefined });
+            body = definition.rawBody.toBody(body as Record<string, unknown>, query as z.output<Q>);
           }
           const input = hasInput
             ? parseInput(definition, { params: request.params, query: request.query, body })

@@ -402,11 +402,12 @@ function scanMessages(text: string, result: Hl7ParseResult, onMessage?: (message
       next = nextLf + 1;
       result.lineEnding ??= '\n';
     }
-    // MLLP framing, vertical tabs and leading blanks are transport noise, not content.
+    // MLLP framing, vertical tabs, leading blanks and a byte-order mark (before or after the framing byte) are
+    // transport noise, not content.
     let start = pos;
     while (start < end) {
       const c = text.charCodeAt(start);
-      if (c === 0x0b || c === 0x20 || c === 0x09 || c === 0x1c || c === 0x0c) start++;
+      if (c === 0x0b || c === 0x20 || c === 0x09 || c === 0x1c || c === 0x0c || c === 0xfeff) start++;
       else break;
     }
     while (end > start && text.charCodeAt(end - 1) === 0x1c) end--;

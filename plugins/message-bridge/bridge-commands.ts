@@ -9,7 +9,7 @@ import { excerpt } from '../../kernel/text-excerpt.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.ts';
 import type { BridgeConfig } from './bridge-config.ts';
-import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
+import { adapterForGeneration, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { UnreadableFileError, formatGenerated, readMessageFile, splitNdjson } from './message-files.ts';
 
 function formatIssue(issue: ValidationIssue): string {
@@ -174,7 +174,7 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
               version: { type: 'string' },
               count: { type: 'string', default: '1' },
               seed: { type: 'string' },
-              standard: { type: 'string', default: 'hl7' },
+              standard: { type: 'string' },
             },
           });
           const count = Number(values.count);
@@ -187,10 +187,11 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
             io.err(`--seed must be a whole number from 0 to ${MAX_SEED}, not "${excerpt(values.seed ?? '')}".`);
             return 2;
           }
-          const adapter = adapterById(standards, values.standard);
+          const adapter = adapterForGeneration(standards, values.standard, values.type);
+          const version = generationVersion(adapter, values.version, undefined);
           const messages = adapter.generate({
             messageType: values.type ?? adapter.messageTypes[0],
-            version: generationVersion(adapter, values.version, undefined),
+            ...(version === undefined ? {} : { version }),
             count,
             ...(seed === undefined ? {} : { seed }),
           });

@@ -18,7 +18,7 @@ import {
   validateQuerySchema,
   validationResultSchema,
 } from './bridge-schemas.ts';
-import { adapterById, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
+import { adapterById, adapterForGeneration, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
 import { withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.ts';
 import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
@@ -39,13 +39,17 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
       'An invalid message is still success: true, with data.isValid false and the findings in data.errors. ' +
       'Send JSON ({messageContent, standard?, mode?, profile?, version?}; messageContent may be a FHIR resource as a ' +
       'JSON object), or the message itself as the body (text/plain, x-application/hl7-v2+er7, application/fhir+json, ' +
-      'application/xml, ...) with standard, mode, profile and version as query parameters.',
+      'application/xml, ...) with standard, mode, profile and version as query parameters. A body sent as a form ' +
+      '(curl --data-binary without a content type) is read as the message, and a JSON object with resourceType and ' +
+      'no messageContent is a FHIR resource to validate.',
     tags: ['messages'],
     query: validateQuerySchema,
     body: validateBodySchema,
     rawBody: {
       contentTypes: RAW_MESSAGE_CONTENT_TYPES,
-      toBody: (text, query) => ({ ...definedOnly(query), messageContent: text }),
+      toBody: (message, query) => ({ ...definedOnly(query), messageContent: message }),
+      // A FHIR resource posted as application/json is the message, not the {messageContent, ...} form.
+      isMessage: (body) => 'resourceType' in body && !('messageContent' in body),
     },
     examples: BRIDGE_EXAMPLES.validate,
     response: validationResultSchema,
@@ -93,10 +97,11 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     examples: BRIDGE_EXAMPLES.generate,
     response: generateResultSchema,
     handler({ body }) {
-      const adapter = adapterById(standards, body.standard);
+      const adapter = adapterForGeneration(standards, body.standard, body.messageType);
+      const version = generationVersion(adapter, body.version, body.hl7Version);
       return runner.generate(adapter, {
         messageType: body.messageType ?? adapter.messageTypes[0],
-        version: generationVersion(adapter, body.version, body.hl7Version),
+        ...(version === undefined ? {} : { version }),
         count: body.count,
         ...(body.seed === null ? {} : { seed: body.seed }),
       });

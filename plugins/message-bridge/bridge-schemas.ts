@@ -129,7 +129,11 @@ export const diffResultSchema = z.object({
 export const generateBodySchema = z
   .object({
     messageType: z.string().min(1).optional().describe('default ADT^A01 for hl7, Patient for fhir, NewRx for ncpdp'),
-    standard: z.string().min(1).default('hl7').describe('hl7 (default), fhir or ncpdp, any letter case'),
+    standard: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('hl7, fhir or ncpdp, any letter case; when omitted, the standard whose message type messageType is (else hl7)'),
     count: z.number().int().min(1).max(100).default(1).describe('how many messages, 1 to 100 (default 1)'),
     hl7Version: z
       .enum(HL7_GENERATE_VERSIONS)

@@ -49,6 +49,26 @@ export function selectDiffAdapter(
   return adapter;
 }
 
+/** The standard generated when a request names neither a standard nor a message type another standard owns. */
+export const DEFAULT_GENERATION_STANDARD = 'hl7';
+
+/**
+ * The adapter that generates `messageType`: the one named by `standard`; else the one registered standard whose
+ * message types include it (`Patient` is FHIR's, `NewRx` and `B1` NCPDP's); else hl7.
+ */
+export function adapterForGeneration(
+  registry: StandardsRegistry,
+  standard: string | undefined,
+  messageType: string | undefined,
+): StandardAdapter {
+  if (standard !== undefined) return adapterById(registry, standard);
+  if (messageType !== undefined) {
+    const owners = registry.list().filter((adapter) => adapter.messageTypes.includes(messageType));
+    if (owners.length === 1) return owners[0] as StandardAdapter;
+  }
+  return adapterById(registry, DEFAULT_GENERATION_STANDARD);
+}
+
 /** A version as the adapter names it (`D.0` -> `D0`), or as given when the adapter has no other spelling for it. */
 export function canonicalVersion(adapter: StandardAdapter, version: string): string {
   return adapter.versionAliases?.[version] ?? version;
@@ -59,13 +79,14 @@ export const HL7_DEFAULT_VERSION = '2.3';
 
 /**
  * The version to generate: `version` or `hl7Version` (they must agree when both are given: 400 otherwise), else
- * 2.3 for an adapter that has it (the contract's HL7 default), else the adapter's default.
+ * 2.3 for an adapter that has it (the contract's HL7 default), else undefined: the adapter picks the version that
+ * fits the message type (NCPDP B1 is Telecommunication D.0, NewRx a SCRIPT version).
  */
 export function generationVersion(
   adapter: StandardAdapter,
   version: string | undefined,
   hl7Version: string | undefined,
-): string {
+): string | undefined {
   if (version !== undefined && hl7Version !== undefined && canonicalVersion(adapter, version) !== hl7Version) {
     throw kernelErrors.create(
       'VALIDATION_FAILED',
@@ -75,5 +96,5 @@ export function generationVersion(
   }
   const named = version ?? hl7Version;
   if (named !== undefined) return canonicalVersion(adapter, named);
-  return adapter.versions.includes(HL7_DEFAULT_VERSION) ? HL7_DEFAULT_VERSION : adapter.defaultVersion;
+  return adapter.versions.includes(HL7_DEFAULT_VERSION) ? HL7_DEFAULT_VERSION : undefined;
 }

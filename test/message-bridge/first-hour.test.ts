@@ -83,7 +83,7 @@ describe('accepting what people send', () => {
       rawBody: EXAMPLE_HL7,
     });
     expect(onDiff.status).toBe(415);
-    expect(onDiff.json.error.message).toContain('send application/json.');
+    expect(onDiff.json.error.message).toContain('send application/json, for example');
     const unknown = await raw('application/pdf', 'x');
     expect(unknown.status).toBe(415);
     expect(unknown.json.error.message).toContain('text/plain');
