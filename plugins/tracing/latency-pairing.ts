@@ -1,0 +1,166 @@
+/**
+ * Latency between two interfaces: each message on the destination is paired with the same message on the source,
+ * and the hop takes destination received time minus source received time (when each file landed in its folder).
+ *
+ * Pairing, in this order: an acknowledgement (MSA-2 set) pairs with the source message whose control id it answers;
+ * any other message pairs with a source message of the same control id; failing that, with a source message of the
+ * same patient and message type whose MSH-7 lies within `matchWindowMs` of its own (an engine that re-stamps MSH-10
+ * usually keeps MSH-7 close). Each source message pairs at most once, the earliest unpaired first. Cost is linear in
+ * the messages of both sides (hash maps keyed by control id and by patient + type).
+ */
+
+/** What pairing reads of a message. */
+export interface LatencyMessage {
+  id: string;
+  receivedAtMs: number;
+  /** MSH-7 in ms, or null. */
+  messageTimeMs: number | null;
+  controlId: string | null;
+  acknowledgedControlId: string | null;
+  /** `ADT^A01`. */
+  messageType: string;
+  /** First patient identifier (with authority), or null. */
+  patientKey: string | null;
+}
+
+/** Default window of the MSH-7 fallback pairing: 5 minutes. */
+export const DEFAULT_MATCH_WINDOW_MS = 300_000;
+
+/** A pair: the hop's latency in ms and the destination's received time (for the hourly series). */
+export interface LatencyPair {
+  sourceId: string;
+  destinationId: string;
+  latencyMs: number;
+  destinationReceivedAtMs: number;
+  /** How the pair was made. */
+  by: 'ack' | 'control-id' | 'patient-and-time';
+}
+
+/** Pairs and the counts of what stayed unpaired on each side. */
+export interface PairingResult {
+  pairs: LatencyPair[];
+  unmatchedSource: number;
+  unmatchedDestination: number;
+}
+
+/** A queue of source messages per key, consumed front to back (earliest first). */
+class KeyedQueue {
+  private readonly queues = new Map<string, LatencyMessage[]>();
+  private readonly heads = new Map<string, number>();
+
+  add(key: string, message: LatencyMessage): void {
+    const queue = this.queues.get(key);
+    if (queue) queue.push(message);
+    else this.queues.set(key, [message]);
+  }
+
+  /** The earliest message under `key` not yet used and accepted by `accept`, marked used. */
+  take(key: string, used: Set<string>, accept: (message: LatencyMessage) => boolean = () => true): LatencyMessage | undefined {
+    const queue = this.queues.get(key);
+    if (!queue) return undefined;
+    let head = this.heads.get(key) ?? 0;
+    while (head < queue.length && used.has(queue[head]!.id)) head++;
+    this.heads.set(key, head);
+    for (let i = head; i < queue.length; i++) {
+      const candidate = queue[i]!;
+      if (used.has(candidate.id) || !accept(candidate)) continue;
+      used.add(candidate.id);
+      return candidate;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Pairs destination messages with source messages. Both lists in arrival order. The time-window fallback scans
+ * only the source messages of the same patient and type.
+ */
+export function pairMessages(
+  source: readonly LatencyMessage[],
+  destination: readonly LatencyMessage[],
+  matchWindowMs: number = DEFAULT_MATCH_WINDOW_MS,
+): PairingResult {
+  const byControlId = new KeyedQueue();
+  const byPatientType = new KeyedQueue();
+  for (const message of source) {
+    if (message.controlId) byControlId.add(message.controlId, message);
+    if (message.patientKey !== null && message.messageTimeMs !== null) byPatientType.add(`${message.patientKey}\u0000${message.messageType}`, message);
+  }
+  const used = new Set<string>();
+  const pairs: LatencyPair[] = [];
+  for (const message of destination) {
+    let partner: LatencyMessage | undefined;
+    let by: LatencyPair['by'] = 'control-id';
+    if (message.acknowledgedControlId) {
+      partner = byControlId.take(message.acknowledgedControlId, used);
+      by = 'ack';
+    } else {
+      if (message.controlId) partner = byControlId.take(message.controlId, used);
+      if (!partner && message.patientKey !== null && message.messageTimeMs !== null) {
+        const time = message.messageTimeMs;
+        partner = byPatientType.take(`${message.patientKey}\u0000${message.messageType}`, used, (candidate) => Math.abs((candidate.messageTimeMs ?? Infinity) - time) <= matchWindowMs);
+        by = 'patient-and-time';
+      }
+    }
+    if (!partner) continue;
+    pairs.push({
+      sourceId: partner.id,
+      destinationId: message.id,
+      latencyMs: message.receivedAtMs - partner.receivedAtMs,
+      destinationReceivedAtMs: message.receivedAtMs,
+      by,
+    });
+  }
+  return { pairs, unmatchedSource: source.length - used.size, unmatchedDestination: destination.length - pairs.length };
+}
+
+/** Summary of latencies: extremes and nearest-rank quantiles (a quantile is always an observed value). */
+export interface LatencySummary {
+  count: number;
+  minMs: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+  maxMs: number | null;
+}
+
+/** The nearest-rank q-quantile (0 < q <= 1) of ascending values. */
+export function nearestRank(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.max(1, Math.ceil(q * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1]!;
+}
+
+/** Summarises latencies (any order). */
+export function summarise(latencies: readonly number[]): LatencySummary {
+  const sorted = Float64Array.from(latencies).sort();
+  const values = Array.from(sorted);
+  return {
+    count: values.length,
+    minMs: values[0] ?? null,
+    p50Ms: nearestRank(values, 0.5),
+    p95Ms: nearestRank(values, 0.95),
+    p99Ms: nearestRank(values, 0.99),
+    maxMs: values.length > 0 ? values[values.length - 1]! : null,
+  };
+}
+
+/** One hour of the latency series. */
+export interface LatencyHour extends LatencySummary {
+  /** Start of the UTC hour (ISO 8601). */
+  hour: string;
+}
+
+/** Pairs bucketed by the destination's received hour; hours without a pair are absent. Oldest first. */
+export function hourlySeries(pairs: readonly LatencyPair[]): LatencyHour[] {
+  const byHour = new Map<number, number[]>();
+  for (const pair of pairs) {
+    const hour = Math.floor(pair.destinationReceivedAtMs / 3_600_000) * 3_600_000;
+    const bucket = byHour.get(hour);
+    if (bucket) bucket.push(pair.latencyMs);
+    else byHour.set(hour, [pair.latencyMs]);
+  }
+  return [...byHour.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([hour, values]) => ({ hour: new Date(hour).toISOString(), ...summarise(values) }));
+}

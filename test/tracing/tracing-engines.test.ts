@@ -1,0 +1,203 @@
+// Tracing engines on plain events: sequence gaps (missing, late, out of order, pending), MSH-13 gaps, duplicate
+// control ids versus exact resends, latency pairing and quantiles, observed sequences.
+import { describe, expect, it } from 'vitest';
+import { parseSequence } from '../../plugins/tracing/sequence-syntax.ts';
+import { sequenceGaps } from '../../plugins/tracing/sequence-gaps.ts';
+import { interfaceGaps } from '../../plugins/tracing/interface-gaps.ts';
+import { hourlySeries, nearestRank, pairMessages, summarise, type LatencyMessage } from '../../plugins/tracing/latency-pairing.ts';
+import { observedSequences } from '../../plugins/tracing/observed-sequences.ts';
+import type { TraceEvent } from '../../plugins/tracing/trace-model.ts';
+
+const T0 = Date.parse('2026-03-01T08:00:00Z');
+let ids = 0;
+
+function event(messageType: string, minutes: number, extra: Partial<TraceEvent> = {}): TraceEvent {
+  const at = new Date(T0 + minutes * 60_000).toISOString();
+  return {
+    messageId: `m${++ids}`,
+    interface: 'adt-in',
+    interfaceId: 'i1',
+    messageType,
+    timestamp: at,
+    receivedAt: at,
+    messageTime: at,
+    status: 'valid',
+    controlId: `C${ids}`,
+    sequenceNumber: null,
+    sendingApplication: 'EPIC',
+    sendingFacility: 'HOSP',
+    patientIds: [{ id: 'MRN1', assigningAuthority: 'HOSP' }],
+    accountNumber: null,
+    errorCount: 0,
+    warningCount: 0,
+    ...extra,
+  };
+}
+
+const judged = (text: string) => ({ name: 'admission', sequence: parseSequence(text) });
+const LATER = T0 + 30 * 86_400_000;
+
+describe('sequence gaps', () => {
+  it('finds nothing when every step came in order and in time', () => {
+    const events = [event('ADT^A01', 0), event('ORM^O01', 10), event('ORU^R01', 100)];
+    expect(sequenceGaps(events, judged('ADT^A01>ORM^O01<1h>ORU^R01<4h'), 'MRN1', LATER)).toEqual([]);
+  });
+
+  it('reports a missing step with the messages around it', () => {
+    const a = event('ADT^A01', 0);
+    const r = event('ORU^R01', 100);
+    const gaps = sequenceGaps([a, r], judged('ADT^A01>ORM^O01>ORU^R01'), 'MRN1', LATER);
+    expect(gaps).toHaveLength(1);
+    expect(gaps[0]).toMatchObject({ kind: 'missing', stepIndex: 1, patientId: 'MRN1', sequence: 'ADT^A01>ORM^O01>ORU^R01' });
+    expect(gaps[0]!.expected).toBe('ORM^O01 after ADT^A01');
+    expect(gaps[0]!.seen.map((s) => s.messageId)).toEqual([a.messageId, r.messageId]);
+    expect(gaps[0]!.window).toEqual({ from: a.timestamp, to: r.timestamp });
+  });
+
+  it('reports a late step by how late, to the millisecond', () => {
+    const events = [event('ADT^A01', 0), event('ORM^O01', 61.5)];
+    const [gap] = sequenceGaps(events, judged('ADT^A01>ORM^O01<1h'), 'MRN1', LATER);
+    expect(gap).toMatchObject({ kind: 'late', stepIndex: 1, amount: 90_000 });
+    expect(gap!.window.from).toBe(new Date(T0 + 3_600_000).toISOString());
+  });
+
+  it('reports a step that came before the one the sequence puts ahead of it', () => {
+    const events = [event('ADT^A01', 0), event('ORU^R01', 5), event('ORM^O01', 20)];
+    const gaps = sequenceGaps(events, judged('ADT^A01>ORM^O01>ORU^R01'), 'MRN1', LATER);
+    expect(gaps.map((g) => [g.kind, g.stepIndex, g.amount])).toEqual([['out-of-order', 2, 15 * 60_000]]);
+  });
+
+  it('keeps a step whose limit has not run out as pending, and reports it once it has', () => {
+    const events = [event('ADT^A01', 0)];
+    expect(sequenceGaps(events, judged('ADT^A01>ORM^O01<2h'), 'MRN1', T0 + 3_600_000)).toEqual([]);
+    expect(sequenceGaps(events, judged('ADT^A01>ORM^O01<2h'), 'MRN1', T0 + 3 * 3_600_000).map((g) => g.kind)).toEqual(['missing']);
+  });
+
+  it('judges each admission of a patient apart and a flow that lacks its first step', () => {
+    const events = [event('ADT^A01', 0), event('ORM^O01', 5), event('ADT^A01', 100)];
+    expect(sequenceGaps(events, judged('ADT^A01>ORM^O01'), 'MRN1', LATER).map((g) => [g.kind, g.window.from])).toEqual([
+      ['missing', events[2]!.timestamp],
+    ]);
+    const orphan = sequenceGaps([event('ORM^O01', 5)], judged('ADT^A01>ORM^O01'), 'MRN1', LATER);
+    expect(orphan.map((g) => [g.kind, g.stepIndex])).toEqual([['missing', 0]]);
+    expect(sequenceGaps([event('ADT^A08', 5)], judged('ADT^A01>ORM^O01'), 'MRN1', LATER)).toEqual([]);
+  });
+
+  it('matches a step bound to an interface by name or id only', () => {
+    const events = [event('ADT^A01', 0), event('ORM^O01', 5, { interface: 'orders', interfaceId: 'i2' })];
+    expect(sequenceGaps(events, judged('ADT^A01>ORM^O01@orders'), null, LATER)).toEqual([]);
+    expect(sequenceGaps(events, judged('ADT^A01>ORM^O01@i2'), null, LATER)).toEqual([]);
+    expect(sequenceGaps(events, judged('ADT^A01>ORM^O01@lab'), null, LATER).map((g) => g.kind)).toEqual(['missing']);
+  });
+});
+
+describe('interface gaps', () => {
+  const withNumber = (n: number | null, extra: Partial<TraceEvent> = {}) => ({ event: event('ADT^A01', 0, { sequenceNumber: n, ...extra }), digest: `d${ids}` });
+
+  it('reports missing MSH-13 numbers as one range per jump, per sender', () => {
+    const messages = [withNumber(1), withNumber(2), withNumber(5), withNumber(1, { sendingApplication: 'LAB' }), withNumber(3, { sendingApplication: 'LAB' }), withNumber(6), withNumber(1_000_000_000)];
+    const { gaps } = interfaceGaps('i1', messages);
+    expect(gaps.map((g) => [g.kind, g.amount, g.expected])).toEqual([
+      ['sequence-number', 2, 'sequence numbers 3 to 4 from EPIC/HOSP'],
+      ['sequence-number', 1, 'sequence number 2 from LAB/HOSP'],
+      ['sequence-number', 999_999_993, 'sequence numbers 7 to 999999999 from EPIC/HOSP'],
+    ]);
+    expect(gaps[0]!.seen.map((s) => s.sequenceNumber)).toEqual([2, 5]);
+  });
+
+  it('takes 0 as a restart and a lower number as a rewind, not as gaps', () => {
+    expect(interfaceGaps('i1', [withNumber(7), withNumber(0), withNumber(1), withNumber(2), withNumber(1), withNumber(2), withNumber(-1), withNumber(3)]).gaps).toEqual([]);
+  });
+
+  it('counts exact resends apart from control ids reused with other content', () => {
+    const first = { event: event('ADT^A01', 0, { controlId: 'X1' }), digest: 'aaa' };
+    const resend = { event: event('ADT^A01', 1, { controlId: 'X1' }), digest: 'aaa' };
+    const conflict = { event: event('ADT^A08', 2, { controlId: 'X1' }), digest: 'bbb' };
+    const otherSender = { event: event('ADT^A08', 3, { controlId: 'X1', sendingApplication: 'LAB' }), digest: 'ccc' };
+    const unknown = { event: event('ADT^A08', 4, { controlId: 'X1' }), digest: null };
+    const result = interfaceGaps('i1', [first, resend, conflict, otherSender, unknown]);
+    expect(result.resends).toBe(1);
+    expect(result.contentUnknown).toBe(1);
+    expect(result.gaps.map((g) => [g.kind, g.seen.map((s) => s.messageId)])).toEqual([
+      ['duplicate-control-id', [first.event.messageId, conflict.event.messageId]],
+    ]);
+  });
+});
+
+describe('latency pairing', () => {
+  const message = (id: string, receivedAtMs: number, extra: Partial<LatencyMessage> = {}): LatencyMessage => ({
+    id,
+    receivedAtMs,
+    messageTimeMs: null,
+    controlId: null,
+    acknowledgedControlId: null,
+    messageType: 'ADT^A01',
+    patientKey: null,
+    ...extra,
+  });
+
+  it('pairs by control id, by acknowledgement and by patient and MSH-7 within the window', () => {
+    const source = [
+      message('s1', 1_000, { controlId: 'A' }),
+      message('s2', 2_000, { controlId: 'B' }),
+      message('s3', 3_000, { controlId: 'C', patientKey: 'P1^H', messageTimeMs: 50_000 }),
+      message('s4', 4_000, { controlId: 'D' }),
+    ];
+    const destination = [
+      message('d1', 1_250, { controlId: 'A' }),
+      message('d2', 2_007, { messageType: 'ACK', acknowledgedControlId: 'B', controlId: 'ACK1' }),
+      message('d3', 3_400, { controlId: 'Z', patientKey: 'P1^H', messageTimeMs: 50_900 }),
+      message('d4', 9_000, { controlId: 'nothing' }),
+    ];
+    const result = pairMessages(source, destination, 1_000);
+    expect(result.pairs.map((p) => [p.sourceId, p.destinationId, p.latencyMs, p.by])).toEqual([
+      ['s1', 'd1', 250, 'control-id'],
+      ['s2', 'd2', 7, 'ack'],
+      ['s3', 'd3', 400, 'patient-and-time'],
+    ]);
+    expect([result.unmatchedSource, result.unmatchedDestination]).toEqual([1, 1]);
+    expect(pairMessages(source, destination, 500).pairs.map((p) => p.destinationId)).toEqual(['d1', 'd2']);
+  });
+
+  it('pairs each source message once, earliest first', () => {
+    const source = [message('s1', 0, { controlId: 'A' }), message('s2', 10, { controlId: 'A' })];
+    const destination = [message('d1', 100, { controlId: 'A' }), message('d2', 200, { controlId: 'A' }), message('d3', 300, { controlId: 'A' })];
+    const result = pairMessages(source, destination);
+    expect(result.pairs.map((p) => [p.sourceId, p.latencyMs])).toEqual([['s1', 100], ['s2', 190]]);
+    expect(result.unmatchedDestination).toBe(1);
+  });
+
+  it('summarises with nearest-rank quantiles and an hourly series', () => {
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(summarise(values)).toEqual({ count: 100, minMs: 1, p50Ms: 50, p95Ms: 95, p99Ms: 99, maxMs: 100 });
+    expect(summarise([])).toEqual({ count: 0, minMs: null, p50Ms: null, p95Ms: null, p99Ms: null, maxMs: null });
+    expect(nearestRank([5], 0.99)).toBe(5);
+    const hour = Date.parse('2026-03-01T10:00:00Z');
+    const series = hourlySeries([
+      { sourceId: 'a', destinationId: 'b', latencyMs: 30, destinationReceivedAtMs: hour + 3_599_999, by: 'control-id' },
+      { sourceId: 'c', destinationId: 'd', latencyMs: 10, destinationReceivedAtMs: hour + 3_600_000, by: 'control-id' },
+      { sourceId: 'e', destinationId: 'f', latencyMs: 20, destinationReceivedAtMs: hour, by: 'control-id' },
+    ]);
+    expect(series.map((h) => [h.hour, h.count, h.minMs, h.maxMs])).toEqual([
+      ['2026-03-01T10:00:00.000Z', 2, 20, 30],
+      ['2026-03-01T11:00:00.000Z', 1, 10, 10],
+    ]);
+  });
+});
+
+describe('observed sequences', () => {
+  it('counts each patient path once, most patients first', () => {
+    const patient = (mrn: string) => ({ patientIds: [{ id: mrn, assigningAuthority: 'HOSP' }] });
+    const events = [
+      ...['P1', 'P2', 'P3'].flatMap((p, i) => [event('ADT^A01', i, patient(p)), event('ADT^A01', i + 1, patient(p)), event('ORM^O01', i + 2, patient(p)), event('ACK', i + 3, patient(p))]),
+      event('ADT^A01', 0, patient('P4')),
+      event('ORU^R01', 1, patient('P4')),
+      event('ADT^A01', 0, patient('P5')),
+    ];
+    expect(observedSequences(events, 10)).toEqual([
+      { sequence: 'ADT^A01>ORM^O01', patients: 3 },
+      { sequence: 'ADT^A01>ORU^R01', patients: 1 },
+    ]);
+    expect(observedSequences(events, 1)).toHaveLength(1);
+  });
+});
