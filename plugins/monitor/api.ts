@@ -5,7 +5,8 @@
  *
  * ```ts
  * const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
- * const minutes = await monitor.minuteRollups(interfaceId, { since, until });
+ * const page = await monitor.queryMessages({ interfaceIds: [id], isValid: false }, { limit: 500 });
+ * for await (const message of monitor.streamMessages({ since }, { after: storedCursor })) handle(message);
  * ```
  */
 
@@ -69,41 +70,6 @@ export interface StoredIssue {
   message: string;
 }
 
-/** A stored message, as the monitor read it from a file. */
-export interface StoredMessage {
-  id: string;
-  interfaceId: string;
-  fileId: string;
-  /** 0-based position of the message in its file. */
-  indexInFile: number;
-  /** When the settled file was seen (ISO 8601 UTC). */
-  receivedAt: string;
-  /** MSH-7 as an instant (ISO 8601 UTC), or null when absent or unparsable. */
-  messageTime: string | null;
-  /** MSH-9.1 and MSH-9.2 (`ADT`, `A01`), null when absent. */
-  messageType: string | null;
-  triggerEvent: string | null;
-  /** MSH-12. */
-  version: string | null;
-  /** MSH-10. */
-  controlId: string | null;
-  sendingApplication: string | null;
-  sendingFacility: string | null;
-  /** Every PID-3 repetition with its assigning authority (PID-3.4.1). */
-  patientIds: Array<{ id: string; assigningAuthority: string | null }>;
-  /** PID-18, else PV1-19. */
-  accountNumber: string | null;
-  /** PV1-19. */
-  visitNumber: string | null;
-  isValid: boolean;
-  errors: StoredIssue[];
-  warnings: StoredIssue[];
-  /** receivedAt minus MSH-7 in milliseconds; null when MSH-7 is missing or unparsable. */
-  latencyMs: number | null;
-  /** The message text, while raw content is kept (config `keepRawContent`, `rawRetentionDays`); else null. */
-  raw: string | null;
-}
-
 /** One minute of one interface: what arrived and whether the folder was reachable and the interface enabled. */
 export interface MinuteRollup {
   interfaceId: string;
@@ -145,16 +111,6 @@ export interface TimeWindow {
   until?: string | Date;
 }
 
-/** Paging of message lists (limit is capped at 10,000). */
-export interface MessageQuery extends TimeWindow {
-  limit?: number;
-  offset?: number;
-  /** Only failed (false) or only valid (true) messages. */
-  isValid?: boolean;
-  /** Leave out the raw text (cheaper). */
-  withoutRaw?: boolean;
-}
-
 /** An alert (SPEC "Alert") with the rule that raised it. */
 export interface Alert {
   id: string;
@@ -193,24 +149,17 @@ export interface StoredMessageCounts {
   interfaces: number;
 }
 
-/** The monitor's service, registered under {@link MONITOR_SERVICE}. */
-export interface MonitorService {
+/**
+ * The monitor's service, registered under {@link MONITOR_SERVICE}: the query contract of the store
+ * ({@link MonitorStore}) plus interfaces, alerts and gauges.
+ */
+export interface MonitorService extends MonitorStore {
   /** Every interface, by name. */
   listInterfaces(): Promise<MonitoredInterface[]>;
   /** One interface, or undefined. */
   getInterface(id: string): Promise<MonitoredInterface | undefined>;
   /** Whether an interface with that id exists. */
   interfaceExists(id: string): Promise<boolean>;
-  /** Messages of an interface (or all interfaces when `interfaceId` is null) received in a window, oldest first. */
-  messagesInWindow(interfaceId: string | null, query: MessageQuery): Promise<StoredMessage[]>;
-  /** Messages naming a patient identifier (any PID-3 repetition), oldest first. */
-  messagesByPatientId(patientId: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]>;
-  /** Messages naming an account or visit number (PID-18 or PV1-19), oldest first. */
-  messagesByAccountNumber(accountNumber: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]>;
-  /** Messages with a control id (MSH-10), oldest first. */
-  messagesByControlId(controlId: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]>;
-  /** One message by id, with its raw text while kept. */
-  getMessage(id: string): Promise<StoredMessage | undefined>;
   /** Minute roll-ups of an interface in a window, oldest first (minutes without a row are absent). */
   minuteRollups(interfaceId: string, window: TimeWindow, options?: MinuteRollupOptions): Promise<MinuteRollup[]>;
   /**
@@ -304,8 +253,12 @@ export interface MessageFacts {
 /** Extra parts a reader may ask {@link MonitorStore.getMessage} or a query for. */
 export type MessageInclude = 'raw';
 
-/** A stored message with the parts asked for: `raw` is present only when included (null once retention removed it). */
-export type MessageRecord = MessageFacts & { raw?: string | null };
+/**
+ * A stored message with the parts asked for: `raw` is present only when included (null once retention removed it).
+ * `cursor` is the message's own position in the stable order: a consumer of {@link MonitorStore.streamMessages}
+ * stores the cursor of the last message it handled and resumes after it (`after`) with nothing missed or repeated.
+ */
+export type MessageRecord = MessageFacts & { cursor: string; raw?: string | null };
 
 /**
  * Which stored messages a query means. Every given field narrows (AND); list fields match any of their values.

@@ -9,5 +9,8 @@ export const monitorErrors = defineErrorCatalogue({
   },
   FILE_PATTERN_INVALID: { status: 400, message: 'filePattern "{pattern}" is not a valid glob: {reason}.' },
   PROFILE_NOT_FOUND: { status: 400, message: 'profileName "{profile}" names no loaded profile; loaded: {loaded}.' },
+  MESSAGE_FILTER_INVALID: { status: 400, message: 'The message query is invalid: {reason}.' },
+  MESSAGE_CURSOR_INVALID: { status: 400, message: 'Cursor "{cursor}" is not a position this store gave out; use the next or cursor value of an earlier read.' },
+  ROLLUP_QUERY_INVALID: { status: 400, message: 'The roll-up query is invalid: {reason}.' },
   INTERFACE_NAME_TAKEN: { status: 409, message: 'An interface named "{name}" already exists.' },
 });

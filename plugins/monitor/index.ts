@@ -15,12 +15,14 @@ import { emitIngested } from './ingest-events.ts';
 import { IngestQueue } from './ingest-queue.ts';
 import { registerInterfaceRoutes } from './interface-routes.ts';
 import { InterfaceStore } from './interface-store.ts';
+import { MessageQueries } from './message-query.ts';
 import { MessageStore } from './message-store.ts';
 import { monitorConfigSchema, type MonitorConfig } from './monitor-config.ts';
 import { MonitorServiceImpl } from './monitor-service.ts';
 import { monitorMigrations, type MonitorDatabase } from './monitor-tables.ts';
 import { pruneRawContent } from './raw-retention.ts';
 import { registerReportRoutes } from './report-routes.ts';
+import { RollupReader } from './rollup-reader.ts';
 import { WatchManager } from './watch-manager.ts';
 
 /** The plugin module the kernel loads. */
@@ -97,7 +99,14 @@ export const plugin: PluginModule<MonitorConfig> = {
       rescanIntervalMs: config.rescanIntervalMs,
     });
     manager = watchManager;
-    const service = new MonitorServiceImpl(interfaces, messages, alerts, () => queue.size);
+    const service = new MonitorServiceImpl(
+      interfaces,
+      messages,
+      new MessageQueries(db),
+      new RollupReader(db, () => clock.nowMs()),
+      alerts,
+      () => queue.size,
+    );
     context.container.registerInstance(MONITOR_SERVICE, service);
 
     context.scheduler.schedule('monitor-raw-retention', '17 3 * * *', async () => {

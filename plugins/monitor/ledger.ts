@@ -117,7 +117,8 @@ function storable<T extends string | null>(value: T, max?: number): T {
 const MESSAGE_COLUMNS = [
   'file_id', 'index_in_file', 'interface_id', 'received_at', 'message_time', 'message_type', 'trigger_event', 'version',
   'control_id', 'sending_application', 'sending_facility', 'patient_ids', 'account_number', 'visit_number', 'is_valid',
-  'errors', 'warnings', 'latency_ms', 'raw',
+  'errors', 'warnings', 'latency_ms', 'raw', 'standard', 'receiving_application', 'receiving_facility', 'sequence_number',
+  'acknowledged_control_id', 'software', 'segment_ids', 'latency_class',
 ] as const satisfies ReadonlyArray<keyof MessageRow>;
 
 /** An empty issue list, as stored (most messages of a healthy feed have no errors). */
@@ -148,6 +149,14 @@ function messageRow(file: ReadFile, fileId: number, m: ReadMessage, keepRaw: boo
     issuesJson(m.warnings),
     m.latencyMs,
     keepRaw ? storable(m.raw) : null,
+    m.standard,
+    storable(m.receivingApplication, 200),
+    storable(m.receivingFacility, 200),
+    m.sequenceNumber,
+    storable(m.acknowledgedControlId, 200),
+    m.software === null ? null : storable(JSON.stringify(m.software)),
+    m.segmentIds.length === 0 ? null : storable(m.segmentIds.join(' ')),
+    m.latencyClass,
   ];
 }
 
@@ -271,18 +280,19 @@ export async function commitFiles(store: CommitStore, files: ReadFile[], keepRaw
       for (const m of file.messages) {
         messages.push(messageRow(file, fileId, m, keepRaw));
         const seen = new Set<string>();
-        const add = (kind: string, value: string | null) => {
-          if (value === null || value.length > 200 || seen.has(`${kind}:${value}`)) return;
-          seen.add(`${kind}:${value}`);
-          identifiers.push([fileId, m.indexInFile, kind, storable(value), file.receivedAt]);
+        const add = (kind: string, value: string | null, authority: string | null = null) => {
+          const key = `${kind}:${value}\u0000${authority}`;
+          if (value === null || value.length > 200 || (authority !== null && authority.length > 200) || seen.has(key)) return;
+          seen.add(key);
+          identifiers.push([fileId, m.indexInFile, kind, storable(value), file.receivedAt, storable(authority)]);
         };
-        for (const patient of m.patientIds) add('patient', patient.id);
+        for (const patient of m.patientIds) add('patient', patient.id, patient.assigningAuthority);
         add('account', m.accountNumber);
         add('account', m.visitNumber);
       }
     }
     await statements.insert('monitor_messages', MESSAGE_COLUMNS, messages);
-    await statements.insert('monitor_message_identifiers', ['file_id', 'index_in_file', 'kind', 'value', 'received_at'], identifiers);
+    await statements.insert('monitor_message_identifiers', ['file_id', 'index_in_file', 'kind', 'value', 'received_at', 'assigning_authority'], identifiers);
     await addToRollups(statements, files);
     return committed;
   });

@@ -7,7 +7,7 @@
  */
 import type { ValidateOptions, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import type { Hl7MessageReader, Hl7MessageVerdict, Hl7ReadResult } from '../hl7-standard/api.ts';
-import type { MonitoredInterface, StoredIssue, StoredMessage } from './api.ts';
+import type { MessageFacts, MonitoredInterface, StoredIssue } from './api.ts';
 import { parseMessageTime } from './message-time.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
@@ -25,8 +25,8 @@ export interface ContentReaders {
   validateHere(rawLength: number): boolean;
 }
 
-/** A message ready to be stored: a stored message without what the ledger assigns (ids, file, receipt time). */
-export type ReadMessage = Omit<StoredMessage, 'id' | 'interfaceId' | 'fileId' | 'receivedAt' | 'raw'> & { raw: string };
+/** A message ready to be stored: its facts without what the ledger assigns (ids, file, receipt time), and its text. */
+export type ReadMessage = Omit<MessageFacts, 'id' | 'interfaceId' | 'fileId' | 'receivedAt'> & { raw: string };
 
 /** What reading a file's content produced. */
 export interface ContentReading {
@@ -120,6 +120,7 @@ export async function readContent(
           : [
               {
                 indexInFile: 0,
+                standard: 'hl7',
                 messageTime: null,
                 messageType: null,
                 triggerEvent: null,
@@ -127,6 +128,12 @@ export async function readContent(
                 controlId: null,
                 sendingApplication: null,
                 sendingFacility: null,
+                receivingApplication: null,
+                receivingFacility: null,
+                sequenceNumber: null,
+                acknowledgedControlId: null,
+                software: null,
+                segmentIds: [],
                 patientIds: [],
                 accountNumber: null,
                 visitNumber: null,
@@ -134,6 +141,7 @@ export async function readContent(
                 errors: [{ field: 'MSH', code: 'PARSE_ERROR', severity: 'error', message: problem }],
                 warnings: [],
                 latencyMs: null,
+                latencyClass: 'none',
                 // an unreadable file may be huge or binary: keep only its start for drill-down
                 raw: content.subarray(0, 65_536).toString('utf8'),
               },
@@ -146,6 +154,7 @@ export async function readContent(
     const verdict = facts.verdict ? stored(facts.verdict, warning) : await validate(options.readers.validate, facts.raw, options.monitored);
     messages.push({
       indexInFile: facts.index,
+      standard: 'hl7',
       messageTime: time === undefined ? null : new Date(time).toISOString(),
       messageType: orNull(facts.messageType),
       triggerEvent: orNull(facts.triggerEvent),
@@ -153,11 +162,18 @@ export async function readContent(
       controlId: orNull(facts.controlId),
       sendingApplication: orNull(facts.sendingApplication),
       sendingFacility: orNull(facts.sendingFacility),
+      receivingApplication: null,
+      receivingFacility: null,
+      sequenceNumber: null,
+      acknowledgedControlId: null,
+      software: null,
+      segmentIds: [],
       patientIds: facts.patientIds.map((p) => ({ id: p.id, assigningAuthority: orNull(p.assigningAuthority) })),
       accountNumber: orNull(facts.accountNumber) ?? orNull(facts.visitNumber),
       visitNumber: orNull(facts.visitNumber),
       ...verdict,
       latencyMs: time === undefined ? null : options.receivedAtMs - time,
+      latencyClass: time === undefined ? 'none' : 'ok',
       raw: facts.raw,
     });
   }

@@ -5,27 +5,71 @@ import type {
   MinuteRollupOptions,
   Alert,
   AlertSeverity,
-  MessageQuery,
+  MessageFilter,
+  MessageInclude,
+  MessagePage,
+  MessagePageOptions,
+  MessageRecord,
   MinuteRollup,
   MonitoredInterface,
   MonitorService,
   RaiseAlertInput,
-  StoredMessage,
+  SeriesPoint,
+  SeriesQuery,
   StoredMessageCounts,
   TimeWindow,
+  TopNQuery,
+  TopNRow,
+  WindowTotals,
 } from './api.ts';
 import type { AlertEpisodes } from './alert-episodes.ts';
 import type { InterfaceStore } from './interface-store.ts';
+import type { MessageQueries } from './message-query.ts';
 import { isoOf, type MessageStore } from './message-store.ts';
+import type { RollupReader } from './rollup-reader.ts';
 
 /** Reads through the stores; raises alerts through the episodes. */
 export class MonitorServiceImpl implements MonitorService {
   constructor(
     private readonly interfaces: InterfaceStore,
     private readonly messages: MessageStore,
+    private readonly queries: MessageQueries,
+    private readonly rollups: RollupReader,
     private readonly alerts: AlertEpisodes,
     private readonly waitingFiles: () => number,
   ) {}
+
+  queryMessages(filter: MessageFilter, options?: MessagePageOptions): Promise<MessagePage> {
+    return this.queries.query(filter, options);
+  }
+
+  streamMessages(filter: MessageFilter, options?: { after?: string | null; include?: MessageInclude[] }): AsyncIterable<MessageRecord> {
+    return this.queries.stream(filter, options);
+  }
+
+  getMessage(id: string, options?: { include?: MessageInclude[] }): Promise<MessageRecord | undefined> {
+    return this.queries.get(id, options);
+  }
+
+  countMessages(filter: MessageFilter): Promise<number> {
+    return this.queries.count(filter);
+  }
+
+  series(query: SeriesQuery): Promise<SeriesPoint[]> {
+    return this.rollups.series(query);
+  }
+
+  topN(query: TopNQuery): Promise<TopNRow[]> {
+    return this.rollups.topN(query);
+  }
+
+  quantile(interfaceId: string | null, q: number, window: TimeWindow): Promise<number | null> {
+    return this.rollups.quantile(interfaceId, q, window);
+  }
+
+  totals(window: TimeWindow, interfaceIds?: string[]): Promise<WindowTotals> {
+    return this.rollups.totals(window, interfaceIds);
+  }
 
   queueDepth(): number {
     return this.waitingFiles();
@@ -41,26 +85,6 @@ export class MonitorServiceImpl implements MonitorService {
 
   async interfaceExists(id: string): Promise<boolean> {
     return (await this.interfaces.get(id)) !== undefined;
-  }
-
-  messagesInWindow(interfaceId: string | null, query: MessageQuery): Promise<StoredMessage[]> {
-    return this.messages.inWindow(interfaceId, query);
-  }
-
-  messagesByPatientId(patientId: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]> {
-    return this.messages.byIdentifier('patient', patientId, query);
-  }
-
-  messagesByAccountNumber(accountNumber: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]> {
-    return this.messages.byIdentifier('account', accountNumber, query);
-  }
-
-  messagesByControlId(controlId: string, query?: Partial<MessageQuery>): Promise<StoredMessage[]> {
-    return this.messages.byControlId(controlId, query);
-  }
-
-  getMessage(id: string): Promise<StoredMessage | undefined> {
-    return this.messages.get(id);
   }
 
   minuteRollups(interfaceId: string, window: TimeWindow, options?: MinuteRollupOptions): Promise<MinuteRollup[]> {

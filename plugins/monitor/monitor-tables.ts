@@ -67,6 +67,20 @@ export interface MessageRow {
   warnings: string;
   latency_ms: number | null;
   raw: string | null;
+  /** `hl7`, `fhir` or `ncpdp` (002). */
+  standard: string;
+  receiving_application: string | null;
+  receiving_facility: string | null;
+  /** HL7 MSH-13. */
+  sequence_number: number | string | null;
+  /** HL7 MSA-2. */
+  acknowledged_control_id: string | null;
+  /** JSON of the sending software (`{vendor, version, product, installDate}`), or null. */
+  software: string | null;
+  /** Segment ids (or resource types) present, space separated in first-seen order; null when not read. */
+  segment_ids: string | null;
+  /** `ok`, `none`, `stale` or `skew`; null on rows written before the class was kept (derived from latency_ms). */
+  latency_class: string | null;
 }
 
 /** Identifiers a message names, for look-ups by patient or account. */
@@ -77,6 +91,8 @@ export interface MessageIdentifierRow {
   kind: string;
   value: string;
   received_at: string;
+  /** The identifier's assigning authority (patients; 002), or null. */
+  assigning_authority: string | null;
 }
 
 /** Minute roll-up of one interface. */
@@ -255,6 +271,37 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
           .createIndex('monitor_alerts_open')
           .on('monitor_alerts')
           .columns(['interface_id', 'rule', 'cleared_at'])
+          .execute();
+      },
+    },
+    '002_message_facts': {
+      // the facts every standard gives (docs: the monitor's facts table in the README), the identifiers' authority,
+      // and indexes in the stable order of the query contract (received time, file, index), so a keyset page is one
+      // index range whether or not it names interfaces
+      async up(db: Kysely<any>) {
+        const facts: Array<[string, 'varchar(200)' | 'text' | 'bigint' | 'varchar(10)']> = [
+          ['receiving_application', 'varchar(200)'],
+          ['receiving_facility', 'varchar(200)'],
+          ['sequence_number', 'bigint'],
+          ['acknowledged_control_id', 'varchar(200)'],
+          ['software', 'text'],
+          ['segment_ids', 'text'],
+          ['latency_class', 'varchar(10)'],
+        ];
+        await db.schema.alterTable('monitor_messages').addColumn('standard', 'varchar(10)', (c) => c.notNull().defaultTo('hl7')).execute();
+        for (const [name, type] of facts) await db.schema.alterTable('monitor_messages').addColumn(name, type).execute();
+        await db.schema.alterTable('monitor_message_identifiers').addColumn('assigning_authority', 'varchar(200)').execute();
+        await db.schema.dropIndex('monitor_messages_received').execute();
+        await db.schema.dropIndex('monitor_messages_window').execute();
+        await db.schema
+          .createIndex('monitor_messages_order')
+          .on('monitor_messages')
+          .columns(['received_at', 'file_id', 'index_in_file'])
+          .execute();
+        await db.schema
+          .createIndex('monitor_messages_interface_order')
+          .on('monitor_messages')
+          .columns(['interface_id', 'received_at', 'file_id', 'index_in_file'])
           .execute();
       },
     },

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
+import { MONITOR_SERVICE, type MessageFilter, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 async function createInterface(h: MonitorHarness, name: string, dir: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -46,6 +46,12 @@ function inotifyWatches(): number {
 describe.each(storages())('watching folders on %s', (storage) => {
   let h: MonitorHarness;
   let service: MonitorService;
+  /** Every stored message matching a filter, with its raw text. */
+  const find = async (filter: MessageFilter): Promise<MessageRecord[]> => {
+    const found: MessageRecord[] = [];
+    for await (const message of service.streamMessages(filter, { include: ['raw'] })) found.push(message);
+    return found;
+  };
   beforeAll(async () => {
     h = await startMonitorHarness({ storage });
     service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
@@ -66,7 +72,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
     await waitForTotal(h, id, 5);
     // watched files are read only: never written, moved or deleted
     expect(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs, readFileSync(join(dir, name), 'utf8')])).toEqual(before);
-    const stored = await service.messagesByControlId('ONE3');
+    const stored = await find({ controlId: 'ONE3' });
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({
       interfaceId: id,
@@ -84,9 +90,9 @@ describe.each(storages())('watching folders on %s', (storage) => {
     expect(stored[0].raw).toContain('MSH|^~\\&|SENDAPP');
     expect(stored[0].messageTime).toBe(new Date(2026, 0, 1, 12, 0, 0).toISOString());
     expect(stored[0].latencyMs).toBe(Date.parse(stored[0].receivedAt) - Date.parse(stored[0].messageTime!));
-    expect((await service.messagesByPatientId('PAT1')).map((m) => m.controlId)).toEqual(['ONE1']);
-    expect((await service.messagesByAccountNumber('ACC2')).map((m) => m.controlId)).toEqual(['ONE2']);
-    expect(await service.messagesByControlId('HIDDEN')).toHaveLength(0);
+    expect((await find({ patientId: 'PAT1' })).map((m) => m.controlId)).toEqual(['ONE1']);
+    expect((await find({ accountNumber: 'ACC2' })).map((m) => m.controlId)).toEqual(['ONE2']);
+    expect(await find({ controlId: 'HIDDEN' })).toHaveLength(0);
     expect(await service.storedMessageCounts(id)).toEqual({ messages: 5, failed: 0, files: 5, interfaces: 1 });
   });
 
@@ -96,7 +102,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
     for (let i = 0; i < 1000; i++) writeFileSync(join(dir, `b${i}.hl7`), adtMessage(`BURST${i}`));
     await waitForTotal(h, id, 1000);
     expect((await service.storedMessageCounts(id)).files).toBe(1000);
-    const all = await service.messagesInWindow(id, { since: new Date(0), limit: 5000, withoutRaw: true });
+    const all = await find({ interfaceIds: [id] });
     expect(new Set(all.map((m) => m.controlId)).size).toBe(1000);
   });
 
@@ -142,7 +148,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
     await waitForTotal(h, id, 1);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect((await metrics(h, id)).messagesTotal).toBe(1);
-    expect(await service.messagesByControlId('LINKED')).toEqual([]);
+    expect(await find({ controlId: 'LINKED' })).toEqual([]);
   });
 
   it('splits batch files (FHS/BHS, several MSH, MLLP, BOM, LF and CRLF) into their messages', async () => {
@@ -154,10 +160,10 @@ describe.each(storages())('watching folders on %s', (storage) => {
     writeFileSync(join(dir, 'bom-lf.hl7'), `\ufeff${adtMessage('LF1').replaceAll('\r', '\n')}\n${adtMessage('LF2').replaceAll('\r', '\n')}\n`);
     writeFileSync(join(dir, 'crlf.hl7'), `${adtMessage('CRLF1').replaceAll('\r', '\r\n')}\r\n`);
     await waitForTotal(h, id, 7);
-    const batchMessages = (await service.messagesInWindow(id, { since: new Date(0) })).filter((m) => m.controlId?.startsWith('BAT'));
+    const batchMessages = (await find({ interfaceIds: [id] })).filter((m) => m.controlId?.startsWith('BAT'));
     expect(batchMessages.map((m) => [m.controlId, m.indexInFile])).toEqual([['BAT1', 0], ['BAT2', 1], ['BAT3', 2]]);
     expect(new Set(batchMessages.map((m) => m.fileId)).size).toBe(1);
-    expect((await service.messagesByControlId('LF2'))[0].isValid).toBe(true);
+    expect((await find({ controlId: 'LF2' }))[0].isValid).toBe(true);
     expect((await service.storedMessageCounts(id)).files).toBe(4);
   });
 
@@ -193,12 +199,12 @@ describe.each(storages())('watching folders on %s', (storage) => {
     appendFileSync(path, `${adtMessage('APP3')}\r`);
     await waitForTotal(h, id, 3);
     expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 3, files: 1 });
-    expect((await service.messagesByControlId('APP3'))[0].indexInFile).toBe(2);
+    expect((await find({ controlId: 'APP3' }))[0].indexInFile).toBe(2);
 
     writeFileSync(path, `${adtMessage('NEW1')}\r`);
     await waitForTotal(h, id, 4);
     expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 4, files: 2 });
-    expect(await service.messagesByControlId('APP1')).toHaveLength(1);
+    expect(await find({ controlId: 'APP1' })).toHaveLength(1);
 
     rmSync(path);
     writeFileSync(join(dir, 'after.hl7'), adtMessage('AFTER'));
@@ -211,7 +217,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
     const id = await createInterface(h, `garbage ${storage}`, dir);
     writeFileSync(join(dir, 'garbage.hl7'), Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x0a, 0x42]));
     await waitFor(async () => (await metrics(h, id)).messagesFailed === 1, 30_000, 'one failed message');
-    const [message] = await service.messagesInWindow(id, { since: new Date(0) });
+    const [message] = await find({ interfaceIds: [id] });
     expect(message.isValid).toBe(false);
     expect(message.errors[0].code).toBe('PARSE_ERROR');
     const alerts = await waitFor(async () => {
@@ -270,7 +276,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
     writeFileSync(join(dir, 'big.hl7'), big);
     // the first pooled task boots a worker, which loads every standard's definitions
     await waitFor(async () => (await metrics(h, id)).messagesTotal === 1, 150_000, 'the large message');
-    const [message] = await service.messagesByControlId('BIG1');
+    const [message] = await find({ controlId: 'BIG1' });
     expect(message.raw?.length).toBe(big.length);
     expect(message.isValid).toBe(false);
     expect(message.errors.map((e) => e.code)).toContain('SEGMENT_UNEXPECTED');
