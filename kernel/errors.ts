@@ -103,6 +103,10 @@ export const kernelErrors = defineErrorCatalogue({
     message: 'The service is busy with other large requests; retry in {retryAfter} seconds (Retry-After).',
   },
   SERVICE_STOPPING: { status: 503, message: 'The service is stopping; the request was not completed.' },
+  STORE_UNAVAILABLE: {
+    status: 503,
+    message: 'The database is unreachable; the request was not completed. Retry in {retryAfter} seconds (Retry-After).',
+  },
 });
 
 /** Every catalogue known to the process, by owner (`kernel` or a plugin id). */

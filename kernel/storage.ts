@@ -41,6 +41,8 @@ export interface StorageOptions {
   url: string | null;
   dataDir: string;
   sqliteFile: string;
+  /** Told of each PostgreSQL connection that is lost (for the log); the process carries on either way. */
+  onConnectionLost?: (error: Error) => void;
 }
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -61,8 +63,10 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     // The PostgreSQL driver loads only when a PostgreSQL store is configured.
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5_000 });
-    // An idle client losing its server must not crash the process; queries then fail and health reports it.
-    pool.on('error', () => {});
+    // A client losing its server, idle or inside a transaction, must not crash the process: its query in flight
+    // fails (the monitor retries its batch), data routes answer 503 STORE_UNAVAILABLE and health reports it.
+    const { guardPostgresPool } = await import('./connection-loss.ts');
+    guardPostgresPool(pool, options.onConnectionLost ?? (() => undefined));
     db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';

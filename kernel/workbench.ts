@@ -135,6 +135,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       url: kernelConfig.storage.url,
       dataDir: config.dataDir,
       sqliteFile: kernelConfig.storage.sqliteFile,
+      onConnectionLost: (error) => logger.warn({ reason: error.message }, 'a connection to the PostgreSQL store was lost'),
     });
   };
   // A server opens its database at boot; a one-shot command only when it uses one (see CliCommand.usesStorage).

@@ -9,6 +9,10 @@ import type { Logger } from 'pino';
 import { WorkbenchError, kernelErrors } from '../errors.ts';
 import { errorEnvelope } from './envelope.ts';
 import { excerpt } from '../text-excerpt.ts';
+import { isConnectionLoss } from '../connection-loss.ts';
+
+/** Seconds a caller is asked to wait when the database is unreachable: about a reconnect attempt's time. */
+const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** Maps a thrown value to a catalogue error. */
 export function normaliseError(error: unknown, bodyLimit: number): WorkbenchError {
@@ -39,6 +43,12 @@ export function normaliseError(error: unknown, bodyLimit: number): WorkbenchErro
   if (status === 414) return kernelErrors.create('INVALID_URL', { reason: 'it is too long' });
   if (status !== undefined && status >= 400 && status < 500) {
     return kernelErrors.create('BAD_REQUEST', { reason: excerpt(fastifyError.message ?? 'refused by the HTTP layer') });
+  }
+  // A database outage is the store's, not a fault of the service: the caller may retry once it is back.
+  if (isConnectionLoss(error)) {
+    return kernelErrors.create('STORE_UNAVAILABLE', { retryAfter: STORE_RETRY_AFTER_SECONDS }, undefined, {
+      'retry-after': String(STORE_RETRY_AFTER_SECONDS),
+    });
   }
   return kernelErrors.create('INTERNAL_ERROR');
 }

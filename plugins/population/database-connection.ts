@@ -9,6 +9,7 @@ import type { Pool as MysqlPool } from 'mysql2';
 import type pg from 'pg';
 import type { ParsedConnection } from './connection-string.ts';
 import { populationErrors } from './errors.ts';
+import { guardPostgresPool } from '../../kernel/connection-loss.ts';
 
 /** Timeouts of a connection, in milliseconds. */
 export interface ConnectionTimeouts {
@@ -68,8 +69,9 @@ async function createConnection(target: ParsedConnection, timeouts: ConnectionTi
         statement_timeout: timeouts.statementMs,
         ssl: target.options.sslmode === 'require' ? { rejectUnauthorized: false } : undefined,
       });
-      // An idle client losing its server must not crash the process; the next query reports it.
-      pool.on('error', () => undefined);
+      // A client losing its server, idle or checked out for a seed's COPY, must not crash the process: the query in
+      // flight fails, so the seed run ends failed and its transaction is rolled back by the server.
+      guardPostgresPool(pool, () => undefined);
       const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
       return { target, db, pgPool: pool, close: () => db.destroy() };
     }
@@ -86,6 +88,10 @@ async function createConnection(target: ParsedConnection, timeouts: ConnectionTi
         dateStrings: true,
         supportBigNumbers: true,
         bigNumberStrings: true,
+      });
+      // mysql2 listens once for a connection's fatal error; a second one (or one on a fresh connection) would throw.
+      pool.on('connection', (connection) => {
+        connection.on('error', () => undefined);
       });
       const db = new Kysely<any>({ dialect: new MysqlDialect({ pool }) });
       return { target, db, mysqlPool: pool, close: () => db.destroy() };

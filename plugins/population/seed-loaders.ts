@@ -208,14 +208,17 @@ function mssqlType(mssql: typeof import('mssql'), values: ReadonlyArray<CellValu
 async function sqlServerLoader(connection: DatabaseConnection): Promise<BatchLoader> {
   const { default: mssql } = await import('mssql');
   const t = connection.target;
-  const pool = await new mssql.ConnectionPool({
+  const unconnected = new mssql.ConnectionPool({
     server: t.host,
     port: t.port,
     user: t.user,
     password: t.password,
     database: t.database,
     options: { encrypt: t.options.encrypt === 'true', trustServerCertificate: t.options.trustServerCertificate !== 'false' },
-  }).connect();
+  });
+  // The pool re-emits a lost connection as 'error', which must not end the process: the bulk load in flight fails.
+  unconnected.on('error', () => undefined);
+  const pool = await unconnected.connect();
   let transaction: mssql.Transaction | undefined;
   return {
     method: 'bulk load (mssql)',

@@ -258,8 +258,18 @@ export function createSeedRuns(deps: SeedRunsDeps) {
       await Promise.all(inFlight);
       await Promise.all(lanes.map((lane) => lane.rollback()));
       // Failed batches are rolled back: take their keys off the record.
-      const reason = error instanceof SeedRowError ? `Seeding stopped at table ${error.table}, ${error.message.slice(error.table.length + 2)}; that batch was rolled back` : `Seeding failed: ${(error as Error).message}`;
-      const committed = await committedBatches(connected.connection, plan, batches).catch(() => batches.filter((b) => b.state !== 'failed'));
+      let reason = error instanceof SeedRowError ? `Seeding stopped at table ${error.table}, ${error.message.slice(error.table.length + 2)}; that batch was rolled back` : `Seeding failed: ${(error as Error).message}`;
+      // When the database cannot be asked (it went away), a batch whose commit had no answer stays on record:
+      // cleanup deletes by key, so it removes whatever of that batch is there and nothing else.
+      let unknownOutcome = 0;
+      const committed = await committedBatches(connected.connection, plan, batches).catch(() => {
+        const kept = batches.filter((b) => b.state !== 'failed');
+        unknownOutcome = kept.filter((b) => b.state !== 'committed').length;
+        return kept;
+      });
+      if (unknownOutcome > 0) {
+        reason += `; the database could not be asked whether ${unknownOutcome} batch${unknownOutcome === 1 ? '' : 'es'} committed, so ${unknownOutcome === 1 ? 'its' : 'their'} keys stay on record and cleanup removes whatever of them is there`;
+      }
       await recording.catch(() => undefined);
       await db
         .updateTable('population_seed_runs')
