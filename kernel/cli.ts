@@ -87,7 +87,7 @@ async function runStart(configPath: string | undefined, io: CliIo): Promise<numb
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   const urls = await workbench.start();
   for (const [base, url] of Object.entries(urls)) io.out(`${base.padEnd(10)} ${url}  docs ${url}/docs`);
-  io.out(`${'data'.padEnd(10)} ${describeStore(workbench.config)}`);
+  io.out(`${'data'.padEnd(10)} ${workbench.config.dataDir}  ${workbench.config.kernel.storage.url ? 'database PostgreSQL (storage.url)' : `database ${describeStore(workbench.config)}`}`);
   io.out('Press Ctrl+C to stop.');
   return new Promise<number>(() => {});
 }

@@ -39,6 +39,7 @@ import { WorkPool, poolSize } from './workers/work-pool.ts';
 import { memoryCeilingMb } from './workers/memory-ceiling.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 import type { CliCommand, PluginContext } from './plugin-api.ts';
+import { secureDataFolder } from './data-dir.ts';
 
 /** The product version (from package.json). */
 export const WORKBENCH_VERSION: string = (
@@ -129,6 +130,9 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
 
   const serve = options.serve !== false;
   const openStorage = async (): Promise<Storage> => {
+    const security = secureDataFolder(config.dataDir);
+    if (security === 'tightened') logger.warn(`data folder ${config.dataDir} was readable by others; its mode is now 0700`);
+    else if (typeof security === 'object') logger.warn(`data folder ${config.dataDir} is readable by others: ${security.unchanged}`);
     // The database layer loads with the first storage, so a command that never opens one never loads it.
     const { createStorage } = await import('./storage.ts');
     return createStorage({

@@ -53,6 +53,11 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
   };
 }
 
+/** Why a presented key was refused (see {@link ApiKeyStore.verify}). */
+export interface ApiKeyRefusal {
+  refused: 'malformed' | 'unknown' | 'revoked' | 'mismatch';
+}
+
 /** Creates, lists, revokes and verifies API keys. */
 export class ApiKeyStore {
   constructor(
@@ -107,15 +112,20 @@ export class ApiKeyStore {
     return text.startsWith('wbk_');
   }
 
-  /** The active key matching the presented secret, compared in constant time; undefined otherwise. */
-  async verify(presented: string): Promise<ApiKeyRecord | undefined> {
+  /**
+   * The active key matching the presented secret, compared in constant time; otherwise why not: `malformed` (not
+   * the shape of a key), `unknown` (no key has its prefix in this store: made in another data folder, most likely),
+   * `revoked`, or `mismatch` (the prefix is known, the secret is not its secret).
+   */
+  async verify(presented: string): Promise<ApiKeyRecord | ApiKeyRefusal> {
     const match = KEY_PATTERN.exec(presented);
-    if (!match) return undefined;
+    if (!match) return { refused: 'malformed' };
     const row = await this.db.selectFrom('kernel_api_keys').selectAll().where('id', '=', match[1]).executeTakeFirst();
-    if (!row || row.revoked_at) return undefined;
+    if (!row) return { refused: 'unknown' };
+    if (row.revoked_at) return { refused: 'revoked' };
     const expected = Buffer.from(row.digest, 'hex');
     const actual = digestOf(presented);
-    if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return undefined;
+    if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { refused: 'mismatch' };
     await this.db
       .updateTable('kernel_api_keys')
       .set({ last_used_at: this.clock.now().toISOString() })

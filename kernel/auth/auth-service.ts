@@ -6,7 +6,7 @@
  */
 import type { JWTPayload } from 'jose';
 import { kernelErrors } from '../errors.ts';
-import type { ApiKeyStore } from './api-keys.ts';
+import type { ApiKeyRefusal, ApiKeyStore } from './api-keys.ts';
 import type { RoleAssignmentStore } from './role-assignments.ts';
 import { TokenRejected, readCookie, type SessionVerifier, type TokenVerifier } from './credential-contracts.ts';
 import { MONITOR_ADMIN_ROLE, holdsAtLeast, type MonitorRole, type Principal } from './principal.ts';
@@ -15,6 +15,19 @@ export type { Principal } from './principal.ts';
 
 /** Request headers as the auth layer reads them. */
 export type CredentialHeaders = Record<string, string | string[] | undefined>;
+
+/** The 401 reason for each way a presented API key is refused. */
+const API_KEY_REFUSALS: Record<ApiKeyRefusal['refused'], string> = {
+  malformed: 'The API key is malformed (a key reads wbk_<12 letters or digits>_<secret>); check that it was copied whole.',
+  unknown:
+    'The API key is unknown to this service: no key with its prefix is in its store. Created in another data folder? ' +
+    '`workbench keys create` prints the store it wrote to, and the start-up lines print the service\'s data folder.',
+  revoked: 'The API key has been revoked.',
+  mismatch: 'The API key is not valid: its prefix is known but the secret does not match; check that it was copied whole.',
+};
+
+/** Three base64url parts separated by dots: the shape of a JWS compact serialisation. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** Identifies callers and enforces policies. */
 export class AuthService {
@@ -86,8 +99,14 @@ export class AuthService {
     const token = match[1];
     if (token.startsWith('wbk_')) {
       const key = await this.apiKeys.verify(token);
-      if (!key) throw kernelErrors.create('UNAUTHORIZED', { reason: 'The API key is unknown or revoked.' });
+      if ('refused' in key) throw kernelErrors.create('UNAUTHORIZED', { reason: API_KEY_REFUSALS[key.refused] });
       return { kind: 'api-key', subject: key.id, roles: [key.role] };
+    }
+    // A JWT is three dot-separated base64url parts; anything else is neither credential, whatever verifiers exist.
+    if (!JWT_SHAPE.test(token)) {
+      throw kernelErrors.create('UNAUTHORIZED', {
+        reason: 'The bearer token is not an API key (wbk_...) or a JWT; check what was copied into the Authorization header.',
+      });
     }
     const payload = await this.verifyJwt(token);
     return this.principalFromClaims(payload);

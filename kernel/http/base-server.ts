@@ -46,6 +46,34 @@ const TITLES: Record<BaseName, string> = {
   population: 'Healthcare Integration Workbench — population',
 };
 
+/** The environment variable that moves each base to another port. */
+export const PORT_VARIABLE_OF: Record<BaseName, string> = {
+  bridge: 'WORKBENCH_BRIDGE_PORT',
+  monitor: 'WORKBENCH_MONITOR_PORT',
+  population: 'WORKBENCH_POPULATION_PORT',
+};
+
+/** Thrown when a base cannot listen; the message says which base, which address and how to move it. */
+export class ListenError extends Error {
+  constructor(message: string, readonly code: string | undefined) {
+    super(message);
+    this.name = 'ListenError';
+  }
+}
+
+/** A failure to listen as the person starting the service needs it: base, address, cause and the way out. */
+function listenFailure(settings: BaseServerSettings, error: NodeJS.ErrnoException): ListenError {
+  const address = `${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${settings.port}`;
+  const move = `set ${PORT_VARIABLE_OF[settings.name]} (or servers.${settings.name}.port in the config) to a free port, or 0 for any`;
+  if (error.code === 'EADDRINUSE') {
+    return new ListenError(`The ${settings.name} base cannot listen on ${address}: the port is already in use (another Workbench?); ${move}.`, error.code);
+  }
+  if (error.code === 'EACCES') {
+    return new ListenError(`The ${settings.name} base may not listen on ${address} (permission denied); ${move}.`, error.code);
+  }
+  return new ListenError(`The ${settings.name} base cannot listen on ${address}: ${error.message}`, error.code);
+}
+
 /** Creates a base server (not yet listening). */
 export function createBaseServer(settings: BaseServerSettings): BaseServer {
   let boundPort = settings.port;
@@ -92,7 +120,11 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
     app,
     openapi,
     async listen() {
-      await app.listen({ host: settings.host, port: settings.port });
+      try {
+        await app.listen({ host: settings.host, port: settings.port });
+      } catch (error) {
+        throw listenFailure(settings, error as NodeJS.ErrnoException);
+      }
       const address = app.server.address();
       if (address && typeof address === 'object') boundPort = address.port;
       return url();

@@ -89,7 +89,7 @@ describe('compiled build', () => {
           }
         });
       });
-      expect(output).toContain(`data       ${join(work, 'data', 'workbench.sqlite')}`);
+      expect(output).toContain(`data       ${join(work, 'data')}  database ${join(work, 'data', 'workbench.sqlite')}`);
       const monitor = /monitor\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
       expect(monitor).toBeDefined();
       const health = await send(monitor!, { path: '/api/health' });
