@@ -1,0 +1,90 @@
+/**
+ * The tracing plugin (monitor base, professional tier): traces of a patient, account or control id across
+ * interfaces, gaps (expected sequences, MSH-13, duplicate control ids), latency between interfaces, and expected
+ * sequences from config and the API. It reads stored messages only through the monitor's query contract and raises
+ * gap alerts through the monitor's alert-rule extension point.
+ */
+import { z } from 'zod';
+import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { MONITOR_SERVICE, type AlertRule, type MonitorService } from '../monitor/api.ts';
+import { SequenceSyntaxError, formatSequence, parseSequence } from './sequence-syntax.ts';
+import { SequenceStore, tracingMigrations } from './sequence-store.ts';
+import { tracingErrors } from './tracing-errors.ts';
+import { registerTracingRoutes } from './tracing-routes.ts';
+import { TracingService, type DefinedSequence } from './tracing-service.ts';
+import { DEFAULT_MATCH_WINDOW_MS } from './latency-pairing.ts';
+import { createGapAlertRule } from './gap-alert-rule.ts';
+
+const configSchema = z
+  .object({
+    /** Expected sequences of the config file (listed beside those defined through the API; not removable there). */
+    sequences: z
+      .array(
+        z
+          .object({
+            name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/),
+            sequence: z.string().min(1).max(1000),
+            /** Raise an alert on the interfaces concerned when a gap of this sequence is found. */
+            alert: z.boolean().default(false),
+          })
+          .strict(),
+      )
+      .max(100)
+      .default([]),
+    /** Most messages one gaps, latency or observed-sequences read goes through (answers say truncated beyond). */
+    maxScanMessages: z.number().int().min(1_000).max(5_000_000).default(200_000),
+    /** Window of the observed sequences of GET /api/monitor/sequences, in hours before now. */
+    observedWindowHours: z.number().int().min(1).max(24 * 31).default(24),
+    /** Most observed sequences listed. */
+    observedTop: z.number().int().min(1).max(100).default(10),
+    /** Window the gap alert rule judges, in minutes before now. */
+    alertWindowMinutes: z.number().int().min(1).max(24 * 60).default(60),
+    /** Window of the latency's fallback pairing by patient, type and MSH-7, in ms. */
+    matchWindowMs: z.number().int().min(0).max(86_400_000).default(DEFAULT_MATCH_WINDOW_MS),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    const names = new Set<string>();
+    config.sequences.forEach((entry, index) => {
+      if (names.has(entry.name)) ctx.addIssue({ code: 'custom', path: ['sequences', index, 'name'], message: `name "${entry.name}" is used twice` });
+      names.add(entry.name);
+      try {
+        parseSequence(entry.sequence);
+      } catch (error) {
+        if (!(error instanceof SequenceSyntaxError)) throw error;
+        ctx.addIssue({ code: 'custom', path: ['sequences', index, 'sequence'], message: error.message });
+      }
+    });
+  });
+
+type TracingConfig = z.infer<typeof configSchema>;
+
+/** Registers the tracing routes, its table and the gap alert rule. */
+export const plugin: PluginModule<TracingConfig> = {
+  configSchema,
+  async register(context) {
+    context.registerErrors(tracingErrors.catalogue);
+    await context.storage.migrate(tracingMigrations);
+    const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const store = new SequenceStore(context.storage.db);
+    const configSequences: DefinedSequence[] = context.config.sequences.map((entry) => ({
+      name: entry.name,
+      sequence: formatSequence(parseSequence(entry.sequence)),
+      alert: entry.alert,
+      source: 'config',
+      createdAt: null,
+    }));
+    const { sequences: _sequences, ...limits } = context.config;
+    const service = new TracingService(monitor, store, configSequences, limits, () => context.clock.nowMs());
+    registerTracingRoutes(context.routes, {
+      service,
+      store,
+      monitor,
+      clock: context.clock,
+      configNames: new Set(configSequences.map((s) => s.name)),
+    });
+    // The alert-rule extension point arrives with the monitor's alerting work; until then gaps are read, not alerted.
+    const registrar = monitor as MonitorService & { registerAlertRule?: (rule: AlertRule) => void };
+    if (typeof registrar.registerAlertRule === 'function') registrar.registerAlertRule(createGapAlertRule(service));
+  },
+};

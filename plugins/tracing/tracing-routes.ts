@@ -1,0 +1,216 @@
+/**
+ * Tracing routes on the monitor base: traces, gaps, latency between interfaces, and the expected sequences (listed
+ * with the observed ones, added, removed). Handlers check what the schemas cannot (a key is given, a sequence parses,
+ * an interface exists) and leave the work to {@link TracingService}.
+ */
+import { z } from 'zod';
+import { kernelErrors } from '../../kernel/errors.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import type { MonitorService } from '../monitor/api.ts';
+import { SequenceSyntaxError, formatSequence, parseSequence } from './sequence-syntax.ts';
+import type { SequenceStore } from './sequence-store.ts';
+import { tracingErrors } from './tracing-errors.ts';
+import { TRACING_EXAMPLES } from './tracing-examples.ts';
+import {
+  definedSequenceSchema,
+
+  gapsQuery,
+  gapsSchema,
+  latencyQuery,
+  latencySchema,
+  sequenceBody,
+  sequenceParams,
+  sequencesSchema,
+  traceParams,
+  tracePathQuery,
+  traceQuery,
+  traceSchema,
+} from './tracing-schemas.ts';
+import type { TracingService } from './tracing-service.ts';
+
+const TAGS = ['tracing'];
+const DAY_MS = 86_400_000;
+
+/** Parses a sequence text of a request field, or answers 400 SEQUENCE_SYNTAX naming the field and the position. */
+export function requireSequence(field: string, text: string): string {
+  try {
+    return formatSequence(parseSequence(text));
+  } catch (error) {
+    if (error instanceof SequenceSyntaxError) {
+      throw tracingErrors.create('SEQUENCE_SYNTAX', { field, problem: error.message }, { field, position: error.position, expected: error.expected });
+    }
+    throw error;
+  }
+}
+
+async function requireInterface(monitor: MonitorService, field: string, id: string): Promise<void> {
+  if (!(await monitor.interfaceExists(id))) throw kernelErrors.create('NOT_FOUND', { what: `Interface "${id}" (${field})` }, { field });
+}
+
+/** Registers the tracing routes. */
+export function registerTracingRoutes(
+  routes: RouteRegistrar,
+  deps: { service: TracingService; store: SequenceStore; monitor: MonitorService; clock: Clock; configNames: ReadonlySet<string> },
+): void {
+  const { service, store, monitor, clock, configNames } = deps;
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/traces',
+    summary: "A patient's (or account's, or control id's) messages across every interface, in time order, with the gaps",
+    description:
+      'At least one of patient_id, account_number, control_id. Without assigning_authority a patient id found under ' +
+      'several authorities lists them in assigningAuthorities (several patients share the number); the events are ' +
+      'still all shown and the gaps judged per authority. A key that matches nothing gives an empty trace.',
+    tags: TAGS,
+    query: traceQuery,
+    examples: TRACING_EXAMPLES.trace,
+    response: traceSchema,
+    handler({ query }) {
+      if (query.patient_id === undefined && query.account_number === undefined && query.control_id === undefined) {
+        throw tracingErrors.create('TRACE_KEY_REQUIRED', {}, { fields: ['patient_id', 'account_number', 'control_id'] });
+      }
+      return service.trace({
+        ...(query.patient_id !== undefined ? { patientId: query.patient_id } : {}),
+        ...(query.assigning_authority !== undefined ? { assigningAuthority: query.assigning_authority } : {}),
+        ...(query.account_number !== undefined ? { accountNumber: query.account_number } : {}),
+        ...(query.control_id !== undefined ? { controlId: query.control_id } : {}),
+        ...(query.since !== undefined ? { since: query.since } : {}),
+        limit: query.limit,
+      });
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/traces/:traceId',
+    summary: 'The trace of a patient id (the same as GET /api/monitor/traces?patient_id=...)',
+    tags: TAGS,
+    params: traceParams,
+    query: tracePathQuery,
+    examples: TRACING_EXAMPLES.traceById,
+    response: traceSchema,
+    handler({ params, query }) {
+      return service.trace({
+        patientId: params.traceId,
+        ...(query.assigning_authority !== undefined ? { assigningAuthority: query.assigning_authority } : {}),
+        ...(query.since !== undefined ? { since: query.since } : {}),
+        limit: query.limit,
+      });
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/gaps',
+    summary: 'Missing, late and out-of-order steps of the expected sequences, missing MSH-13 numbers and duplicate control ids',
+    description:
+      'The window runs from since (default 24 hours ago) to now and reads at most plugins.tracing.maxScanMessages ' +
+      'messages (truncated says when that cut it). sequence judges that sequence instead of the defined ones. ' +
+      'Exact resends (same sender, control id and content) are counted in resends, not listed as gaps.',
+    tags: TAGS,
+    query: gapsQuery,
+    examples: TRACING_EXAMPLES.gaps,
+    response: gapsSchema,
+    async handler({ query }) {
+      const sequence = query.sequence === undefined ? undefined : requireSequence('sequence', query.sequence);
+      if (query.interface_id !== undefined) await requireInterface(monitor, 'interface_id', query.interface_id);
+      return service.gaps({
+        ...(query.interface_id !== undefined ? { interfaceId: query.interface_id } : {}),
+        ...(sequence !== undefined ? { sequence } : {}),
+        ...(query.patient_id !== undefined ? { patientId: query.patient_id } : {}),
+        since: query.since ?? new Date(clock.nowMs() - DAY_MS),
+        limit: query.limit,
+      });
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/latency',
+    summary: 'Latency between two interfaces: each destination message paired with its source message; quantiles and an hourly series',
+    description:
+      'A pair is the same control id, or an acknowledgement whose MSA-2 names the source control id, or else the same ' +
+      'patient and message type with MSH-7 within match_window_ms. The hop is destination received time minus ' +
+      'source received time. Window: since (default 24 hours ago) to until (default now).',
+    tags: TAGS,
+    query: latencyQuery,
+    examples: TRACING_EXAMPLES.latency,
+    response: latencySchema,
+    async handler({ query }) {
+      await requireInterface(monitor, 'from_interface', query.from_interface);
+      await requireInterface(monitor, 'to_interface', query.to_interface);
+      const since = query.since ?? new Date(clock.nowMs() - DAY_MS);
+      if (query.until !== undefined && query.until.getTime() <= since.getTime()) {
+        throw kernelErrors.create('VALIDATION_FAILED', { summary: 'query.until: must be after since' }, [
+          { location: 'query', path: 'until', message: 'must be after since' },
+        ]);
+      }
+      return service.latency({
+        fromInterface: query.from_interface,
+        toInterface: query.to_interface,
+        ...(query.message_type !== undefined ? { messageType: query.message_type } : {}),
+        since,
+        ...(query.until !== undefined ? { until: query.until } : {}),
+        ...(query.match_window_ms !== undefined ? { matchWindowMs: query.match_window_ms } : {}),
+      });
+    },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/sequences',
+    summary: 'Expected sequences (config and API) and the paths the monitor observes most often, with patient counts',
+    description:
+      'Observed paths come from the first plugins.tracing.maxScanMessages messages of the last observedWindowHours ' +
+      'hours: per patient, message types in time order (repeats and acknowledgements left out, at most 8 steps).',
+    tags: TAGS,
+    examples: TRACING_EXAMPLES.listSequences,
+    response: sequencesSchema,
+    async handler() {
+      const [defined, observed] = await Promise.all([service.definedSequences(), service.observed()]);
+      return {
+        defined,
+        observed: observed.sequences,
+        observedWindow: { since: observed.since, messagesRead: observed.messagesRead, truncated: observed.truncated },
+      };
+    },
+  });
+
+  routes.route({
+    method: 'POST',
+    url: '/api/monitor/sequences',
+    summary: 'Define an expected sequence (ADT^A01@adt-in>ORM^O01<1h>ORU^R01<4h)',
+    tags: TAGS,
+    minimumRole: 'MonitorOperator',
+    body: sequenceBody,
+    examples: TRACING_EXAMPLES.addSequence,
+    response: definedSequenceSchema,
+    successStatus: 201,
+    async handler({ body }) {
+      const sequence = requireSequence('sequence', body.sequence);
+      if (configNames.has(body.name)) throw tracingErrors.create('SEQUENCE_EXISTS', { name: body.name });
+      const stored = { name: body.name, sequence, alert: body.alert, createdAt: clock.now().toISOString() };
+      if (!(await store.add(stored))) throw tracingErrors.create('SEQUENCE_EXISTS', { name: body.name });
+      return { ...stored, source: 'api' as const };
+    },
+  });
+
+  routes.route({
+    method: 'DELETE',
+    url: '/api/monitor/sequences/:name',
+    summary: 'Remove a sequence defined through the API',
+    tags: TAGS,
+    minimumRole: 'MonitorOperator',
+    params: sequenceParams,
+    examples: TRACING_EXAMPLES.removeSequence,
+    response: z.object({ name: z.string(), removed: z.boolean() }),
+    async handler({ params }) {
+      if (configNames.has(params.name)) throw tracingErrors.create('SEQUENCE_FROM_CONFIG', { name: params.name });
+      if (!(await store.remove(params.name))) throw kernelErrors.create('NOT_FOUND', { what: `Sequence "${params.name}"` });
+      return { name: params.name, removed: true };
+    },
+  });
+}
+

@@ -1,0 +1,382 @@
+/**
+ * What the tracing routes and the gap alert rule do, over the monitor's query contract only: a trace by patient,
+ * account or control id; gaps of a window (sequences, MSH-13, control ids); latency between two interfaces; the
+ * defined and the observed sequences. Every read is bounded: a trace by its limit, a window by `maxScanMessages`
+ * (answers say `truncated` when the bound cut the read).
+ */
+import { createHash } from 'node:crypto';
+import type { MessageFilter, MessageRecord, MonitorService } from '../monitor/api.ts';
+import { interfaceGaps, type DigestedEvent } from './interface-gaps.ts';
+import { hourlySeries, pairMessages, summarise, type LatencyHour, type LatencyMessage, type LatencySummary } from './latency-pairing.ts';
+import { observedSequences, patientKeyOf, type ObservedSequence } from './observed-sequences.ts';
+import { sequenceGaps, type JudgedSequence } from './sequence-gaps.ts';
+import { formatSequence, parseSequence } from './sequence-syntax.ts';
+import type { SequenceStore } from './sequence-store.ts';
+import { GAP_KINDS, compareEvents, toTraceEvent, typeText, type Gap, type GapKind, type TraceEvent } from './trace-model.ts';
+
+/** A sequence as listed: from config or defined through the API. */
+export interface DefinedSequence {
+  name: string;
+  sequence: string;
+  alert: boolean;
+  source: 'config' | 'api';
+  createdAt: string | null;
+}
+
+/** Bounds and windows of the service (from the plugin config). */
+export interface TracingLimits {
+  /** Most messages one gaps, latency or observed-sequences read goes through. */
+  maxScanMessages: number;
+  /** Window of the observed sequences, in hours before now. */
+  observedWindowHours: number;
+  /** Most observed sequences listed. */
+  observedTop: number;
+  /** Window the gap alert rule judges, in minutes before now. */
+  alertWindowMinutes: number;
+  /** Window of the MSH-7 fallback pairing of the latency, in ms. */
+  matchWindowMs: number;
+}
+
+/** Which messages a trace follows. */
+export interface TraceQuery {
+  patientId?: string;
+  assigningAuthority?: string;
+  accountNumber?: string;
+  controlId?: string;
+  since?: Date;
+  limit: number;
+}
+
+/** A trace (SPEC "Trace"). */
+export interface Trace {
+  patientId: string | null;
+  /** Authorities under which the patient id was found; more than one means the id names several patients. */
+  assigningAuthorities: Array<string | null>;
+  events: TraceEvent[];
+  totalSpanMs: number;
+  gaps: Gap[];
+  /** True when more messages matched than `limit` (the oldest `limit` are shown). */
+  truncated: boolean;
+}
+
+/** What a gaps read judges. */
+export interface GapsQuery {
+  interfaceId?: string;
+  /** A sequence text to judge instead of the defined ones. */
+  sequence?: string;
+  since: Date;
+  patientId?: string;
+  limit: number;
+}
+
+/** Answer of a gaps read. */
+export interface GapsResult {
+  since: string;
+  sequences: string[];
+  gaps: Gap[];
+  counts: Record<GapKind, number>;
+  /** Exact resends (same sender, control id and content): counted apart, not gaps. */
+  resends: number;
+  /** Repeated control ids whose content is no longer known (raw text removed by retention). */
+  contentUnknown: number;
+  messagesRead: number;
+  truncated: boolean;
+}
+
+/** What a latency read measures. */
+export interface LatencyQuery {
+  fromInterface: string;
+  toInterface: string;
+  messageType?: string;
+  since: Date;
+  until?: Date;
+  matchWindowMs?: number;
+}
+
+/** Answer of a latency read. */
+export interface LatencyResult extends LatencySummary {
+  fromInterface: string;
+  toInterface: string;
+  messageType: string | null;
+  since: string;
+  until: string;
+  matchWindowMs: number;
+  unmatched: { source: number; destination: number };
+  pairedBy: { controlId: number; ack: number; patientAndTime: number };
+  series: LatencyHour[];
+  truncated: boolean;
+}
+
+/** Names of interfaces by id. */
+type InterfaceNames = Map<string, string>;
+
+/** The digest of a stored message's content: the monitor's when it keeps one, else a hash of the raw text. */
+function digestOf(record: MessageRecord): string | null {
+  const kept = (record as MessageRecord & { contentDigest?: string | null }).contentDigest;
+  if (typeof kept === 'string') return kept;
+  return typeof record.raw === 'string' ? createHash('sha256').update(record.raw).digest('hex') : null;
+}
+
+/** Interface names for events (an interface deleted since shows its id). */
+async function interfaceNames(monitor: MonitorService): Promise<InterfaceNames> {
+  return new Map((await monitor.listInterfaces()).map((i) => [i.id, i.name]));
+}
+
+/** Tracing over the monitor's store. */
+export class TracingService {
+  constructor(
+    private readonly monitor: MonitorService,
+    private readonly store: SequenceStore,
+    private readonly configSequences: readonly DefinedSequence[],
+    private readonly limits: TracingLimits,
+    private readonly nowMs: () => number,
+  ) {}
+
+  /** Config sequences, then API ones, by name. */
+  async definedSequences(): Promise<DefinedSequence[]> {
+    const stored = (await this.store.list()).map((s): DefinedSequence => ({ ...s, source: 'api' }));
+    return [...this.configSequences, ...stored];
+  }
+
+  private async judgedSequences(only?: string, alerting = false): Promise<JudgedSequence[]> {
+    if (only !== undefined) return [{ name: null, sequence: parseSequence(only) }];
+    const defined = await this.definedSequences();
+    return defined.filter((s) => !alerting || s.alert).map((s) => ({ name: s.name, sequence: parseSequence(s.sequence) }));
+  }
+
+  private eventOf(record: MessageRecord, names: InterfaceNames): TraceEvent {
+    return toTraceEvent(record, names.get(record.interfaceId) ?? record.interfaceId);
+  }
+
+  /** A trace by patient id (optionally of one authority), account number or control id. */
+  async trace(query: TraceQuery): Promise<Trace> {
+    const filter: MessageFilter = {};
+    if (query.patientId !== undefined) filter.patientId = query.patientId;
+    if (query.assigningAuthority !== undefined) filter.assigningAuthority = query.assigningAuthority;
+    if (query.accountNumber !== undefined) filter.accountNumber = query.accountNumber;
+    if (query.controlId !== undefined) filter.controlId = query.controlId;
+    if (query.since !== undefined) filter.since = query.since;
+    const [page, names, sequences] = await Promise.all([
+      this.monitor.queryMessages(filter, { limit: query.limit }),
+      interfaceNames(this.monitor),
+      this.judgedSequences(),
+    ]);
+    const events = page.messages.map((m) => this.eventOf(m, names)).sort(compareEvents);
+    const authorities = new Set<string | null>();
+    if (query.patientId !== undefined) {
+      for (const event of events) {
+        for (const id of event.patientIds) if (id.id === query.patientId) authorities.add(id.assigningAuthority);
+      }
+    }
+    // A patient is an id under one authority: events are judged per patient, so MRN 123 of HOSP and of LAB stay apart.
+    const byPatient = new Map<string, TraceEvent[]>();
+    for (const event of events) {
+      const own = query.patientId === undefined ? undefined : event.patientIds.find((id) => id.id === query.patientId);
+      const key = own ? `${own.id}^${own.assigningAuthority ?? ''}` : (patientKeyOf(event) ?? '');
+      const list = byPatient.get(key);
+      if (list) list.push(event);
+      else byPatient.set(key, [event]);
+    }
+    const gaps: Gap[] = [];
+    for (const [key, list] of byPatient) {
+      const patientId = key === '' ? null : key.slice(0, key.lastIndexOf('^'));
+      for (const judged of sequences) gaps.push(...sequenceGaps(list, judged, patientId, this.nowMs()));
+    }
+    const first = events[0];
+    const last = events[events.length - 1];
+    return {
+      patientId: query.patientId ?? (first ? (first.patientIds[0]?.id ?? null) : null),
+      assigningAuthorities: [...authorities].sort((a, b) => (a ?? '').localeCompare(b ?? '')),
+      events,
+      totalSpanMs: first && last ? Date.parse(last.timestamp) - Date.parse(first.timestamp) : 0,
+      gaps,
+      truncated: page.next !== null,
+    };
+  }
+
+  /** Gaps of a window: sequences (all interfaces), MSH-13 and control ids (per interface). */
+  async gaps(query: GapsQuery): Promise<GapsResult> {
+    const sequences = await this.judgedSequences(query.sequence);
+    const names = await interfaceNames(this.monitor);
+    const cap = this.limits.maxScanMessages;
+    let messagesRead = 0;
+    let truncated = false;
+    const gaps: Gap[] = [];
+    // Per-interface checks read the interface(s) in arrival order, with the content digest.
+    const filter: MessageFilter = { since: query.since };
+    if (query.interfaceId !== undefined) filter.interfaceIds = [query.interfaceId];
+    if (query.patientId !== undefined) filter.patientId = query.patientId;
+    const perInterface = new Map<string, DigestedEvent[]>();
+    const everyEvent: TraceEvent[] = [];
+    for await (const record of this.monitor.streamMessages(filter, { include: ['raw'] })) {
+      if (messagesRead >= cap) {
+        truncated = true;
+        break;
+      }
+      messagesRead++;
+      const event = this.eventOf(record, names);
+      const list = perInterface.get(record.interfaceId);
+      const digested = { event, digest: digestOf(record) };
+      if (list) list.push(digested);
+      else perInterface.set(record.interfaceId, [digested]);
+      if (query.interfaceId === undefined) everyEvent.push(event);
+    }
+    let resends = 0;
+    let contentUnknown = 0;
+    for (const [interfaceId, list] of perInterface) {
+      const result = interfaceGaps(interfaceId, list);
+      gaps.push(...result.gaps);
+      resends += result.resends;
+      contentUnknown += result.contentUnknown;
+    }
+    if (sequences.length > 0) {
+      // Sequences span interfaces: with one interface named, the patients seen on it are judged over every interface.
+      let events = everyEvent;
+      if (query.interfaceId !== undefined) {
+        const seenPatients = new Set<string>();
+        for (const { event } of perInterface.get(query.interfaceId) ?? []) {
+          for (const id of event.patientIds) seenPatients.add(`${id.id}^${id.assigningAuthority ?? ''}`);
+        }
+        events = [];
+        const wide: MessageFilter = { since: query.since };
+        if (query.patientId !== undefined) wide.patientId = query.patientId;
+        for await (const record of this.monitor.streamMessages(wide)) {
+          if (messagesRead >= cap) {
+            truncated = true;
+            break;
+          }
+          messagesRead++;
+          if (record.patientIds.some((id) => seenPatients.has(`${id.id}^${id.assigningAuthority ?? ''}`))) events.push(this.eventOf(record, names));
+        }
+      }
+      gaps.push(...this.judgeSequences(events, sequences, query.patientId));
+      if (query.interfaceId !== undefined) {
+        const iface = query.interfaceId;
+        const name = names.get(iface);
+        // Keep the sequence gaps that concern the interface: a step bound to it, or a message of it around the gap.
+        const kept = gaps.filter((gap) => gap.kind === 'sequence-number' || gap.kind === 'duplicate-control-id' || gap.interfaceId === iface || gap.interfaceId === name || gap.seen.some((s) => s.interface === name));
+        gaps.length = 0;
+        gaps.push(...kept);
+      }
+    }
+    gaps.sort((a, b) => a.window.from.localeCompare(b.window.from) || a.kind.localeCompare(b.kind));
+    const counts = Object.fromEntries(GAP_KINDS.map((kind) => [kind, 0])) as Record<GapKind, number>;
+    for (const gap of gaps) counts[gap.kind]++;
+    return {
+      since: query.since.toISOString(),
+      sequences: sequences.map((s) => formatSequence(s.sequence)),
+      gaps: gaps.slice(0, query.limit),
+      counts,
+      resends,
+      contentUnknown,
+      messagesRead,
+      truncated: truncated || gaps.length > query.limit,
+    };
+  }
+
+  /** Sequence gaps of events of many patients (grouped by every identifier with its authority). */
+  private judgeSequences(events: TraceEvent[], sequences: JudgedSequence[], patientId?: string): Gap[] {
+    const byPatient = new Map<string, TraceEvent[]>();
+    for (const event of events) {
+      const own = patientId === undefined ? event.patientIds[0] : event.patientIds.find((id) => id.id === patientId);
+      if (!own) continue;
+      const key = `${own.id}^${own.assigningAuthority ?? ''}`;
+      const list = byPatient.get(key);
+      if (list) list.push(event);
+      else byPatient.set(key, [event]);
+    }
+    const gaps: Gap[] = [];
+    const now = this.nowMs();
+    for (const [key, list] of byPatient) {
+      list.sort(compareEvents);
+      const id = key.slice(0, key.lastIndexOf('^'));
+      for (const judged of sequences) gaps.push(...sequenceGaps(list, judged, id, now));
+    }
+    return gaps;
+  }
+
+  /** Latency between two interfaces over a window (see latency-pairing.ts for the pairing rules). */
+  async latency(query: LatencyQuery): Promise<LatencyResult> {
+    const until = query.until ?? new Date(this.nowMs());
+    const matchWindowMs = query.matchWindowMs ?? this.limits.matchWindowMs;
+    const cap = this.limits.maxScanMessages;
+    let truncated = false;
+    const wanted = query.messageType?.toUpperCase();
+    const matchesType = (m: LatencyMessage) => wanted === undefined || m.messageType === wanted || m.messageType.startsWith(`${wanted}^`);
+    const read = async (interfaceId: string, isDestination: boolean): Promise<LatencyMessage[]> => {
+      const messages: LatencyMessage[] = [];
+      for await (const record of this.monitor.streamMessages({ interfaceIds: [interfaceId], since: query.since, until })) {
+        if (messages.length >= cap) {
+          truncated = true;
+          break;
+        }
+        const first = record.patientIds[0];
+        const message: LatencyMessage = {
+          id: record.id,
+          receivedAtMs: Date.parse(record.receivedAt),
+          messageTimeMs: record.messageTime === null ? null : Date.parse(record.messageTime),
+          controlId: record.controlId,
+          acknowledgedControlId: record.acknowledgedControlId,
+          messageType: typeText(record.messageType, record.triggerEvent),
+          patientKey: first ? `${first.id}^${first.assigningAuthority ?? ''}` : null,
+        };
+        // The type filter names the source's messages; acknowledgements on the destination answer them whatever their type.
+        if (matchesType(message) || (isDestination && message.acknowledgedControlId !== null)) messages.push(message);
+      }
+      return messages;
+    };
+    const [source, destination] = await Promise.all([read(query.fromInterface, false), read(query.toInterface, true)]);
+    const result = pairMessages(source, destination, matchWindowMs);
+    const pairedBy = { controlId: 0, ack: 0, patientAndTime: 0 };
+    for (const pair of result.pairs) {
+      if (pair.by === 'ack') pairedBy.ack++;
+      else if (pair.by === 'control-id') pairedBy.controlId++;
+      else pairedBy.patientAndTime++;
+    }
+    return {
+      fromInterface: query.fromInterface,
+      toInterface: query.toInterface,
+      messageType: wanted ?? null,
+      since: query.since.toISOString(),
+      until: until.toISOString(),
+      matchWindowMs,
+      ...summarise(result.pairs.map((p) => p.latencyMs)),
+      unmatched: { source: result.unmatchedSource, destination: result.unmatchedDestination },
+      pairedBy,
+      series: hourlySeries(result.pairs),
+      truncated,
+    };
+  }
+
+  /** The most common paths of the recent window (the first `maxScanMessages` messages of it). */
+  async observed(): Promise<{ sequences: ObservedSequence[]; since: string; messagesRead: number; truncated: boolean }> {
+    const since = new Date(this.nowMs() - this.limits.observedWindowHours * 3_600_000);
+    const names = await interfaceNames(this.monitor);
+    const events: TraceEvent[] = [];
+    let truncated = false;
+    for await (const record of this.monitor.streamMessages({ since })) {
+      if (events.length >= this.limits.maxScanMessages) {
+        truncated = true;
+        break;
+      }
+      events.push(this.eventOf(record, names));
+    }
+    return { sequences: observedSequences(events, this.limits.observedTop), since: since.toISOString(), messagesRead: events.length, truncated };
+  }
+
+  /**
+   * Sequence gaps of the alerting sequences over the last `alertWindowMinutes` that concern an interface (a step
+   * bound to it, or one of its messages around the gap).
+   */
+  async alertingGaps(interfaceId: string): Promise<Gap[]> {
+    const sequences = await this.judgedSequences(undefined, true);
+    if (sequences.length === 0) return [];
+    const result = await this.gaps({
+      interfaceId,
+      since: new Date(this.nowMs() - this.limits.alertWindowMinutes * 60_000),
+      limit: 1_000,
+    });
+    const alerting = new Set(sequences.map((s) => s.name));
+    return result.gaps.filter((gap) => gap.sequenceName !== null && alerting.has(gap.sequenceName));
+  }
+}
