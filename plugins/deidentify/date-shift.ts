@@ -1,0 +1,51 @@
+/**
+ * Date shifting that keeps a value's precision and format: the calendar date moves by a whole number of days, the
+ * time of day and zone stay, so intervals between a patient's dates are kept. A year alone is kept as it is (HIPAA
+ * Safe Harbor allows the year); a year and month move with the first of that month.
+ */
+
+const DAY_MS = 86_400_000;
+
+function shiftParts(year: number, month: number, day: number, days: number): { year: number; month: number; day: number } | undefined {
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  const at = Date.UTC(year, month - 1, day);
+  const check = new Date(at);
+  // 30 February and the like are not dates: left for the validator to report, never turned into a real date.
+  if (check.getUTCMonth() !== month - 1) return undefined;
+  const moved = new Date(at + days * DAY_MS);
+  return { year: moved.getUTCFullYear(), month: moved.getUTCMonth() + 1, day: moved.getUTCDate() };
+}
+
+const pad = (value: number, width: number) => String(value).padStart(width, '0');
+
+/**
+ * Shifts an HL7 v2 date or timestamp (`YYYY[MM[DD[HHMM[SS[.S]]]]][+ZZZZ]`) by `days`; undefined when the value is
+ * not one (then the caller decides what to do with it).
+ */
+export function shiftHl7Date(value: string, days: number): string | undefined {
+  const match = /^(\d{4})(\d{2})?(\d{2})?(.*)$/.exec(value);
+  if (!match) return undefined;
+  const [, yearText, monthText, dayText, rest] = match as unknown as [string, string, string | undefined, string | undefined, string];
+  // Time of day, fractional seconds (with or without the dot, as real feeds send them) and zone are kept as sent.
+  if (!/^\d*(\.\d*)?([+-]\d{4})?$/.test(rest)) return undefined;
+  if (monthText === undefined) return value;
+  const moved = shiftParts(Number(yearText), Number(monthText), dayText === undefined ? 1 : Number(dayText), days);
+  if (!moved) return undefined;
+  return `${pad(moved.year, 4)}${pad(moved.month, 2)}${dayText === undefined ? '' : pad(moved.day, 2)}${rest}`;
+}
+
+/** Shifts an ISO 8601 date or dateTime (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mm:ss...`); undefined otherwise. */
+export function shiftIsoDate(value: string, days: number): string | undefined {
+  const match = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(T[0-9:.]+(?:Z|[+-]\d{2}:\d{2})?)?$/.exec(value);
+  if (!match) return undefined;
+  const [, yearText, monthText, dayText, time] = match;
+  if (monthText === undefined) return value;
+  const moved = shiftParts(Number(yearText), Number(monthText), dayText === undefined ? 1 : Number(dayText), days);
+  if (!moved) return undefined;
+  return `${pad(moved.year, 4)}-${pad(moved.month, 2)}${dayText === undefined ? '' : `-${pad(moved.day, 2)}`}${time ?? ''}`;
+}
+
+/** True when a string looks like an ISO date or dateTime with at least a month (what {@link shiftIsoDate} moves). */
+export function looksLikeIsoDate(value: string): boolean {
+  return value.length >= 7 && value.length <= 35 && value.charCodeAt(4) === 45 /* - */ && /^\d{4}-\d{2}/.test(value);
+}

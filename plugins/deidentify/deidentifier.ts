@@ -1,0 +1,95 @@
+/**
+ * The de-identification service: picks the standard (named or detected through the standards registry) and runs
+ * that standard's engine with the pseudonymizer of the local key. The key is read (or created) on first use, so
+ * starting the service or a command that never de-identifies touches no key file.
+ */
+import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
+import type { DeidentifiableStandard, DeidentifyResult, DeidentifyService } from './api.ts';
+import { ReportBuilder } from './deidentify-report.ts';
+import { deidentifyErrors } from './errors.ts';
+import { FhirDeidentifier, TooDeepError } from './fhir-deidentify.ts';
+import { Hl7Deidentifier } from './hl7-deidentify.ts';
+import { NcpdpDeidentifier } from './ncpdp-deidentify.ts';
+import { Pseudonymizer } from './pseudonyms.ts';
+
+const STANDARDS: readonly DeidentifiableStandard[] = ['hl7', 'fhir', 'ncpdp'];
+
+interface Engines {
+  hl7: Hl7Deidentifier;
+  fhir: FhirDeidentifier;
+  ncpdp: NcpdpDeidentifier;
+}
+
+/** Creates the service over the registry (detection, HL7 field types) and a key supplier. */
+export function createDeidentifier(standards: StandardsRegistry, loadKey: () => Buffer): DeidentifyService {
+  let engines: Engines | undefined;
+  const hl7Types = new Map<string, ReturnType<NonNullable<ReturnType<StandardsRegistry['get']>>['describe']>>();
+  const describe = (path: string, version: string | undefined) => {
+    const adapter = standards.get('hl7');
+    if (!adapter) return undefined;
+    // A version the adapter does not know is described by its default: the cache stays bounded by known versions.
+    const known = version && adapter.versions.includes(version) ? version : undefined;
+    const key = `${known ?? ''}|${path}`;
+    if (hl7Types.has(key)) return hl7Types.get(key);
+    let description;
+    try {
+      description = known ? adapter.describe(path, { version: known }) : adapter.describe(path);
+    } catch {
+      description = undefined;
+    }
+    hl7Types.set(key, description);
+    return description;
+  };
+  const ready = (): Engines => {
+    if (!engines) {
+      const pseudonyms = new Pseudonymizer(loadKey());
+      engines = { hl7: new Hl7Deidentifier(pseudonyms, describe), fhir: new FhirDeidentifier(pseudonyms), ncpdp: new NcpdpDeidentifier(pseudonyms) };
+    }
+    return engines;
+  };
+
+  const pick = (content: string, standard: string | undefined, field: string): DeidentifiableStandard => {
+    if (standard !== undefined) {
+      const id = standard.toLowerCase();
+      if ((STANDARDS as readonly string[]).includes(id)) return id as DeidentifiableStandard;
+      throw deidentifyErrors.create('DEIDENTIFY_STANDARD_UNKNOWN', { field });
+    }
+    const detected = standards.detect(content)?.id;
+    if (detected && (STANDARDS as readonly string[]).includes(detected)) return detected as DeidentifiableStandard;
+    throw deidentifyErrors.create('DEIDENTIFY_STANDARD_UNKNOWN', { field });
+  };
+
+  return {
+    deidentify(content, standard, field = 'messageContent'): DeidentifyResult {
+      const id = pick(content, standard, field);
+      const report = new ReportBuilder();
+      const { hl7, fhir, ncpdp } = ready();
+      if (id === 'hl7') return { standard: id, messageContent: hl7.deidentify(content, report), report: report.build() };
+      if (id === 'ncpdp') return { standard: id, messageContent: ncpdp.deidentify(content, report), report: report.build() };
+      const bom = content.startsWith('\uFEFF') ? '\uFEFF' : '';
+      const text = content.slice(bom.length).trim();
+      if (text.startsWith('<')) {
+        throw deidentifyErrors.create('DEIDENTIFY_FORMAT_UNSUPPORTED', { field, format: 'FHIR XML', instead: 'the resource as FHIR JSON' });
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: (error as Error).message.slice(0, 120) });
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: 'it is not a JSON object' });
+      }
+      let rewritten;
+      try {
+        rewritten = fhir.deidentify(parsed as never, report);
+      } catch (error) {
+        if (!(error instanceof TooDeepError)) throw error;
+        throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: error.message });
+      }
+      // Pretty-printed input stays pretty-printed; a one-line resource stays on one line.
+      const output = text.includes('\n') ? JSON.stringify(rewritten, null, 2) : JSON.stringify(rewritten);
+      return { standard: id, messageContent: bom + output, report: report.build() };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/** POST /api/deidentify: the route only reads the body and calls the service. */
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import type { DeidentifyService } from './api.ts';
+import { DEIDENTIFY_EXAMPLE } from './deidentify-examples.ts';
+import { deidentifyBodySchema, deidentifyResultSchema } from './deidentify-schemas.ts';
+
+/** Registers POST /api/deidentify on the bridge base. */
+export function registerDeidentifyRoutes(routes: RouteRegistrar, service: DeidentifyService): void {
+  routes.route({
+    method: 'POST',
+    url: '/api/deidentify',
+    summary: 'De-identify a message (HL7 v2, FHIR JSON or NCPDP): every HIPAA Safe Harbor identifier replaced',
+    description:
+      'Names, addresses, dates (shifted by one offset per patient), phones, e-mails, SSNs, record, account, plan and ' +
+      'licence numbers, free text and narrative are replaced by realistic values that stay the same for the same input ' +
+      '(keyed by the local key file of the data folder). Structure, delimiters and check digits are kept, so the ' +
+      'result validates as the original did. The report lists what was replaced by kind and path, never values.',
+    tags: ['messages'],
+    body: deidentifyBodySchema,
+    examples: DEIDENTIFY_EXAMPLE,
+    response: deidentifyResultSchema,
+    heavy: true,
+    handler({ body }) {
+      const content = typeof body.messageContent === 'string' ? body.messageContent : JSON.stringify(body.messageContent);
+      return service.deidentify(content, body.standard);
+    },
+  });
+}

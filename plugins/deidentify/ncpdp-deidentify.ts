@@ -1,0 +1,207 @@
+/**
+ * De-identification of NCPDP: SCRIPT XML (patient, prescriber, supervisor, pharmacist and benefits/cardholder
+ * elements) and Telecommunication D.0 (patient, cardholder and prescriber fields by field id). Only element text and
+ * D.0 field values change: tags, attributes, namespaces, separators and the fixed-width D.0 header stay as they were.
+ */
+import { shiftHl7Date, shiftIsoDate } from './date-shift.ts';
+import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
+import type { ReportBuilder } from './deidentify-report.ts';
+
+/** SCRIPT elements whose descendants identify a person. */
+const PERSON_CONTEXTS = new Set(['Patient', 'Prescriber', 'Supervisor', 'Pharmacist', 'BenefitsCoordination', 'FollowUpPrescriber', 'Requester']);
+
+/** How a SCRIPT leaf element is replaced, by its name. */
+type ScriptRule = 'family' | 'given' | 'street' | 'city' | 'postalCode' | 'phone' | 'email' | 'npi' | 'dea' | 'ssn' | 'date' | IdentifierKind;
+
+const SCRIPT_RULES: Record<string, ScriptRule> = {
+  LastName: 'family',
+  FirstName: 'given',
+  MiddleName: 'given',
+  AddressLine1: 'street',
+  AddressLine2: 'address',
+  City: 'city',
+  PostalCode: 'postalCode',
+  Number: 'phone',
+  Extension: 'phone',
+  ElectronicMail: 'email',
+  NPI: 'npi',
+  DEANumber: 'dea',
+  SocialSecurity: 'ssn',
+  MedicalRecordIdentificationNumberEHR: 'medicalRecordNumber',
+  PatientAccountNumber: 'accountNumber',
+  StateLicenseNumber: 'licenseNumber',
+  MedicareNumber: 'healthPlanNumber',
+  MedicaidNumber: 'healthPlanNumber',
+  CardholderID: 'healthPlanNumber',
+  PersonCode: 'healthPlanNumber',
+  REMSHealthcareProviderEnrollmentID: 'otherIdentifier',
+  StateControlSubstanceNumber: 'licenseNumber',
+  CertificateToPrescribe: 'licenseNumber',
+  Data2000Waiver: 'licenseNumber',
+  UPIN: 'otherIdentifier',
+  MutuallyDefined: 'otherIdentifier',
+  FacilityID: 'otherIdentifier',
+  Date: 'date',
+  DateTime: 'date',
+};
+
+/** D.0 field ids that identify a person, with the longest value the field takes. */
+const D0_FIELDS: Record<string, { rule: ScriptRule; max: number }> = {
+  CA: { rule: 'given', max: 12 },
+  CB: { rule: 'family', max: 15 },
+  C4: { rule: 'date', max: 8 },
+  CM: { rule: 'street', max: 30 },
+  CN: { rule: 'city', max: 20 },
+  CP: { rule: 'postalCode', max: 15 },
+  CQ: { rule: 'phone', max: 10 },
+  CY: { rule: 'medicalRecordNumber', max: 20 },
+  HN: { rule: 'email', max: 80 },
+  C2: { rule: 'healthPlanNumber', max: 20 },
+  CC: { rule: 'given', max: 12 },
+  CD: { rule: 'family', max: 15 },
+  DR: { rule: 'family', max: 15 },
+  DB: { rule: 'npi', max: 15 },
+  '2Z': { rule: 'otherIdentifier', max: 15 },
+  '4Y': { rule: 'phone', max: 10 },
+};
+
+const KIND_OF: Record<ScriptRule, IdentifierKind> = {
+  family: 'name',
+  given: 'name',
+  street: 'address',
+  city: 'city',
+  postalCode: 'postalCode',
+  phone: 'phone',
+  email: 'email',
+  npi: 'otherIdentifier',
+  dea: 'licenseNumber',
+  ssn: 'ssn',
+  date: 'date',
+} as Record<ScriptRule, IdentifierKind>;
+
+const decodeXml = (text: string) =>
+  text.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[name] ?? '');
+const encodeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** De-identifies NCPDP SCRIPT XML and Telecommunication D.0 content. */
+export class NcpdpDeidentifier {
+  constructor(private readonly pseudonyms: Pseudonymizer) {}
+
+  /** Rewrites `content` (XML when it starts with `<` after a BOM and blanks; D.0 otherwise). */
+  deidentify(content: string, report: ReportBuilder): string {
+    return /^\uFEFF?\s*</.test(content) ? this.script(content, report) : this.telecom(content, report);
+  }
+
+  private replace(rule: ScriptRule, value: string, offsetDays: number, iso: boolean): string | undefined {
+    const p = this.pseudonyms;
+    switch (rule) {
+      case 'family':
+        return p.familyName(value);
+      case 'given':
+        return p.givenName(value);
+      case 'street':
+        return p.streetLine(value);
+      case 'city':
+        return p.city(value);
+      case 'postalCode':
+        return p.postalCode(value);
+      case 'phone':
+        return p.phone(value);
+      case 'email':
+        return p.email(value);
+      case 'npi':
+        return /^\d{10}$/.test(value) ? p.npi(value) : p.shaped('otherIdentifier', value);
+      case 'dea':
+        return p.dea(value);
+      case 'ssn':
+        return p.ssn(value);
+      case 'date':
+        return iso ? shiftIsoDate(value, offsetDays) : shiftHl7Date(value, offsetDays);
+      default:
+        return p.shaped(rule, value);
+    }
+  }
+
+  /** The patient's name and birth date as sent: one date offset per patient across messages. */
+  private scriptPatientKey(content: string): string {
+    const patient = /<(?:\w+:)?Patient[\s>][\s\S]*?<\/(?:\w+:)?Patient>/.exec(content)?.[0] ?? '';
+    const pick = (tag: string) => new RegExp(`<(?:\\w+:)?${tag}>([^<]*)<`).exec(patient)?.[1] ?? '';
+    return patient ? `script:${pick('LastName')}|${pick('FirstName')}|${pick('Date')}` : '';
+  }
+
+  private script(content: string, report: ReportBuilder): string {
+    const offsetDays = this.pseudonyms.dateOffsetDays(this.scriptPatientKey(content));
+    const stack: string[] = [];
+    let out = '';
+    let last = 0;
+    // A forward scan over tags (no backtracking): text between an opening tag and the next tag is a leaf's value.
+    const tag = /<(\/?)([A-Za-z_][\w.:-]*)[^>]*?(\/?)>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[[\s\S]*?\]\]>|<![^>]*>/g;
+    let match: RegExpExecArray | null;
+    let openLeaf: string | undefined;
+    let inBody = false;
+    while ((match = tag.exec(content)) !== null) {
+      const text = content.slice(last, match.index);
+      if (openLeaf !== undefined && match[1] === '/' && text.trim() !== '') {
+        const rule = SCRIPT_RULES[openLeaf];
+        const inPerson = stack.some((name) => PERSON_CONTEXTS.has(name));
+        const isDate = rule === 'date';
+        if (rule && (inPerson || (isDate && inBody))) {
+          const value = decodeXml(text.trim());
+          const made = this.replace(rule, value, offsetDays, true);
+          const path = stack.join('.');
+          if (made !== undefined && made !== value) {
+            out += text.replace(text.trim(), encodeXml(made));
+            report.add(path, KIND_OF[rule] ?? (rule as IdentifierKind));
+          } else out += text;
+        } else out += text;
+      } else out += text;
+      out += match[0];
+      last = match.index + match[0].length;
+      if (match[2] === undefined) continue;
+      const local = match[2].includes(':') ? match[2].slice(match[2].indexOf(':') + 1) : match[2];
+      if (match[1] === '/') {
+        stack.pop();
+        openLeaf = undefined;
+        if (local === 'Body') inBody = false;
+      } else if (match[3] !== '/') {
+        stack.push(local);
+        openLeaf = local;
+        if (local === 'Body') inBody = true;
+      }
+    }
+    return out + content.slice(last);
+  }
+
+  private telecom(content: string, report: ReportBuilder): string {
+    const patientKey = ['CB', 'CA', 'C4'].map((id) => this.d0Field(content, id)).join('|');
+    const offsetDays = this.pseudonyms.dateOffsetDays(patientKey === '||' ? '' : `d0:${patientKey}`);
+    // Segments and groups are split with their separators kept; the first field of a chunk is its segment id (after
+    // the fixed-width transaction header in the first chunk), which is never touched.
+    return content
+      .split(/([\x1D\x1E])/)
+      .map((chunk) => {
+        if (chunk === '\x1D' || chunk === '\x1E') return chunk;
+        const fields = chunk.split('\x1C');
+        const segmentId = fields[0]!.slice(-4);
+        for (let position = 1; position < fields.length; position++) {
+          const field = fields[position]!;
+          const rule = D0_FIELDS[field.slice(0, 2)];
+          const value = field.slice(2).trim();
+          if (!rule || value === '') continue;
+          const made = this.replace(rule.rule, value, offsetDays, false);
+          if (made === undefined || made === value) continue;
+          fields[position] = field.slice(0, 2) + made.slice(0, rule.max);
+          report.add(`${/^AM\d\d$/.test(segmentId) ? segmentId : 'D0'}.${field.slice(0, 2)}`, KIND_OF[rule.rule] ?? (rule.rule as IdentifierKind));
+        }
+        return fields.join('\x1C');
+      })
+      .join('');
+  }
+
+  private d0Field(content: string, id: string): string {
+    const at = content.indexOf(`\x1C${id}`);
+    if (at < 0) return '';
+    const end = content.slice(at + 3).search(/[\x1C\x1D\x1E]/);
+    return content.slice(at + 3, end < 0 ? undefined : at + 3 + end);
+  }
+}

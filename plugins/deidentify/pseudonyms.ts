@@ -1,0 +1,300 @@
+/**
+ * Stable, realistic replacements for identifying values. Every replacement is chosen by a keyed hash (HMAC-SHA-256
+ * with the local key) of the value's kind and the value itself, so the same input maps to the same output across
+ * messages, files and runs that share the key, while nobody without the key can map an output back (a plain hash of
+ * an MRN could be reversed by hashing every possible MRN). Names and places are drawn from faker's en_US word lists;
+ * identifiers, phones and postal codes keep their shape (length, letter case, punctuation), so a receiver that cares
+ * about lengths or patterns still accepts them.
+ */
+import { createHmac } from 'node:crypto';
+import { faker } from '@faker-js/faker';
+import { deaCheckDigit, deaProblem, isValidNpi, npiCheckDigit } from '../identifiers/api.ts';
+
+/** HIPAA Safe Harbor identifier kinds (45 CFR 164.514(b)(2)) this engine replaces, plus free text. */
+export const IDENTIFIER_KINDS = [
+  'name',
+  'address',
+  'city',
+  'county',
+  'postalCode',
+  'date',
+  'phone',
+  'fax',
+  'email',
+  'ssn',
+  'medicalRecordNumber',
+  'healthPlanNumber',
+  'accountNumber',
+  'licenseNumber',
+  'vehicleIdentifier',
+  'deviceIdentifier',
+  'url',
+  'ipAddress',
+  'biometric',
+  'photo',
+  'otherIdentifier',
+  'freeText',
+] as const;
+
+/** One identifier kind. */
+export type IdentifierKind = (typeof IDENTIFIER_KINDS)[number];
+
+/** Largest number of remembered replacements; the cache is only a speed-up, outputs do not depend on it. */
+const CACHE_LIMIT = 200_000;
+
+function words(list: unknown): string[] {
+  if (Array.isArray(list)) return list.filter((item): item is string => typeof item === 'string');
+  if (list && typeof list === 'object') return Object.values(list).flatMap((value) => words(value));
+  return [];
+}
+
+/** Word lists, read once from faker's en_US definitions (only plain words: no patterns with placeholders). */
+const LISTS = (() => {
+  const definitions = faker.definitions as unknown as {
+    person: { first_name: unknown; last_name: unknown };
+    location: { city_name: unknown; street_name: unknown; street_suffix: unknown; county: unknown };
+  };
+  const plain = (list: string[]) => [...new Set(list.filter((word) => /^[A-Za-z][A-Za-z' -]*$/.test(word)))].sort();
+  return {
+    firstNames: plain(words(definitions.person.first_name)),
+    lastNames: plain(words(definitions.person.last_name)),
+    cities: plain(words(definitions.location.city_name)),
+    streets: plain(words(definitions.location.street_name)),
+    counties: plain(words(definitions.location.county)),
+  };
+})();
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Applies the letter case of `original` (all upper, all lower, or as listed) to `word`. */
+function matchCase(original: string, word: string): string {
+  if (original.length > 1 && original === original.toUpperCase() && original !== original.toLowerCase()) return word.toUpperCase();
+  if (original === original.toLowerCase() && original !== original.toUpperCase()) return word.toLowerCase();
+  return word;
+}
+
+/** A stream of pseudo-random bytes derived from one HMAC digest (extended by re-hashing when more are needed). */
+class ByteStream {
+  private position = 0;
+  constructor(
+    private block: Buffer,
+    private readonly key: Buffer,
+  ) {}
+
+  next(): number {
+    if (this.position >= this.block.length) {
+      this.block = createHmac('sha256', this.key).update(this.block).digest();
+      this.position = 0;
+    }
+    return this.block[this.position++]!;
+  }
+
+  /** An integer in [0, bound) (bound up to 2^24; the tiny modulo bias does not matter for pseudonyms). */
+  below(bound: number): number {
+    return ((this.next() << 16) | (this.next() << 8) | this.next()) % bound;
+  }
+}
+
+/**
+ * Keyed, cached replacement of values by kind. One instance per key; cheap to call per field (a cached value costs
+ * one map look-up, a new one one HMAC).
+ */
+export class Pseudonymizer {
+  private readonly cache = new Map<string, string>();
+
+  /** @param key the secret of the keyed hash (32 random bytes from the data folder's key file) */
+  constructor(private readonly key: Buffer) {}
+
+  private stream(kind: string, value: string): ByteStream {
+    return new ByteStream(createHmac('sha256', this.key).update(kind).update('\0').update(value).digest(), this.key);
+  }
+
+  private cached(kind: string, value: string, make: (bytes: ByteStream) => string): string {
+    const cacheKey = `${kind}\0${value}`;
+    const hit = this.cache.get(cacheKey);
+    if (hit !== undefined) return hit;
+    const made = make(this.stream(kind, value));
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    this.cache.set(cacheKey, made);
+    return made;
+  }
+
+  /** A whole number of days in ±[30, 395] for a patient key: one offset per patient keeps intervals. */
+  dateOffsetDays(patientKey: string): number {
+    const bytes = this.stream('date-offset', patientKey);
+    const days = 30 + bytes.below(366);
+    return bytes.next() % 2 === 0 ? -days : days;
+  }
+
+  /** A family name for a family name (same input, same output; never the input itself). */
+  familyName(value: string): string {
+    return this.word('family', value, LISTS.lastNames);
+  }
+
+  /** A given name for a given name; a single letter (an initial) becomes another letter. */
+  givenName(value: string): string {
+    if (value.length === 1) return this.initial(value);
+    return this.word('given', value, LISTS.firstNames);
+  }
+
+  /** A city name. */
+  city(value: string): string {
+    return this.word('city', value, LISTS.cities);
+  }
+
+  /** A county name. */
+  county(value: string): string {
+    return /^\d+$/.test(value) ? this.shaped('county', value) : this.word('county', value, LISTS.counties);
+  }
+
+  /** A street line: a house number of the same digit count and a street name. */
+  streetLine(value: string): string {
+    return this.cached('street', value.trim().toUpperCase(), (bytes) => {
+      const digits = /^\s*(\d+)/.exec(value)?.[1]?.length ?? 3;
+      let number = String(1 + bytes.below(9));
+      for (let index = 1; index < digits; index++) number += String(bytes.below(10));
+      const street = LISTS.streets[bytes.below(LISTS.streets.length)] ?? 'Main Street';
+      return matchCase(value.replace(/\d/g, ''), `${number} ${street}`);
+    });
+  }
+
+  /** Free text: removed, with its length kept out of the output as well (length can identify short notes). */
+  freeText(): string {
+    return 'text removed by de-identification';
+  }
+
+  /** An e-mail address at a reserved example domain (RFC 2606), stable per address. */
+  email(value: string): string {
+    return this.cached('email', value.trim().toLowerCase(), (bytes) => {
+      const first = LISTS.firstNames[bytes.below(LISTS.firstNames.length)] ?? 'pat';
+      const last = LISTS.lastNames[bytes.below(LISTS.lastNames.length)] ?? 'doe';
+      return `${first}.${last}${bytes.below(100)}@example.org`.toLowerCase().replace(/[^a-z0-9.@-]/g, '');
+    });
+  }
+
+  /** A URL at a reserved example domain. */
+  url(value: string): string {
+    return this.cached('url', value.trim(), (bytes) => `https://example.org/${this.shapedWith(bytes, 'a1b2c3d4')}`);
+  }
+
+  /** A UUID (with its `urn:uuid:` prefix when it had one) of the same layout, hexadecimal digits only. */
+  uuid(value: string): string {
+    return this.cached('uuid', value.toLowerCase(), (bytes) => {
+      const prefix = /^urn:uuid:/i.exec(value)?.[0] ?? '';
+      return prefix + value.slice(prefix.length).replace(/[0-9a-fA-F]/g, (char) => {
+        const digit = '0123456789abcdef'[bytes.below(16)]!;
+        return /[A-F]/.test(char) ? digit.toUpperCase() : digit;
+      });
+    });
+  }
+
+  /** An IPv4 address from the documentation range 192.0.2.0/24 (RFC 5737), or an IPv6 one from 2001:db8::/32. */
+  ipAddress(value: string): string {
+    return this.cached('ip', value.trim(), (bytes) =>
+      value.includes(':') ? `2001:db8::${bytes.below(65_535).toString(16)}` : `192.0.2.${1 + bytes.below(254)}`,
+    );
+  }
+
+  /**
+   * An identifier of the same shape: each digit becomes a digit, each letter a letter of the same case, anything
+   * else (dashes, dots, spaces) stays where it is. The first digit of an all-digit value is never 0 when the
+   * original's was not (receivers that read it as a number keep its length).
+   */
+  shaped(kind: IdentifierKind | string, value: string): string {
+    return this.cached(kind, value, (bytes) => {
+      let out = this.shapedWith(bytes, value);
+      // A pseudonym equal to its input would leak it (possible for short values): walk to the next one.
+      for (let attempt = 0; out === value && attempt < 8; attempt++) out = this.shapedWith(bytes, value);
+      return out;
+    });
+  }
+
+  /** A US social security number of the same layout, never with area 000, 666 or 900-999 (not issued). */
+  ssn(value: string): string {
+    return this.cached('ssn', value, (bytes) => {
+      const digits = value.replace(/\D/g, '');
+      if (digits.length !== 9) return this.shapedWith(bytes, value);
+      const area = String(1 + bytes.below(665)).padStart(3, '0');
+      const safeArea = area === '666' ? '667' : area;
+      const group = String(1 + bytes.below(99)).padStart(2, '0');
+      const serial = String(1 + bytes.below(9999)).padStart(4, '0');
+      const fresh = `${safeArea}${group}${serial}`;
+      let index = 0;
+      return value.replace(/\d/g, () => fresh[index++]!);
+    });
+  }
+
+  /** A phone number of the same layout whose area code and exchange start with 2-9 (a valid NANP shape). */
+  phone(value: string): string {
+    return this.cached('phone', value, (bytes) => {
+      let position = 0;
+      const out = value.replace(/\d/g, () => {
+        const digit = position === 0 || position === 3 ? 2 + bytes.below(8) : bytes.below(10);
+        position++;
+        return String(digit);
+      });
+      return out === value ? this.shapedWith(bytes, value) : out;
+    });
+  }
+
+  /** A postal code of the same shape (ZIP or ZIP+4; other countries' codes keep their letters/digits pattern). */
+  postalCode(value: string): string {
+    return this.shaped('postalCode', value);
+  }
+
+  /**
+   * An NPI (10 digits starting with 1 or 2) whose Luhn check digit is valid exactly when the original's was: a
+   * message that failed for a bad NPI still fails for it, one that passed still passes.
+   */
+  npi(value: string): string {
+    return this.cached('npi', value, (bytes) => {
+      let firstNine = String(1 + bytes.below(2));
+      for (let index = 1; index < 9; index++) firstNine += String(bytes.below(10));
+      const check = npiCheckDigit(firstNine);
+      return `${firstNine}${isValidNpi(value) ? check : (check + 1) % 10}`;
+    });
+  }
+
+  /** A DEA number of the same two letters' shape with a valid check digit. */
+  dea(value: string): string {
+    return this.cached('dea', value, (bytes) => {
+      if (!/^[A-Za-z]{2}\d{7}$/.test(value)) return this.shapedWith(bytes, value);
+      let six = '';
+      for (let index = 0; index < 6; index++) six += String(bytes.below(10));
+      const check = deaCheckDigit(six);
+      // As for NPIs: the check digit is right exactly when the original's was.
+      return `${value.slice(0, 1)}${UPPER[bytes.below(26)]}${six}${deaProblem(value) === undefined ? check : (check + 1) % 10}`;
+    });
+  }
+
+  private initial(value: string): string {
+    return this.cached('initial', value.toUpperCase(), (bytes) => {
+      let letter = UPPER[bytes.below(26)]!;
+      if (letter === value.toUpperCase()) letter = UPPER[(UPPER.indexOf(letter) + 1) % 26]!;
+      return value === value.toLowerCase() ? letter.toLowerCase() : letter;
+    });
+  }
+
+  private word(kind: string, value: string, list: string[]): string {
+    const normalised = value.trim().toUpperCase();
+    const made = this.cached(kind, normalised, (bytes) => {
+      let word = list[bytes.below(list.length)] ?? 'Doe';
+      if (word.toUpperCase() === normalised) word = list[(list.indexOf(word) + 1) % list.length] ?? word;
+      return word;
+    });
+    return matchCase(value.trim(), made);
+  }
+
+  private shapedWith(bytes: ByteStream, value: string): string {
+    let out = '';
+    for (let index = 0; index < value.length; index++) {
+      const char = value[index]!;
+      if (char >= '0' && char <= '9') out += String(index === 0 && char !== '0' ? 1 + bytes.below(9) : bytes.below(10));
+      else if (char >= 'A' && char <= 'Z') out += UPPER[bytes.below(26)];
+      else if (char >= 'a' && char <= 'z') out += LOWER[bytes.below(26)];
+      else out += char;
+    }
+    return out;
+  }
+}
