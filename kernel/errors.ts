@@ -78,6 +78,11 @@ export const kernelErrors = defineErrorCatalogue({
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin "{origin}" may not change state on this service.' },
   NOT_FOUND: { status: 404, message: '{what} was not found.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route {method} {url}.' },
+  FEATURE_DISABLED: {
+    status: 404,
+    message:
+      'This feature is switched off by the feature flag "{flag}"; an admin turns it on with PUT /api/monitor/admin/features/{flag} {"enabled": true}.',
+  },
   ROUTE_ON_OTHER_BASE: {
     status: 404,
     message: 'No route {method} {url} on the {base} base; the {otherBase} base serves it: {method} {otherUrl}',

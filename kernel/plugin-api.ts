@@ -21,6 +21,7 @@ import type { RequestObserver } from './http/request-observers.ts';
 import type { ProfilePack } from './profile-packs.ts';
 import type { PluginManifest, BaseName } from './plugin-manifest.ts';
 import type { Cache } from './cache.ts';
+import type { FeatureSwitches } from './feature-switches.ts';
 import type { StandardsRunner } from './workers/standards-runner.ts';
 
 /** HTTP methods a route may declare. */
@@ -230,6 +231,11 @@ export interface PluginContext<C = unknown> extends WorkerPluginContext<C> {
   readonly routes: RouteRegistrar;
   /** Routes on any base, for cross-cutting plugins that say so. */
   routesOn(base: BaseName): RouteRegistrar;
+  /**
+   * Switches route groups off by feature flag: the plugin that stores flags supplies them here (see
+   * {@link FeatureSwitches}); every other plugin's routes are switched by the flag named in its manifest.
+   */
+  readonly featureSwitches: FeatureSwitches;
   /** Adds an observer told of every answered request on every base (route pattern, status, duration). */
   observeRequests(observer: RequestObserver): void;
   readonly lifecycle: Lifecycle;

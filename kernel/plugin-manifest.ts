@@ -49,6 +49,15 @@ export const pluginManifestSchema = z
      * plugin requires and the engine plugins (`worker: true`), so it starts fast.
      */
     commands: z.array(manifestCommandSchema).default([]),
+    /**
+     * The feature flag that switches the plugin's routes off (404 FEATURE_DISABLED while it is false); default the
+     * plugin's id. `null` keeps them always on (the admin and flag routes themselves, health, sign-in).
+     */
+    featureFlag: z
+      .string()
+      .regex(/^[a-zA-Z][\w.-]*$/, 'flag names are letters, digits, . _ -')
+      .nullable()
+      .optional(),
   })
   .strict();
 

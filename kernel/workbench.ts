@@ -40,6 +40,7 @@ import { memoryCeilingMb } from './workers/memory-ceiling.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 import type { CliCommand, PluginContext } from './plugin-api.ts';
 import { secureDataFolder } from './data-dir.ts';
+import { FeatureSwitches } from './feature-switches.ts';
 
 /** The product version (from package.json). */
 export const WORKBENCH_VERSION: string = (
@@ -123,6 +124,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const entitlement = new Entitlement(kernelConfig.tier);
   const errors = new ErrorRegistry();
   const lifecycle = new LifecycleHooks(logger);
+  const featureSwitches = new FeatureSwitches();
   const work = kernelConfig.work;
   const standardsRunner = new StandardsRunner(work.inlineBelowBytes);
   const gate = new HeavyRequestGate(poolSize(work.threads), work.maxQueued, work.inlineBelowBytes);
@@ -226,6 +228,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
               checkResponses: options.checkResponses ?? false,
               events,
               gate,
+              featureFlag: plugin.manifest.featureFlag === undefined ? id : plugin.manifest.featureFlag,
+              switches: featureSwitches,
             });
       const context: PluginContext = {
         manifest: plugin.manifest,
@@ -256,6 +260,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         profiles: packs,
         routes: base === 'none' ? createRefusingRegistrar(id) : registrarFor(base),
         routesOn: registrarFor,
+        featureSwitches,
         observeRequests: (observer) => requestObservers.add(observer),
         lifecycle: lifecycle.forOwner(id),
         registerErrors: (catalogue) => errors.register(id, catalogue),

@@ -14,11 +14,13 @@ import { WorkbenchError } from '../errors.ts';
 import type { CredentialRefusedEvent } from '../auth/auth-events.ts';
 import { kernelErrors } from '../errors.ts';
 import { parseInput } from './input-validation.ts';
+import { loneSurrogatePath } from './well-formed-text.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies, mediaTypeOf } from './body-types.ts';
 import type { OpenApiCollector } from './openapi-document.ts';
 import { checkResponse } from './response-check.ts';
 import { checkRouteExamples } from './example-check.ts';
 import type { HeavyRequestGate } from './heavy-request-gate.ts';
+import type { FeatureSwitches } from '../feature-switches.ts';
 
 function isRawResponse(value: unknown): value is RawResponse {
   return typeof value === 'object' && value !== null && (value as RawResponse).raw === true;
@@ -44,6 +46,10 @@ export interface RegistrarDeps {
   events: EventBus;
   /** Admission of the requests of `heavy` routes. */
   gate: HeavyRequestGate;
+  /** The flag that switches these routes off (404 FEATURE_DISABLED), or null for routes that are always on. */
+  featureFlag: string | null;
+  /** Reads the flags. */
+  switches: FeatureSwitches;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -135,10 +141,13 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
                 const credential = presentedCredential(request.headers, request.headers.cookie !== undefined);
                 // A request that presented nothing is not a refused credential; everything else is announced.
                 if (credential.credentialKind !== 'none') {
+                  // A valid credential without the role names its holder, so the refusal is on record as theirs.
+                  const holder = error.status === 403 ? await auth.identifyRequest(request.headers).catch(() => undefined) : undefined;
                   events.emit('auth.credential-refused', {
                     status: error.status,
                     reason: error.message,
                     ...credential,
+                    ...(holder ? { holder: { kind: holder.kind, subject: holder.subject } } : {}),
                     method: request.method,
                     url: request.url.split('?')[0],
                     requestId: String(request.id),
@@ -149,7 +158,16 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
               throw error;
             }
           }
+          // After identification, so an organisation's own flags apply to its callers.
+          if (deps.featureFlag !== null) await deps.switches.require(deps.featureFlag, principal?.organizationId);
           let body: unknown = request.body;
+          if (typeof body === 'object' && body !== null) {
+            const at = loneSurrogatePath(body);
+            if (at !== undefined) {
+              const problem = 'holds a lone UTF-16 surrogate (half of a pair, e.g. \\ud800), which is not text; send well-formed Unicode';
+              throw kernelErrors.create('VALIDATION_FAILED', { summary: `body.${at} ${problem}` }, [{ location: 'body', path: at, message: problem }]);
+            }
+          }
           if (typeof body === 'string') {
             const mediaType = mediaTypeOf(request.headers['content-type']);
             if (rawTypes.has(mediaType) && definition.rawBody) {

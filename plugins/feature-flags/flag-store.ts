@@ -39,6 +39,9 @@ export class FeatureFlagStore implements FeatureFlags {
     private readonly configDefaults: Record<string, boolean>,
   ) {}
 
+  /** Effective flags per scope, dropped whenever a flag is set or removed. */
+  private readonly scopes = new Map<string, Readonly<Record<string, boolean>>>();
+
   /** The config defaults. */
   defaults(): Record<string, boolean> {
     return { ...this.configDefaults };
@@ -46,22 +49,39 @@ export class FeatureFlagStore implements FeatureFlags {
 
   /** Global flags: config defaults overridden by global rows. */
   async global(): Promise<Record<string, boolean>> {
-    const rows = await this.db.selectFrom('feature_flags').selectAll().where('organization_id', '=', '').execute();
-    return { ...this.configDefaults, ...Object.fromEntries(rows.map((r) => [r.name, Boolean(r.enabled)])) };
+    return { ...(await this.scope('')) };
   }
 
   /** Flags of an organisation: the global flags overridden by that organisation's rows. */
   async forOrganization(organizationId: string): Promise<Record<string, boolean>> {
-    const rows = await this.db
-      .selectFrom('feature_flags')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .execute();
-    return { ...(await this.global()), ...Object.fromEntries(rows.map((r) => [r.name, Boolean(r.enabled)])) };
+    return { ...(await this.scope(organizationId)) };
+  }
+
+  /**
+   * True when `flag` is explicitly false for the organisation (or globally when none is given). Every request to a
+   * switchable route asks, so the answer comes from memory once a scope has been read.
+   */
+  async isOff(flag: string, organizationId: string | undefined): Promise<boolean> {
+    return (await this.scope(organizationId ?? ''))[flag] === false;
+  }
+
+  /**
+   * The effective flags of a scope ('' = global), read once and kept until a flag changes. Only this store writes
+   * the table (the admin routes go through it), so the copy in memory cannot be stale.
+   */
+  private async scope(organizationId: string): Promise<Readonly<Record<string, boolean>>> {
+    const known = this.scopes.get(organizationId);
+    if (known) return known;
+    const rows = await this.db.selectFrom('feature_flags').selectAll().where('organization_id', '=', organizationId).execute();
+    const own = Object.fromEntries(rows.map((r) => [r.name, Boolean(r.enabled)]));
+    const flags = organizationId === '' ? { ...this.configDefaults, ...own } : { ...(await this.scope('')), ...own };
+    this.scopes.set(organizationId, flags);
+    return flags;
   }
 
   /** Sets a flag (global when organizationId is empty). */
   async set(name: string, enabled: boolean, organizationId: string, at: string): Promise<void> {
+    this.scopes.clear();
     await this.db
       .deleteFrom('feature_flags')
       .where('name', '=', name)
@@ -75,6 +95,7 @@ export class FeatureFlagStore implements FeatureFlags {
 
   /** Removes a stored flag; false when none was stored. */
   async remove(name: string, organizationId: string): Promise<boolean> {
+    this.scopes.clear();
     const result = await this.db
       .deleteFrom('feature_flags')
       .where('name', '=', name)

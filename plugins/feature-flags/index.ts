@@ -1,6 +1,8 @@
 /**
  * The feature-flags plugin: `GET /api/features` (public). Anonymous callers get the global flags; an authenticated
  * caller (API key or JWT) gets its organisation's flags on top (organisation `default` when the token names none).
+ * It also supplies the kernel's feature switches: a flag named after a plugin, set false, switches that plugin's
+ * routes off (404 FEATURE_DISABLED).
  */
 import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
@@ -23,6 +25,8 @@ export const plugin: PluginModule<FeatureFlagConfig> = {
     await context.storage.migrate(featureFlagMigrations);
     const store = new FeatureFlagStore(context.storage.db, context.config.flags);
     context.container.registerInstance(FEATURE_FLAGS, store);
+    // Every plugin's routes are switched by the flag named after it (monitor, analytics, tracing, ai-triage, ...).
+    context.featureSwitches.use(store);
     context.routes?.route({
       method: 'GET',
       url: '/api/features',
