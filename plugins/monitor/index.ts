@@ -69,6 +69,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       batchFiles: config.commitBatchFiles,
       settleMs: config.settleMs,
       keepRaw: config.keepRawContent,
+      latencyLimits: { horizonMs: config.latencyHorizonMs, skewMs: config.clockSkewMs },
       async committed(files) {
         emitIngested(events, files, (id) => manager?.state(id)?.monitored.name ?? id);
         // per interface, the last file of the batch decides the unparsable-file episode: open it or end it
@@ -103,7 +104,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       interfaces,
       messages,
       new MessageQueries(db),
-      new RollupReader(db, () => clock.nowMs()),
+      new RollupReader(db, interfaces, clock),
       alerts,
       () => queue.size,
     );

@@ -12,6 +12,7 @@ import type { CommitStore } from './commit-statements.ts';
 import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
 import { readContent, type ContentReaders } from './message-reading.ts';
 import type { FileRow, MonitorDatabase } from './monitor-tables.ts';
+import type { LatencyLimits } from './rollup-writer.ts';
 import type { SettledFile } from './folder-watcher.ts';
 
 /** A settled file of an interface, with the instant it was seen settled. */
@@ -68,6 +69,8 @@ export interface IngestQueueDeps {
   /** The settle time: a file found changed when read is looked at again this much later. */
   settleMs: number;
   keepRaw: boolean;
+  /** Bounds of usable latency (stale and clock-skew latencies are counted apart in the roll-ups). */
+  latencyLimits?: LatencyLimits;
   /** Called after each commit (events, alert rules). */
   committed(files: CommittedFile[]): Promise<void>;
 }
@@ -192,7 +195,7 @@ export class IngestQueue {
     if (files.length === 0 || this.stopped) return;
     let committed: CommittedFile[];
     try {
-      committed = await commitFiles(this.deps.commitStore, files, this.deps.keepRaw);
+      committed = await commitFiles(this.deps.commitStore, files, this.deps.keepRaw, this.deps.latencyLimits);
     } catch (error) {
       // the batch rolled back: commit its files one by one, so one file the database refuses costs only itself
       this.deps.logger.warn({ err: error, files: files.length }, 'monitor batch refused; committing its files one by one');
@@ -205,11 +208,11 @@ export class IngestQueue {
   /** Commits one file; when the database refuses it, records it in the ledger as unparsable, without messages. */
   private async commitAlone(file: ReadFile): Promise<CommittedFile[]> {
     try {
-      return await commitFiles(this.deps.commitStore, [file], this.deps.keepRaw);
+      return await commitFiles(this.deps.commitStore, [file], this.deps.keepRaw, this.deps.latencyLimits);
     } catch (error) {
       this.deps.logger.error({ err: error, file: file.path }, 'monitor could not store a file; it is recorded as unparsable');
       const reason = `its messages could not be stored (${(error as Error).message.slice(0, 200)})`;
-      return commitFiles(this.deps.commitStore, [{ ...file, state: 'unparsable', error: reason, messages: [] }], this.deps.keepRaw);
+      return commitFiles(this.deps.commitStore, [{ ...file, state: 'unparsable', error: reason, messages: [] }], this.deps.keepRaw, this.deps.latencyLimits);
     }
   }
 

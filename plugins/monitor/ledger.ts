@@ -13,9 +13,8 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { inCommitTransaction, type CommitStatements, type CommitStore } from './commit-statements.ts';
-import { latencyBucket } from './latency-histogram.ts';
 import type { ReadMessage } from './message-reading.ts';
-import { minuteOf } from './message-store.ts';
+import { addToRollups, applyLatencyLimits, DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
 import type { FileRow, FileTable, MessageRow, MonitorDatabase } from './monitor-tables.ts';
 
 /** How a file relates to what the ledger holds for its path. */
@@ -221,54 +220,16 @@ async function writeFileRows(statements: CommitStatements, files: ReadFile[]): P
   return ids;
 }
 
-/** Adds the batch's messages to the minute roll-ups and latency histograms. */
-async function addToRollups(statements: CommitStatements, files: ReadFile[]): Promise<void> {
-  const minutes = new Map<string, { interfaceId: string; minute: string; messages: number; failed: number; sum: number; count: number }>();
-  const buckets = new Map<string, { interfaceId: string; minute: string; bucket: number; count: number }>();
-  for (const file of files) {
-    if (file.messages.length === 0) continue;
-    const minute = minuteOf(file.receivedAt);
-    const key = `${file.interfaceId}|${minute}`;
-    let entry = minutes.get(key);
-    if (!entry) {
-      entry = { interfaceId: file.interfaceId, minute, messages: 0, failed: 0, sum: 0, count: 0 };
-      minutes.set(key, entry);
-    }
-    for (const message of file.messages) {
-      entry.messages++;
-      if (!message.isValid) entry.failed++;
-      if (message.latencyMs === null) continue;
-      const latency = Math.max(0, message.latencyMs);
-      entry.sum += latency;
-      entry.count++;
-      const bucket = latencyBucket(latency);
-      const bucketKey = `${key}|${bucket}`;
-      const b = buckets.get(bucketKey);
-      if (b) b.count++;
-      else buckets.set(bucketKey, { interfaceId: file.interfaceId, minute, bucket, count: 1 });
-    }
-  }
-  await statements.insert(
-    'monitor_minutes',
-    ['interface_id', 'minute', 'messages', 'failed', 'latency_sum', 'latency_count', 'reachable', 'enabled'],
-    [...minutes.values()].map((m) => [m.interfaceId, m.minute, m.messages, m.failed, m.sum, m.count, 1, 1]),
-    'on conflict (interface_id, minute) do update set messages = monitor_minutes.messages + excluded.messages, ' +
-      'failed = monitor_minutes.failed + excluded.failed, latency_sum = monitor_minutes.latency_sum + excluded.latency_sum, ' +
-      'latency_count = monitor_minutes.latency_count + excluded.latency_count',
-  );
-  await statements.insert(
-    'monitor_minute_latency',
-    ['interface_id', 'minute', 'bucket', 'count'],
-    [...buckets.values()].map((b) => [b.interfaceId, b.minute, b.bucket, b.count]),
-    'on conflict (interface_id, minute, bucket) do update set "count" = monitor_minute_latency."count" + excluded."count"',
-  );
-}
-
 /**
- * Commits files in one transaction: for each, its ledger row, its messages and their identifiers; then the minute
- * roll-ups of all of them. Either everything is stored or nothing is.
+ * Commits files in one transaction: for each, its ledger row, its messages and their identifiers; then the roll-ups
+ * of all of them (rollup-writer.ts). Either everything is stored or nothing is.
  */
-export async function commitFiles(store: CommitStore, files: ReadFile[], keepRaw: boolean): Promise<CommittedFile[]> {
+export async function commitFiles(
+  store: CommitStore,
+  files: ReadFile[],
+  keepRaw: boolean,
+  latencyLimits: LatencyLimits = DEFAULT_LATENCY_LIMITS,
+): Promise<CommittedFile[]> {
   return inCommitTransaction(store, async (statements) => {
     const committed: CommittedFile[] = [];
     const messages: unknown[][] = [];
@@ -278,6 +239,7 @@ export async function commitFiles(store: CommitStore, files: ReadFile[], keepRaw
       const fileId = fileIds[index];
       committed.push({ file, fileId });
       for (const m of file.messages) {
+        applyLatencyLimits(m, latencyLimits);
         messages.push(messageRow(file, fileId, m, keepRaw));
         const seen = new Set<string>();
         const add = (kind: string, value: string | null, authority: string | null = null) => {

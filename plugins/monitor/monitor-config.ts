@@ -13,6 +13,15 @@ export const alertRulesSchema = z
   })
   .strict();
 
+/** Days each roll-up step is kept. */
+export const rollupRetentionSchema = z
+  .object({
+    minuteDays: z.number().int().min(1).max(3660).default(7),
+    hourDays: z.number().int().min(1).max(3660).default(400),
+    dayDays: z.number().int().min(1).max(3660).default(400),
+  })
+  .strict();
+
 /** Schema of `plugins.monitor`. */
 export const monitorConfigSchema = z
   .object({
@@ -33,6 +42,15 @@ export const monitorConfigSchema = z
     /** Files committed together at most (each file's ledger row and messages still commit together). */
     commitBatchFiles: z.number().int().min(1).max(10_000).default(200),
     alertRules: alertRulesSchema.default(alertRulesSchema.parse({})),
+    /**
+     * Latency (received minus the sender's time) older than this many ms is counted apart as stale (a replayed
+     * corpus, a wrong MSH-7), never averaged into latency or its percentiles.
+     */
+    latencyHorizonMs: z.number().int().min(1000).max(365 * 86_400_000).default(86_400_000),
+    /** A sender's time more than this many ms in the future is counted apart as clock skew; less is read as 0 ms. */
+    clockSkewMs: z.number().int().min(0).max(86_400_000).default(300_000),
+    /** How long roll-ups are kept, in days: per minute, per hour, per day (a daily job removes older ones). */
+    rollupRetention: rollupRetentionSchema.default(rollupRetentionSchema.parse({})),
   })
   .strict();
 

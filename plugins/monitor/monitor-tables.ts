@@ -4,6 +4,7 @@
  * index that starts with the interface and the time, so its cost follows the window, not the table.
  */
 import type { Generated, Kysely, Migration, Selectable } from 'kysely';
+import { rollupDimensionsMigration, type RollupTables } from './rollup-tables.ts';
 
 /** A monitored interface. */
 export interface InterfaceRow {
@@ -103,6 +104,9 @@ export interface MinuteRow {
   failed: number;
   latency_sum: number;
   latency_count: number;
+  /** Messages whose latency was stale (beyond the horizon) or clock skew (in the future), kept out of the sums. */
+  stale_latency: Generated<number>;
+  clock_skew: Generated<number>;
   reachable: number | null;
   enabled: number | null;
 }
@@ -130,7 +134,7 @@ export interface AlertRow {
 }
 
 /** The monitor's database as Kysely sees it. */
-export interface MonitorDatabase {
+export interface MonitorDatabase extends RollupTables {
   monitor_interfaces: InterfaceRow;
   monitor_files: FileTable;
   monitor_messages: MessageRow;
@@ -305,5 +309,6 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
           .execute();
       },
     },
+    '003_rollup_dimensions': rollupDimensionsMigration,
   };
 }

@@ -1,63 +1,142 @@
 /**
- * The roll-up reads of the query contract ({@link MonitorStore}: series, topN, quantile, totals) over the minute
- * roll-ups and their latency histograms. Buckets are summed in SQL (a minute, hour or day is a prefix of the stored
- * ISO minute, so grouping is UTC-aligned on both stores) and every bucket of the range is returned, empty ones
- * included. Ratios and averages are computed from summed parts, never averaged. Reads go through the
- * (interface, minute) keys, so their cost follows the window's minutes, not the stored messages.
+ * The read side of the roll-ups: series, top-N, quantiles and totals, from the minute, hour and day roll-ups and
+ * their dimension rows (never from stored messages). A window is cut into the coarsest whole buckets it holds:
+ * minutes up to the first whole hour, hours up to the first whole day, days, then hours and minutes again at its
+ * end, so a year costs a few hundred day rows per interface, not half a million minutes. Every ratio and average is
+ * computed from the summed parts (failed over messages, latency sum over latency count), never as an average of
+ * per-bucket ratios. A window reaching back past the minute retention loses the minutes of its first partial hour.
  */
-import type { Kysely } from 'kysely';
-import {
-  ROLLUP_METRICS,
-  type RollupMetric,
-  type RollupParts,
-  type SeriesPoint,
-  type SeriesQuery,
-  type SeriesStep,
-  type TimeWindow,
-  type TopNQuery,
-  type TopNRow,
-  type WindowTotals,
+import { sql, type Kysely } from 'kysely';
+import type {
+  MonitoredInterface,
+  RollupDimension,
+  RollupMetric,
+  RollupParts,
+  SeriesPoint,
+  SeriesQuery,
+  SeriesStep,
+  TimeWindow,
+  TopNQuery,
+  TopNRow,
+  WindowTotals,
 } from './api.ts';
+import { ROLLUP_DIMENSIONS, ROLLUP_METRICS } from './api.ts';
 import { monitorErrors } from './errors.ts';
 import { histogramQuantile } from './latency-histogram.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 
-/** Most buckets one series returns (a year of hours is 8,784). */
-export const SERIES_BUCKETS_MAX = 10_000;
-
-/** Length of the stored ISO minute's prefix that names a bucket of each step. */
-const PREFIX: Record<SeriesStep, number> = { minute: 16, hour: 13, day: 10 };
+/** Most points one series may have. */
+export const MAX_SERIES_POINTS = 10_000;
 
 const STEP_MS: Record<SeriesStep, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
-/** Metrics whose values add up over a dimension's values (so a share means something). */
-const ADDITIVE: ReadonlySet<RollupMetric> = new Set(['messagesTotal', 'messagesFailed', 'messagesSuccessful']);
+/** A part of a window answered from one step's roll-ups: buckets whose start lies in [from, to). */
+export interface WindowSpan {
+  step: SeriesStep;
+  from: string;
+  to: string;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function floorTo(ms: number, step: number): number {
+  return Math.floor(ms / step) * step;
+}
+
+function ceilTo(ms: number, step: number): number {
+  return Math.ceil(ms / step) * step;
+}
+
+/** Cuts [since, until) into minute, hour and day spans (the coarsest whole buckets), in time order. */
+export function windowSpans(sinceMs: number, untilMs: number): WindowSpan[] {
+  if (!(untilMs > sinceMs)) return [];
+  const spans: WindowSpan[] = [];
+  const push = (step: SeriesStep, from: number, to: number) => {
+    if (to > from) spans.push({ step, from: iso(from), to: iso(to) });
+  };
+  const h1 = ceilTo(sinceMs, STEP_MS.hour);
+  const h2 = floorTo(untilMs, STEP_MS.hour);
+  if (h1 >= h2) {
+    push('minute', sinceMs, untilMs);
+    return spans;
+  }
+  const d1 = ceilTo(h1, STEP_MS.day);
+  const d2 = floorTo(h2, STEP_MS.day);
+  push('minute', sinceMs, h1);
+  if (d1 >= d2) push('hour', h1, h2);
+  else {
+    push('hour', h1, d1);
+    push('day', d1, d2);
+    push('hour', d2, h2);
+  }
+  push('minute', h2, untilMs);
+  return spans;
+}
 
 function invalid(reason: string): Error {
   return monitorErrors.create('ROLLUP_QUERY_INVALID', { reason });
 }
 
-function instantMs(value: string | Date | undefined, field: string, fallback?: number): number {
+/** An instant of a query as epoch ms, or a 400 naming the field. */
+function instant(value: string | Date | undefined, field: string, fallbackMs?: number): number {
   if (value === undefined) {
-    if (fallback === undefined) throw invalid(`${field} is required`);
-    return fallback;
+    if (fallbackMs !== undefined) return fallbackMs;
+    throw invalid(`${field} is required`);
   }
   const ms = value instanceof Date ? value.getTime() : Date.parse(value);
-  if (!Number.isFinite(ms)) throw invalid(`${field} "${String(value)}" is not a date and time`);
+  if (!Number.isFinite(ms)) throw invalid(`${field} "${String(value)}" is not an ISO 8601 instant`);
   return ms;
-}
-
-function checkMetric(metric: RollupMetric): RollupMetric {
-  if (!ROLLUP_METRICS.includes(metric)) throw invalid(`metric must be one of ${ROLLUP_METRICS.join(', ')}`);
-  return metric;
 }
 
 function emptyParts(): RollupParts {
   return { messages: 0, failed: 0, latencySumMs: 0, latencyCount: 0, staleLatency: 0, clockSkew: 0 };
 }
 
-/** The metric's value from summed parts (p99 from the summed histogram, given). */
-function metricValue(metric: RollupMetric, parts: RollupParts, p99: number | null): number | null {
+function addInto(target: RollupParts, row: RollupParts): void {
+  target.messages += row.messages;
+  target.failed += row.failed;
+  target.latencySumMs += row.latencySumMs;
+  target.latencyCount += row.latencyCount;
+  target.staleLatency += row.staleLatency;
+  target.clockSkew += row.clockSkew;
+}
+
+interface SummedRow {
+  messages: unknown;
+  failed: unknown;
+  latency_sum: unknown;
+  latency_count: unknown;
+  stale_latency: unknown;
+  clock_skew: unknown;
+}
+
+function partsOf(row: SummedRow): RollupParts {
+  return {
+    messages: Number(row.messages ?? 0),
+    failed: Number(row.failed ?? 0),
+    latencySumMs: Number(row.latency_sum ?? 0),
+    latencyCount: Number(row.latency_count ?? 0),
+    staleLatency: Number(row.stale_latency ?? 0),
+    clockSkew: Number(row.clock_skew ?? 0),
+  };
+}
+
+/** The summed parts of a roll-up table, as select expressions. */
+function sums() {
+  return [
+    sql<number>`sum(messages)`.as('messages'),
+    sql<number>`sum(failed)`.as('failed'),
+    sql<number>`sum(latency_sum)`.as('latency_sum'),
+    sql<number>`sum(latency_count)`.as('latency_count'),
+    sql<number>`sum(stale_latency)`.as('stale_latency'),
+    sql<number>`sum(clock_skew)`.as('clock_skew'),
+  ] as const;
+}
+
+/** A metric from summed parts; p99 needs the histogram (passed in). */
+function metricOf(metric: RollupMetric, parts: RollupParts, p99: number | null): number | null {
   switch (metric) {
     case 'messagesTotal':
       return parts.messages;
@@ -66,190 +145,249 @@ function metricValue(metric: RollupMetric, parts: RollupParts, p99: number | nul
     case 'messagesSuccessful':
       return parts.messages - parts.failed;
     case 'errorRate':
-      return parts.messages === 0 ? null : parts.failed / parts.messages;
+      return parts.messages > 0 ? parts.failed / parts.messages : null;
     case 'averageLatencyMs':
-      return parts.latencyCount === 0 ? null : parts.latencySumMs / parts.latencyCount;
+      return parts.latencyCount > 0 ? Math.round(parts.latencySumMs / parts.latencyCount) : null;
     case 'p99LatencyMs':
       return p99;
   }
 }
 
-/** Start of the bucket holding an instant (UTC). */
-function bucketStart(ms: number, step: SeriesStep): number {
-  return ms - (((ms % STEP_MS[step]) + STEP_MS[step]) % STEP_MS[step]);
+const ADDITIVE: ReadonlySet<RollupMetric> = new Set(['messagesTotal', 'messagesFailed', 'messagesSuccessful']);
+
+function checkMetric(metric: unknown): RollupMetric {
+  if (!ROLLUP_METRICS.includes(metric as RollupMetric)) throw invalid(`metric must be one of ${ROLLUP_METRICS.join(', ')}`);
+  return metric as RollupMetric;
 }
 
-/** Reads roll-ups for the query contract. */
+function checkInterfaceIds(ids: string[] | undefined): string[] | undefined {
+  if (ids === undefined || ids.length === 0) return undefined;
+  if (ids.length > 1000) throw invalid('interfaceIds holds at most 1,000 ids');
+  return ids;
+}
+
+/** Reads the roll-ups. */
 export class RollupReader {
   constructor(
     private readonly db: Kysely<MonitorDatabase>,
-    private readonly nowMs: () => number,
+    private readonly interfaces: { list(): Promise<MonitoredInterface[]> },
+    private readonly clock: { nowMs(): number },
   ) {}
 
-  private minutes(interfaceIds: readonly string[] | undefined, since: string, until: string) {
-    let q = this.db.selectFrom('monitor_minutes').where('minute', '>=', since).where('minute', '<', until);
-    if (interfaceIds !== undefined && interfaceIds.length > 0) q = q.where('interface_id', 'in', interfaceIds);
-    return q;
-  }
-
-  private histogram(interfaceIds: readonly string[] | undefined, since: string, until: string) {
-    let q = this.db.selectFrom('monitor_minute_latency').where('minute', '>=', since).where('minute', '<', until);
-    if (interfaceIds !== undefined && interfaceIds.length > 0) q = q.where('interface_id', 'in', interfaceIds);
-    return q;
-  }
-
-  /** {@link MonitorStore.series}. */
-  async series(query: SeriesQuery): Promise<SeriesPoint[]> {
-    const step = query.step;
-    if (!(step in PREFIX)) throw invalid('step must be minute, hour or day');
-    const metric = checkMetric(query.metric);
-    const first = bucketStart(instantMs(query.since, 'since'), step);
-    const untilMs = instantMs(query.until, 'until');
-    if (untilMs <= first) throw invalid('until must be after since');
-    const count = Math.ceil((untilMs - first) / STEP_MS[step]);
-    if (count > SERIES_BUCKETS_MAX) throw invalid(`the range holds ${count} ${step} buckets; at most ${SERIES_BUCKETS_MAX} are returned`);
-    const since = new Date(first).toISOString();
-    const until = new Date(untilMs).toISOString();
-    const length = PREFIX[step];
-    const rows = await this.minutes(query.interfaceIds, since, until)
-      .select((eb) => [
-        eb.fn<string>('substr', ['minute', eb.lit(1), eb.lit(length)]).as('bucket'),
-        eb.fn.sum<number>('messages').as('messages'),
-        eb.fn.sum<number>('failed').as('failed'),
-        eb.fn.sum<number>('latency_sum').as('latency_sum'),
-        eb.fn.sum<number>('latency_count').as('latency_count'),
-      ])
-      .groupBy((eb) => eb.fn('substr', ['minute', eb.lit(1), eb.lit(length)]))
-      .execute();
-    const byBucket = new Map(rows.map((r) => [r.bucket, r]));
-    const histograms = new Map<string, Map<number, number>>();
-    if (metric === 'p99LatencyMs') {
-      const buckets = await this.histogram(query.interfaceIds, since, until)
-        .select((eb) => [
-          eb.fn<string>('substr', ['minute', eb.lit(1), eb.lit(length)]).as('start'),
-          'bucket',
-          eb.fn.sum<number>('count').as('count'),
-        ])
-        .groupBy((eb) => [eb.fn('substr', ['minute', eb.lit(1), eb.lit(length)]), 'bucket'])
-        .execute();
-      for (const b of buckets) {
-        const map = histograms.get(b.start) ?? new Map<number, number>();
-        map.set(Number(b.bucket), Number(b.count));
-        histograms.set(b.start, map);
+  /** Summed parts per group key over spans; `group` is a column of the table (or none: one total). */
+  private async sumParts(
+    spans: WindowSpan[],
+    options: { interfaceIds?: string[]; dimension?: Exclude<RollupDimension, 'interface'>; groupByInterface?: boolean },
+  ): Promise<Map<string, RollupParts>> {
+    const out = new Map<string, RollupParts>();
+    const ids = options.interfaceIds;
+    for (const span of spans) {
+      let rows: Array<SummedRow & { key: string | null }>;
+      if (options.dimension) {
+        let q = this.db
+          .selectFrom('monitor_rollup_dimensions')
+          .select([sql<string>`value`.as('key'), ...sums()])
+          .where('step', '=', span.step)
+          .where('dimension', '=', options.dimension)
+          .where('start', '>=', span.from)
+          .where('start', '<', span.to);
+        if (ids) q = q.where('interface_id', 'in', ids);
+        rows = (await q.groupBy('value').execute()) as typeof rows;
+      } else if (span.step === 'minute') {
+        let q = this.db
+          .selectFrom('monitor_minutes')
+          .select([options.groupByInterface ? sql<string>`interface_id`.as('key') : sql<null>`null`.as('key'), ...sums()])
+          .where('minute', '>=', span.from)
+          .where('minute', '<', span.to);
+        if (ids) q = q.where('interface_id', 'in', ids);
+        rows = (await (options.groupByInterface ? q.groupBy('interface_id') : q).execute()) as typeof rows;
+      } else {
+        let q = this.db
+          .selectFrom('monitor_rollups')
+          .select([options.groupByInterface ? sql<string>`interface_id`.as('key') : sql<null>`null`.as('key'), ...sums()])
+          .where('step', '=', span.step)
+          .where('start', '>=', span.from)
+          .where('start', '<', span.to);
+        if (ids) q = q.where('interface_id', 'in', ids);
+        rows = (await (options.groupByInterface ? q.groupBy('interface_id') : q).execute()) as typeof rows;
+      }
+      for (const row of rows) {
+        const key = row.key ?? '';
+        const parts = out.get(key) ?? emptyParts();
+        addInto(parts, partsOf(row));
+        out.set(key, parts);
       }
     }
-    const points: SeriesPoint[] = [];
-    for (let i = 0; i < count; i++) {
-      const start = new Date(first + i * STEP_MS[step]).toISOString();
-      const key = start.slice(0, length);
-      const row = byBucket.get(key);
-      const parts = emptyParts();
-      if (row) {
-        parts.messages = Number(row.messages ?? 0);
-        parts.failed = Number(row.failed ?? 0);
-        parts.latencySumMs = Number(row.latency_sum ?? 0);
-        parts.latencyCount = Number(row.latency_count ?? 0);
-      }
-      const histogram = histograms.get(key);
-      const p99 = histogram ? histogramQuantile(histogram, 0.99) : null;
-      points.push({ start, ...parts, value: metricValue(metric, parts, p99) });
-    }
-    return points;
+    return out;
   }
 
-  /** {@link MonitorStore.totals}. */
+  /** The latency histogram (bucket -> count) over spans. */
+  private async histogram(spans: WindowSpan[], interfaceIds: string[] | undefined): Promise<Map<number, number>> {
+    const counts = new Map<number, number>();
+    for (const span of spans) {
+      let rows: Array<{ bucket: unknown; n: unknown }>;
+      if (span.step === 'minute') {
+        let q = this.db
+          .selectFrom('monitor_minute_latency')
+          .select(['bucket', sql<number>`sum("count")`.as('n')])
+          .where('minute', '>=', span.from)
+          .where('minute', '<', span.to);
+        if (interfaceIds) q = q.where('interface_id', 'in', interfaceIds);
+        rows = await q.groupBy('bucket').execute();
+      } else {
+        let q = this.db
+          .selectFrom('monitor_rollup_latency')
+          .select(['bucket', sql<number>`sum("count")`.as('n')])
+          .where('step', '=', span.step)
+          .where('start', '>=', span.from)
+          .where('start', '<', span.to);
+        if (interfaceIds) q = q.where('interface_id', 'in', interfaceIds);
+        rows = await q.groupBy('bucket').execute();
+      }
+      for (const row of rows) counts.set(Number(row.bucket), (counts.get(Number(row.bucket)) ?? 0) + Number(row.n));
+    }
+    return counts;
+  }
+
+  private windowOf(window: TimeWindow): { sinceMs: number; untilMs: number } {
+    const sinceMs = instant(window.since, 'since');
+    const untilMs = instant(window.until, 'until', this.clock.nowMs());
+    if (untilMs < sinceMs) throw invalid('until lies before since');
+    return { sinceMs, untilMs };
+  }
+
+  /** Totals of a window (of some interfaces, or all). */
   async totals(window: TimeWindow, interfaceIds?: string[]): Promise<WindowTotals> {
-    const since = new Date(instantMs(window.since, 'since')).toISOString();
-    const until = new Date(instantMs(window.until, 'until', this.nowMs() + 60_000)).toISOString();
-    const row = await this.minutes(interfaceIds, since, until)
-      .select((eb) => [
-        eb.fn.sum<number>('messages').as('messages'),
-        eb.fn.sum<number>('failed').as('failed'),
-        eb.fn.sum<number>('latency_sum').as('latency_sum'),
-        eb.fn.sum<number>('latency_count').as('latency_count'),
-      ])
-      .executeTakeFirstOrThrow();
-    const parts: RollupParts = {
-      ...emptyParts(),
-      messages: Number(row.messages ?? 0),
-      failed: Number(row.failed ?? 0),
-      latencySumMs: Number(row.latency_sum ?? 0),
-      latencyCount: Number(row.latency_count ?? 0),
-    };
+    const { sinceMs, untilMs } = this.windowOf(window);
+    const ids = checkInterfaceIds(interfaceIds);
+    const spans = windowSpans(sinceMs, untilMs);
+    const parts = (await this.sumParts(spans, { interfaceIds: ids })).get('') ?? emptyParts();
+    const p99 = parts.latencyCount > 0 ? histogramQuantile(await this.histogram(spans, ids), 0.99) : null;
     return {
       ...parts,
       successful: parts.messages - parts.failed,
-      errorRate: metricValue('errorRate', parts, null),
-      averageLatencyMs: metricValue('averageLatencyMs', parts, null),
-      p99LatencyMs: await this.windowQuantile(interfaceIds, 0.99, since, until),
+      errorRate: metricOf('errorRate', parts, null),
+      averageLatencyMs: metricOf('averageLatencyMs', parts, null),
+      p99LatencyMs: p99,
     };
   }
 
-  private async windowQuantile(interfaceIds: readonly string[] | undefined, q: number, since: string, until: string): Promise<number | null> {
-    const rows = await this.histogram(interfaceIds, since, until)
-      .select((eb) => ['bucket', eb.fn.sum<number>('count').as('count')])
-      .groupBy('bucket')
-      .execute();
-    return histogramQuantile(new Map(rows.map((r) => [Number(r.bucket), Number(r.count)])), q);
-  }
-
-  /** {@link MonitorStore.quantile}. */
+  /** A latency quantile (0..1) of one interface, or all (null), from the histograms. */
   async quantile(interfaceId: string | null, q: number, window: TimeWindow): Promise<number | null> {
-    if (typeof q !== 'number' || !(q >= 0 && q <= 1)) throw invalid('q must be a number from 0 to 1');
-    const since = new Date(instantMs(window.since, 'since')).toISOString();
-    const until = new Date(instantMs(window.until, 'until', this.nowMs() + 60_000)).toISOString();
-    return this.windowQuantile(interfaceId === null ? undefined : [interfaceId], q, since, until);
+    if (!(typeof q === 'number' && q >= 0 && q <= 1)) throw invalid('q must be a number from 0 to 1');
+    const { sinceMs, untilMs } = this.windowOf(window);
+    return histogramQuantile(await this.histogram(windowSpans(sinceMs, untilMs), interfaceId === null ? undefined : [interfaceId]), q);
   }
 
-  /** {@link MonitorStore.topN}: by interface (the other dimensions need per-dimension roll-ups). */
+  /**
+   * A metric per bucket, UTC-aligned, every bucket of [since, until) present (zeros, or null for a rate or latency
+   * of a bucket without messages). The first bucket is the one holding `since`.
+   */
+  async series(query: SeriesQuery): Promise<SeriesPoint[]> {
+    const metric = checkMetric(query.metric);
+    if (!(query.step in STEP_MS)) throw invalid('step must be minute, hour or day');
+    const stepMs = STEP_MS[query.step];
+    const { sinceMs, untilMs } = this.windowOf({ since: query.since, until: query.until ?? iso(this.clock.nowMs()) });
+    const first = floorTo(sinceMs, stepMs);
+    const points = Math.ceil((untilMs - first) / stepMs);
+    if (points > MAX_SERIES_POINTS) {
+      throw invalid(`the series would have ${points} points, more than ${MAX_SERIES_POINTS}; use a coarser step or a shorter window`);
+    }
+    const ids = checkInterfaceIds(query.interfaceIds);
+    const from = iso(first);
+    const to = iso(first + points * stepMs);
+    const byStart = new Map<string, RollupParts>();
+    let rows: Array<SummedRow & { start: string }>;
+    if (query.step === 'minute') {
+      let q = this.db
+        .selectFrom('monitor_minutes')
+        .select([sql<string>`minute`.as('start'), ...sums()])
+        .where('minute', '>=', from)
+        .where('minute', '<', to);
+      if (ids) q = q.where('interface_id', 'in', ids);
+      rows = (await q.groupBy('minute').execute()) as typeof rows;
+    } else {
+      let q = this.db
+        .selectFrom('monitor_rollups')
+        .select(['start', ...sums()])
+        .where('step', '=', query.step)
+        .where('start', '>=', from)
+        .where('start', '<', to);
+      if (ids) q = q.where('interface_id', 'in', ids);
+      rows = (await q.groupBy('start').execute()) as typeof rows;
+    }
+    for (const row of rows) byStart.set(row.start, partsOf(row));
+    const histograms = metric === 'p99LatencyMs' ? await this.bucketHistograms(query.step, from, to, ids) : undefined;
+    const series: SeriesPoint[] = [];
+    for (let i = 0; i < points; i++) {
+      const start = iso(first + i * stepMs);
+      const parts = byStart.get(start) ?? emptyParts();
+      const p99 = histograms?.has(start) ? histogramQuantile(histograms.get(start)!, 0.99) : null;
+      series.push({ start, ...parts, value: metricOf(metric, parts, p99) });
+    }
+    return series;
+  }
+
+  /** Histograms per bucket start of one step over [from, to). */
+  private async bucketHistograms(step: SeriesStep, from: string, to: string, ids: string[] | undefined): Promise<Map<string, Map<number, number>>> {
+    let rows: Array<{ start: string; bucket: unknown; n: unknown }>;
+    if (step === 'minute') {
+      let q = this.db
+        .selectFrom('monitor_minute_latency')
+        .select([sql<string>`minute`.as('start'), 'bucket', sql<number>`sum("count")`.as('n')])
+        .where('minute', '>=', from)
+        .where('minute', '<', to);
+      if (ids) q = q.where('interface_id', 'in', ids);
+      rows = await q.groupBy(['minute', 'bucket']).execute();
+    } else {
+      let q = this.db
+        .selectFrom('monitor_rollup_latency')
+        .select(['start', 'bucket', sql<number>`sum("count")`.as('n')])
+        .where('step', '=', step)
+        .where('start', '>=', from)
+        .where('start', '<', to);
+      if (ids) q = q.where('interface_id', 'in', ids);
+      rows = await q.groupBy(['start', 'bucket']).execute();
+    }
+    const out = new Map<string, Map<number, number>>();
+    for (const row of rows) {
+      const counts = out.get(row.start) ?? new Map<number, number>();
+      counts.set(Number(row.bucket), Number(row.n));
+      out.set(row.start, counts);
+    }
+    return out;
+  }
+
+  /**
+   * The top values of a dimension by a metric over a window. `share` is the row's part of the metric over every
+   * value of the dimension (additive metrics only). p99 is ranked for interfaces only (dimension rows keep no
+   * histogram): by other dimensions its value is null.
+   */
   async topN(query: TopNQuery): Promise<TopNRow[]> {
     const metric = checkMetric(query.metric);
+    if (!ROLLUP_DIMENSIONS.includes(query.by)) throw invalid(`by must be one of ${ROLLUP_DIMENSIONS.join(', ')}`);
     const n = query.n ?? 10;
-    if (!Number.isInteger(n) || n < 1 || n > 100) throw invalid('n must be a whole number from 1 to 100');
-    if (query.by !== 'interface') throw invalid(`topN by ${String(query.by)} needs dimension roll-ups, which this store does not keep; use by: interface`);
-    const since = new Date(instantMs(query.since, 'since')).toISOString();
-    const until = new Date(instantMs(query.until, 'until', this.nowMs() + 60_000)).toISOString();
-    const rows = await this.minutes(query.interfaceIds, since, until)
-      .select((eb) => [
-        'interface_id',
-        eb.fn.sum<number>('messages').as('messages'),
-        eb.fn.sum<number>('failed').as('failed'),
-        eb.fn.sum<number>('latency_sum').as('latency_sum'),
-        eb.fn.sum<number>('latency_count').as('latency_count'),
-      ])
-      .groupBy('interface_id')
-      .execute();
-    const p99s = new Map<string, Map<number, number>>();
-    if (metric === 'p99LatencyMs') {
-      const buckets = await this.histogram(query.interfaceIds, since, until)
-        .select((eb) => ['interface_id', 'bucket', eb.fn.sum<number>('count').as('count')])
-        .groupBy(['interface_id', 'bucket'])
-        .execute();
-      for (const b of buckets) {
-        const map = p99s.get(b.interface_id) ?? new Map<number, number>();
-        map.set(Number(b.bucket), Number(b.count));
-        p99s.set(b.interface_id, map);
-      }
+    if (!Number.isInteger(n) || n < 1 || n > 100) throw invalid('n must be an integer from 1 to 100');
+    const { sinceMs, untilMs } = this.windowOf({ since: query.since, until: query.until });
+    const ids = checkInterfaceIds(query.interfaceIds);
+    const spans = windowSpans(sinceMs, untilMs);
+    const grouped =
+      query.by === 'interface'
+        ? await this.sumParts(spans, { interfaceIds: ids, groupByInterface: true })
+        : await this.sumParts(spans, { interfaceIds: ids, dimension: query.by });
+    const names = query.by === 'interface' ? new Map((await this.interfaces.list()).map((i) => [i.id, i.name])) : undefined;
+    const rows: TopNRow[] = [];
+    let whole = 0;
+    for (const [key, parts] of grouped) {
+      if (parts.messages === 0) continue;
+      const p99 = metric === 'p99LatencyMs' && query.by === 'interface' ? histogramQuantile(await this.histogram(spans, [key]), 0.99) : null;
+      const value = metricOf(metric, parts, p99);
+      if (ADDITIVE.has(metric)) whole += value ?? 0;
+      rows.push({ key, label: names?.get(key) ?? key, ...parts, value, share: null });
     }
-    const names = new Map(
-      (await this.db.selectFrom('monitor_interfaces').select(['id', 'name']).execute()).map((r) => [r.id, r.name]),
-    );
-    const ranked = rows.map((r) => {
-      const parts: RollupParts = {
-        ...emptyParts(),
-        messages: Number(r.messages ?? 0),
-        failed: Number(r.failed ?? 0),
-        latencySumMs: Number(r.latency_sum ?? 0),
-        latencyCount: Number(r.latency_count ?? 0),
-      };
-      const histogram = p99s.get(r.interface_id);
-      return { key: r.interface_id, label: names.get(r.interface_id) ?? r.interface_id, ...parts, value: metricValue(metric, parts, histogram ? histogramQuantile(histogram, 0.99) : null) };
-    });
-    const total = ADDITIVE.has(metric) ? ranked.reduce((sum, r) => sum + (r.value ?? 0), 0) : 0;
-    return ranked
-      .filter((r) => r.value !== null)
-      .sort((a, b) => (b.value ?? 0) - (a.value ?? 0) || a.key.localeCompare(b.key))
-      .slice(0, n)
-      .map((r) => ({ ...r, share: ADDITIVE.has(metric) ? (total === 0 ? 0 : (r.value ?? 0) / total) : null }));
+    rows.sort((a, b) => (b.value ?? -1) - (a.value ?? -1) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const top = rows.slice(0, n);
+    if (ADDITIVE.has(metric)) for (const row of top) row.share = whole > 0 ? (row.value ?? 0) / whole : 0;
+    return top;
   }
 }

@@ -17,6 +17,7 @@ import { directoryProblem } from './interface-input.ts';
 import { currentRows, ledgerKey } from './ledger.ts';
 import { minuteOf } from './message-store.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
+import { recordMinuteState } from './rollup-writer.ts';
 
 /** State of one interface in the running service. */
 export interface WatchState {
@@ -217,22 +218,12 @@ export class WatchManager {
   /** Writes the minute row of an interface when the minute or its state changed. */
   private async writeHeartbeat(state: WatchState): Promise<void> {
     const minute = minuteOf(this.deps.clock.nowMs());
-    const reachable = state.monitored.enabled ? (state.watcher ? 1 : 0) : state.problem ? 0 : 1;
-    const enabled = state.monitored.enabled ? 1 : 0;
+    const reachable = state.monitored.enabled ? Boolean(state.watcher) : !state.problem;
+    const enabled = state.monitored.enabled;
     const key = `${minute}|${reachable}|${enabled}`;
     if (state.heartbeat === key) return;
     state.heartbeat = key;
-    await this.deps.db
-      .insertInto('monitor_minutes')
-      .values({ interface_id: state.monitored.id, minute, messages: 0, failed: 0, latency_sum: 0, latency_count: 0, reachable, enabled })
-      .onConflict((oc) =>
-        oc.columns(['interface_id', 'minute']).doUpdateSet((eb) => ({
-          // false once any check of the minute saw the folder unreachable or the interface disabled
-          reachable: eb(eb.fn.coalesce('monitor_minutes.reachable', eb.lit(1)), '*', eb.ref('excluded.reachable')),
-          enabled: eb(eb.fn.coalesce('monitor_minutes.enabled', eb.lit(1)), '*', eb.ref('excluded.enabled')),
-        })),
-      )
-      .execute();
+    await recordMinuteState(this.deps.db, { interfaceId: state.monitored.id, minute, reachable, enabled });
   }
 
   /** Stops the check and every watcher; safe to call twice. */
