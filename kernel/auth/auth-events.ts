@@ -11,6 +11,8 @@ export interface CredentialRefusedEvent {
   credentialKind: 'api-key' | 'bearer' | 'session' | 'none';
   /** Public prefix of a presented API key (`wbk_<id>`), never the secret part. */
   keyPrefix?: string;
+  /** Who holds the valid credential refused for its role (403 only): how it proved itself and its user or key id. */
+  holder?: { kind: 'api-key' | 'jwt' | 'session'; subject: string };
   method: string;
   url: string;
   requestId: string;
