@@ -22,7 +22,10 @@ export type Hl7Describe = (path: string, version: string | undefined) => FieldDe
 const PEOPLE_SEGMENTS = new Set(['PID', 'PD1', 'NK1', 'GT1', 'IN1', 'IN2', 'IN3', 'PV1', 'PV2', 'MRG', 'ACC', 'ROL', 'AUT', 'UB1', 'UB2']);
 
 /** Fields typed as plain text (or a type of another meaning) that identify, by path. */
-const EXPLICIT_KINDS: Record<string, IdentifierKind> = {
+const EXPLICIT_KINDS: Record<string, FieldKind> = {
+  // Withdrawn from later versions (no type there), still sent by many feeds.
+  'PID.2': 'CX',
+  'PID.4': 'CX',
   'PID.19': 'ssn',
   'PID.20': 'licenseNumber',
   'PID.23': 'city',
@@ -260,6 +263,8 @@ export class Hl7Deidentifier {
         type = undefined;
       }
       if (type === 'XPN' || type === 'XCN' || type === 'XAD' || type === 'XTN') kind = type;
+      // PPN (a person with a time stamp, TXA-22 and the like) reads as XCN: the time stamp is component 15.
+      else if (type === 'PPN') kind = 'XCN';
       else if (type === 'DT' || type === 'DTM') kind = 'DATE';
       else if (type === 'TS') kind = 'TS';
       else if ((type === 'CX' || type === 'DLN') && PEOPLE_SEGMENTS.has(segment)) kind = type;
@@ -303,15 +308,16 @@ export class Hl7Deidentifier {
     const given = (text: string) => text.split(' ').map((word) => (word ? pseudonyms.givenName(word) : word)).join(' ');
     switch (kind) {
       case 'XPN':
-        setSubcomponents(0, [0, 2, 4], family, 'name');
+        setSubcomponents(0, [0, 1, 2, 3, 4], family, 'name');
         setComponent(1, given, 'name');
         setComponent(2, given, 'name');
         break;
       case 'XCN':
         setComponent(0, (text) => (/^\d{10}$/.test(text) ? pseudonyms.npi(text) : pseudonyms.shaped('otherIdentifier', text)), 'otherIdentifier');
-        setSubcomponents(1, [0, 2, 4], family, 'name');
+        setSubcomponents(1, [0, 1, 2, 3, 4], family, 'name');
         setComponent(2, given, 'name');
         setComponent(3, given, 'name');
+        setSubcomponents(14, [0], shiftDate, 'date');
         break;
       case 'XAD':
         setSubcomponents(0, [0], (text) => pseudonyms.streetLine(text), 'address');

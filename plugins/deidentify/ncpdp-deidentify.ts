@@ -135,7 +135,7 @@ export class NcpdpDeidentifier {
     let out = '';
     let last = 0;
     // A forward scan over tags (no backtracking): text between an opening tag and the next tag is a leaf's value.
-    const tag = /<(\/?)([A-Za-z_][\w.:-]*)[^>]*?(\/?)>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[[\s\S]*?\]\]>|<![^>]*>/g;
+    const tag = /<(\/?)\s*([A-Za-z_][\w.:-]*)[^>]*?(\/?)>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[[\s\S]*?\]\]>|<![^>]*>/g;
     let match: RegExpExecArray | null;
     let openLeaf: string | undefined;
     let inBody = false;
