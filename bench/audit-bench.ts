@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createStorage } from '../kernel/storage.ts';
 import { systemClock } from '../kernel/clock.ts';
 import { AuditStore, auditMigrations } from '../plugins/audit/audit-store.ts';
+import { loadOrCreateAuditKey } from '../plugins/audit/audit-key.ts';
 import type { AuditRecordInput } from '../plugins/audit/api.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -37,7 +38,10 @@ export async function runAuditBench(): Promise<Record<string, number>> {
   try {
     await storage.migrate('audit', auditMigrations);
     await plain.migrate('audit', auditMigrations);
-    const store = new AuditStore(storage.db, systemClock);
+    const store = new AuditStore(storage.db, systemClock, {
+      key: () => loadOrCreateAuditKey(join(dir, 'audit-chain.key')),
+      checkpointPath: join(dir, 'audit-checkpoint.json'),
+    });
     const count = 2000;
     let next = 0;
     let plainId = 0;

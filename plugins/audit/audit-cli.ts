@@ -1,4 +1,4 @@
-/** `workbench audit verify`: checks the hash chain; exit code 0 when intact, 1 at the first broken link. */
+/** `workbench audit verify`: checks the chain against its checkpoint; exit code 0 when intact, 1 naming every broken link. */
 import { parseArgs } from 'node:util';
 import type { PluginCommand } from '../../kernel/plugin-api.ts';
 import type { AuditStore } from './audit-store.ts';
@@ -17,6 +17,8 @@ export function createAuditCommands(store: AuditStore): PluginCommand[] {
           io.out(`Audit trail intact: ${result.checked} entries checked${from}.`);
         } else {
           io.out(`Audit trail BROKEN at entry ${result.firstBroken?.id}: ${result.firstBroken?.reason}`);
+          for (const link of result.brokenLinks.slice(1)) io.out(`  also entry ${link.id}: ${link.reason}`);
+          if (result.brokenTotal > result.brokenLinks.length) io.out(`  and ${result.brokenTotal - result.brokenLinks.length} more broken links`);
         }
         return result.intact ? 0 : 1;
       },

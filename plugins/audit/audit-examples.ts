@@ -55,5 +55,22 @@ export const AUDIT_EXAMPLES = {
       '',
     ].join('\n'),
   },
-  verify: { response: { intact: true, checked: 1842, anchor: null, firstBroken: null } },
+  verify: {
+    response: {
+      intact: true,
+      checked: 1842,
+      anchor: null,
+      firstBroken: null,
+      brokenLinks: [],
+      brokenTotal: 0,
+      checkpoint: {
+        headId: 1842,
+        headHash: ENTRIES[0].hash,
+        at: '2026-01-14T16:05:33.252Z',
+        anchorId: null,
+        anchorHash: null,
+        keyedFromId: 1,
+      },
+    },
+  },
 };

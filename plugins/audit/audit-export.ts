@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { csvStream, type CsvCell } from '../../kernel/csv.ts';
 import type { AuditEntry } from './audit-store.ts';
+import type { AuditCheckpoint } from './audit-checkpoint.ts';
 
 /** The CSV columns, in order. */
 export const AUDIT_CSV_COLUMNS = [
@@ -43,17 +44,20 @@ export function auditCsvStream(entries: AsyncIterable<AuditEntry>): Readable {
   );
 }
 
-/** The entries as one JSON array, streamed entry by entry. */
-export function auditJsonStream(entries: AsyncIterable<AuditEntry>): Readable {
+/**
+ * The entries as one JSON document `{checkpoint, entries: [...]}`, streamed entry by entry: the checkpoint travels
+ * with the file, so whoever holds the export can tell whether its newest entries were cut.
+ */
+export function auditJsonStream(entries: AsyncIterable<AuditEntry>, checkpoint: AuditCheckpoint | null): Readable {
   return Readable.from(
     (async function* () {
       let first = true;
-      yield '[';
+      yield `{"checkpoint":${JSON.stringify(checkpoint)},"entries":[`;
       for await (const entry of entries) {
         yield `${first ? '' : ','}\n${JSON.stringify(entry)}`;
         first = false;
       }
-      yield '\n]\n';
+      yield '\n]}\n';
     })(),
   );
 }

@@ -37,6 +37,18 @@ const verificationSchema = z.object({
     .object({ lastPrunedId: z.number(), lastPrunedHash: z.string(), prunedAt: z.string(), prunedTotal: z.number() })
     .nullable(),
   firstBroken: z.object({ id: z.number(), reason: z.string() }).nullable(),
+  brokenLinks: z.array(z.object({ id: z.number(), reason: z.string() })),
+  brokenTotal: z.number(),
+  checkpoint: z
+    .object({
+      headId: z.number(),
+      headHash: z.string(),
+      at: z.string(),
+      anchorId: z.number().nullable(),
+      anchorHash: z.string().nullable(),
+      keyedFromId: z.number(),
+    })
+    .nullable(),
 });
 
 function checkedFilter(filter: AuditFilter): AuditFilter {
@@ -82,7 +94,7 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
   routes.route({
     method: 'GET',
     url: '/api/monitor/audit/export',
-    summary: 'Export audit entries, oldest first, as a streamed CSV (formula-safe) or JSON file',
+    summary: 'Export audit entries, oldest first, as a streamed CSV (formula-safe) or JSON file carrying the chain checkpoint',
     tags: ['audit'],
     tier: 'enterprise',
     policy: 'MonitorAdmin',
@@ -92,11 +104,16 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
     async handler({ query }) {
       const { format, ...filter } = query;
       const entries = store.stream(checkedFilter(filter));
+      // Read before the entries: every entry it names is in the export (entries only ever follow it).
+      const checkpoint = store.currentCheckpoint();
       return {
         raw: true,
         contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
-        headers: { 'content-disposition': `attachment; filename="audit.${format}"` },
-        body: format === 'csv' ? auditCsvStream(entries) : auditJsonStream(entries),
+        headers: {
+          'content-disposition': `attachment; filename="audit.${format}"`,
+          ...(checkpoint ? { 'x-audit-checkpoint': JSON.stringify(checkpoint) } : {}),
+        },
+        body: format === 'csv' ? auditCsvStream(entries) : auditJsonStream(entries, checkpoint),
       };
     },
   });
@@ -104,7 +121,7 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
   routes.route({
     method: 'GET',
     url: '/api/monitor/audit/verify',
-    summary: 'Verify the hash chain of the audit trail and name the first broken link',
+    summary: 'Verify the keyed chain of the audit trail against its checkpoint and name every broken link',
     tags: ['audit'],
     tier: 'enterprise',
     policy: 'MonitorAdmin',

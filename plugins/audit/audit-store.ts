@@ -1,13 +1,16 @@
 /**
- * Storage of the audit trail: one append-only table of hash-chained entries and one anchor row left by pruning.
- * Appends are serialised in the process, and the entry id is the primary key, so two processes sharing a
- * PostgreSQL store cannot both append the same link: the loser re-reads the chain's end and tries again.
+ * Storage of the audit trail: one append-only table of chained entries and one anchor row left by pruning, with
+ * the evidence outside the database (the link key and the checkpoint file, see audit-key.ts and
+ * audit-checkpoint.ts). Appends are serialised in the process, and the entry id is the primary key, so two processes
+ * sharing a PostgreSQL store cannot both append the same link: the loser re-reads the chain's end and tries again.
  */
 import type { Kysely, Migration, SelectQueryBuilder } from 'kysely';
 import type { Clock } from '../../kernel/clock.ts';
 import { SerialQueue } from '../../kernel/serial-queue.ts';
 import type { AuditRecordInput, AuditTrail } from './api.ts';
 import { ChainChecker, GENESIS_HASH, entryHash, type BrokenLink, type ChainedFields } from './audit-chain.ts';
+import { readCheckpoint, writeCheckpoint, type AuditCheckpoint } from './audit-checkpoint.ts';
+import type { AuditKey } from './audit-key.ts';
 
 /** A stored entry row. */
 export interface AuditEntryRow extends ChainedFields {
@@ -62,6 +65,19 @@ export interface AuditVerification {
   anchor: { lastPrunedId: number; lastPrunedHash: string; prunedAt: string; prunedTotal: number } | null;
   /** The first broken link, or null when the chain is intact. */
   firstBroken: BrokenLink | null;
+  /** Every broken link in id order (at most the first 100; `brokenTotal` counts them all). */
+  brokenLinks: BrokenLink[];
+  brokenTotal: number;
+  /** The checkpoint the chain was checked against, or null when there is none yet. */
+  checkpoint: AuditCheckpoint | null;
+}
+
+/** Where the evidence outside the database lives. */
+export interface AuditEvidence {
+  /** Loads (or creates) the link key; called once, on first use. */
+  key(): AuditKey;
+  /** Path of the checkpoint file. */
+  checkpointPath: string;
 }
 
 /** Migrations of the audit plugin. */
@@ -154,10 +170,12 @@ export class AuditStore implements AuditTrail {
   private readonly queue = new SerialQueue();
   /** The last link this process wrote or read; appends are serialised, so it stays right unless another process appends. */
   private tail: { id: number; hash: string } | undefined;
+  private keying: { key: Buffer; checkpoint: AuditCheckpoint } | undefined;
 
   constructor(
     private readonly db: Kysely<AuditTables>,
     private readonly clock: Clock,
+    private readonly evidence: AuditEvidence,
   ) {}
 
   /** Appends an entry; appends of this process are applied one at a time, in call order. */
@@ -165,7 +183,39 @@ export class AuditStore implements AuditTrail {
     return this.queue.run(() => this.append(input));
   }
 
+  /**
+   * The key and the checkpoint, loaded on first use. Without a checkpoint one is written for the chain as it is; when
+   * the key was created just now, the entries already there keep their plain links and keyed ones start after them.
+   */
+  private async evidenceOf(): Promise<{ key: Buffer; checkpoint: AuditCheckpoint }> {
+    if (this.keying) return this.keying;
+    const { key, created } = this.evidence.key();
+    let checkpoint = readCheckpoint(this.evidence.checkpointPath);
+    if (!checkpoint) {
+      const tail = await this.readTail();
+      const anchor = await this.anchorRow();
+      checkpoint = {
+        headId: tail.id,
+        headHash: tail.hash,
+        at: this.clock.now().toISOString(),
+        anchorId: anchor ? Number(anchor.last_pruned_id) : null,
+        anchorHash: anchor?.last_pruned_hash ?? null,
+        keyedFromId: created ? tail.id + 1 : 1,
+      };
+      writeCheckpoint(this.evidence.checkpointPath, checkpoint);
+    }
+    this.keying = { key, checkpoint };
+    return this.keying;
+  }
+
+  private saveCheckpoint(change: Partial<AuditCheckpoint>): void {
+    if (!this.keying) return;
+    this.keying.checkpoint = { ...this.keying.checkpoint, ...change, at: this.clock.now().toISOString() };
+    writeCheckpoint(this.evidence.checkpointPath, this.keying.checkpoint);
+  }
+
   private async append(input: AuditRecordInput): Promise<void> {
+    const { key, checkpoint } = await this.evidenceOf();
     const details = input.details && Object.keys(input.details).length > 0 ? clip(JSON.stringify(input.details)) : null;
     for (let attempt = 1; ; attempt++) {
       const tail = this.tail ?? (await this.readTail());
@@ -182,10 +232,11 @@ export class AuditStore implements AuditTrail {
         source_address: clip(input.sourceAddress),
         details,
       };
-      const hash = entryHash(tail.hash, fields);
+      const hash = entryHash(tail.hash, fields, fields.id >= checkpoint.keyedFromId ? key : undefined);
       try {
         await this.db.insertInto('audit_entries').values({ ...fields, prev_hash: tail.hash, hash }).execute();
         this.tail = { id: fields.id, hash };
+        this.saveCheckpoint({ headId: fields.id, headHash: hash });
         return;
       } catch (error) {
         // Another process appended first (a shared PostgreSQL store): read the new end of the chain and try again.
@@ -226,14 +277,33 @@ export class AuditStore implements AuditTrail {
     }
   }
 
-  /** Walks the whole chain from the anchor (or the genesis) and reports the first broken link. */
+  /**
+   * Walks the whole chain from the anchor (or the genesis) and reports every broken link: links that do not match
+   * under the key, and a chain that disagrees with the checkpoint (newest entries missing, the start cut behind
+   * another anchor).
+   */
   async verify(): Promise<AuditVerification> {
+    const { key } = await this.evidenceOf();
+    // Read again: another run of this data folder (the CLI, a restart) may have moved it.
+    const checkpoint = readCheckpoint(this.evidence.checkpointPath) ?? null;
     const anchor = await this.anchorRow();
-    const checker = new ChainChecker({
-      expectedFirstId: anchor ? Number(anchor.last_pruned_id) + 1 : 1,
-      previousHash: anchor?.last_pruned_hash ?? GENESIS_HASH,
-    });
+    const storedAnchorId = anchor ? Number(anchor.last_pruned_id) : null;
+    // The checkpoint's anchor is the one pruning left; a different row in the database was put there by someone else.
+    const startId = checkpoint ? checkpoint.anchorId : storedAnchorId;
+    const startHash = checkpoint ? checkpoint.anchorHash : (anchor?.last_pruned_hash ?? null);
+    const checker = new ChainChecker(
+      { expectedFirstId: (startId ?? 0) + 1, previousHash: startHash ?? GENESIS_HASH },
+      { key, keyedFromId: checkpoint?.keyedFromId ?? 1 },
+    );
+    if (checkpoint && (checkpoint.anchorId !== storedAnchorId || checkpoint.anchorHash !== (anchor?.last_pruned_hash ?? null))) {
+      checker.report({
+        id: storedAnchorId ?? 0,
+        reason: `The pruning anchor in the database (${storedAnchorId === null ? 'none' : `entry ${storedAnchorId}`}) is not the one the checkpoint recorded (${checkpoint.anchorId === null ? 'none' : `entry ${checkpoint.anchorId}`}): the start of the trail was cut or its anchor rewritten.`,
+      });
+    }
     let afterId = -1;
+    let lastId = startId ?? 0;
+    let headSeen: string | undefined;
     for (;;) {
       const rows = await this.db
         .selectFrom('audit_entries')
@@ -242,9 +312,27 @@ export class AuditStore implements AuditTrail {
         .orderBy('id')
         .limit(BATCH)
         .execute();
-      for (const row of rows) if (!checker.check({ ...row, id: Number(row.id) })) break;
-      if (checker.broken || rows.length < BATCH) break;
+      for (const row of rows) {
+        const id = Number(row.id);
+        checker.check({ ...row, id });
+        if (checkpoint && id === checkpoint.headId) headSeen = row.hash;
+        lastId = id;
+      }
+      if (rows.length < BATCH) break;
       afterId = Number(rows[rows.length - 1].id);
+    }
+    if (checkpoint && checkpoint.headId > (checkpoint.anchorId ?? 0)) {
+      if (headSeen === undefined) {
+        checker.report({
+          id: checkpoint.headId,
+          reason: `Entry ${checkpoint.headId}, the newest the checkpoint of ${checkpoint.at} recorded, is missing: the trail ends at entry ${lastId}, so its newest entries were removed.`,
+        });
+      } else if (headSeen !== checkpoint.headHash) {
+        checker.report({
+          id: checkpoint.headId,
+          reason: `Entry ${checkpoint.headId} is not the entry the checkpoint of ${checkpoint.at} recorded: the chain was rewritten up to it.`,
+        });
+      }
     }
     return {
       intact: checker.broken === undefined,
@@ -258,7 +346,15 @@ export class AuditStore implements AuditTrail {
           }
         : null,
       firstBroken: checker.broken ?? null,
+      brokenLinks: checker.brokenLinks,
+      brokenTotal: checker.brokenTotal,
+      checkpoint,
     };
+  }
+
+  /** The checkpoint as it is on disk now (for exports), or null before the first use. */
+  currentCheckpoint(): AuditCheckpoint | null {
+    return readCheckpoint(this.evidence.checkpointPath) ?? null;
   }
 
   /**
@@ -267,6 +363,7 @@ export class AuditStore implements AuditTrail {
    */
   prune(cutoff: Date): Promise<{ removed: number; anchorId: number | null }> {
     return this.queue.run(async () => {
+      await this.evidenceOf();
       const last = await this.db
         .selectFrom('audit_entries')
         .select(['id', 'hash'])
@@ -289,6 +386,9 @@ export class AuditStore implements AuditTrail {
         if (previous) await trx.updateTable('audit_anchor').set(row).where('id', '=', 1).execute();
         else await trx.insertInto('audit_anchor').values({ id: 1, ...row }).execute();
         return { removed, anchorId };
+      }).then((result) => {
+        this.saveCheckpoint({ anchorId, anchorHash: last.hash });
+        return result;
       });
     });
   }

@@ -5,6 +5,7 @@
  * so the remaining chain stays verifiable.
  */
 import { userInfo } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { AUDIT_TRAIL } from './api.ts';
@@ -12,6 +13,8 @@ import { AuditStore, auditMigrations } from './audit-store.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
 import { createAuditCommands } from './audit-cli.ts';
 import { auditErrors } from './audit-errors.ts';
+import { loadOrCreateAuditKey } from './audit-key.ts';
+import { RefusalCollapser } from './refusal-collapse.ts';
 
 const configSchema = z
   .object({
@@ -19,6 +22,13 @@ const configSchema = z
     retentionDays: z.number().int().min(1).nullable().default(365),
     /** When pruning runs (cron, local time). */
     pruneSchedule: z.string().min(9).default('17 3 * * *'),
+    /**
+     * The chain's key file (created 0600 when missing); default `audit-chain.key` in the data folder. Processes that
+     * share one PostgreSQL store name the same file.
+     */
+    keyFile: z.string().min(1).optional(),
+    /** Refused credentials of one source within this many seconds are recorded once plus a count. */
+    refusalWindowSeconds: z.number().int().min(1).max(3600).default(60),
   })
   .strict();
 
@@ -40,24 +50,37 @@ export const plugin: PluginModule<AuditConfig> = {
   async register(context) {
     context.registerErrors(auditErrors.catalogue);
     await context.storage.migrate(auditMigrations);
-    const store = new AuditStore(context.storage.db, context.clock);
+    const store = new AuditStore(context.storage.db, context.clock, {
+      key: () => loadOrCreateAuditKey(context.config.keyFile ?? join(context.dataDir, 'audit-chain.key')),
+      checkpointPath: join(context.dataDir, 'audit-checkpoint.json'),
+    });
     context.container.registerInstance(AUDIT_TRAIL, store);
     if (context.routes) registerAuditRoutes(context.routes, store);
     for (const command of createAuditCommands(store)) context.registerCommand(command);
 
-    context.events.on('auth.credential-refused', (event) =>
-      store.record({
+    const refusals = new RefusalCollapser(
+      (entry) => store.record(entry),
+      context.clock,
+      context.config.refusalWindowSeconds * 1000,
+      (error) => context.logger.error({ err: error }, 'a refused credential could not be audited'),
+    );
+    context.lifecycle.onStop(() => refusals.stop());
+    context.events.on('auth.credential-refused', (event) => {
+      const holder = event.holder;
+      const actor = holder ? (holder.kind === 'api-key' ? `wbk_${holder.subject}` : holder.subject) : (event.keyPrefix ?? 'anonymous');
+      refusals.offer({
         action: 'credential.refuse',
         resourceType: 'route',
         resourceId: `${event.method} ${event.url}`,
         outcome: 'denied',
-        actor: event.keyPrefix ?? 'anonymous',
-        actorKind: event.credentialKind === 'api-key' ? 'api-key' : 'anonymous',
+        // A valid credential refused for its role is the holder's (user id or key prefix); else the key prefix sent.
+        actor,
+        actorKind: holder ? (holder.kind === 'api-key' ? 'api-key' : 'user') : event.credentialKind === 'api-key' ? 'api-key' : 'anonymous',
         requestId: event.requestId,
         sourceAddress: event.sourceAddress,
         details: { status: event.status, credentialKind: event.credentialKind, reason: event.reason },
-      }),
-    );
+      }, holder ? `${event.sourceAddress} ${actor}` : event.sourceAddress);
+    });
     // Keys change through `workbench keys` on this machine: the actor is the operating-system user who ran it.
     context.events.on('auth.api-key-changed', (event) =>
       store.record({

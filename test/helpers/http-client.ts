@@ -23,6 +23,8 @@ export interface TestRequest {
   rawBody?: string | Buffer;
   /** Send no Host header at all. */
   omitHost?: boolean;
+  /** Loopback address to send from (127.0.0.2 and so on), so a test can be several sources. */
+  localAddress?: string;
 }
 
 /** Sends one request to a base URL. */
@@ -45,6 +47,7 @@ export function send(baseUrl: string, request: TestRequest): Promise<TestRespons
         headers,
         setHost: !request.omitHost,
         agent: false,
+        ...(request.localAddress ? { localAddress: request.localAddress } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
