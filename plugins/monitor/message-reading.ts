@@ -8,7 +8,7 @@
 import type { ValidateOptions, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import type { Hl7MessageReader, Hl7MessageVerdict, Hl7ReadResult } from '../hl7-standard/api.ts';
 import type { MessageFacts, MonitoredInterface, StoredIssue } from './api.ts';
-import { parseMessageTime } from './message-time.ts';
+import { parseMessageTime } from '../hl7-standard/api.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;

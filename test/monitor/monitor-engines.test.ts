@@ -2,7 +2,7 @@
 // and property tests: splitting and reading arbitrary content never throws and accounts for every message.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseMessageTime } from '../../plugins/monitor/message-time.ts';
+import { parseMessageTime } from '../../plugins/hl7-standard/hl7-message-time.ts';
 import { bucketUpperMs, histogramQuantile, latencyBucket } from '../../plugins/monitor/latency-histogram.ts';
 import { compileFilePattern, filePatternProblem } from '../../plugins/monitor/file-pattern.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
