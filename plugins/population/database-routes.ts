@@ -11,15 +11,21 @@ import { populationErrors } from './errors.ts';
 import { learnProfile, type LearnedProfile } from './profile-learner.ts';
 import type { ProfileStore } from './profile-store.ts';
 import type { SeedRuns } from './seed-runs.ts';
-import { PROVIDERS } from './sql-dialect.ts';
+import { PROVIDER_ALIASES, type Provider } from './sql-dialect.ts';
 import { POPULATION_EXAMPLES } from './population-examples.ts';
 
 const TAGS = ['population'];
 const anyObject = z.record(z.string(), z.unknown());
 
+/** A provider, or one of its other names (`mariadb`, `postgresql`, `mssql`), as the provider it is. */
+const providerField = z
+  .enum(['postgres', 'mysql', 'sqlserver', 'mariadb', 'postgresql', 'mssql'] satisfies Array<Provider | keyof typeof PROVIDER_ALIASES>)
+  .transform((name): Provider => (name in PROVIDER_ALIASES ? PROVIDER_ALIASES[name as keyof typeof PROVIDER_ALIASES] : (name as Provider)))
+  .describe('postgres, mysql or sqlserver; mariadb, postgresql and mssql are accepted as their other names');
+
 const connectBody = z
   .object({
-    provider: z.enum(PROVIDERS),
+    provider: providerField,
     connectionString: z.string().min(1).max(4000).describe('kept in memory only: never stored, logged or returned'),
   })
   .strict();
@@ -38,7 +44,7 @@ const jobBody = z.object({ jobId: z.string().min(1).max(64) }).strict();
 const cleanupQuery = z
   .object({
     connectionString: z.string().min(1).max(4000).optional().describe('URL-encoded; default the connected database'),
-    provider: z.enum(PROVIDERS).optional(),
+    provider: providerField.optional(),
   })
   .strict();
 

@@ -11,6 +11,7 @@ import type {
   ObservationRecord,
   PatientRecord,
 } from './patient-record.ts';
+import { SYNTHETIC_MRN_PREFIX } from '../synthetic-data/api.ts';
 
 /** Portable column types, rendered per SQL dialect. */
 export type PortableType = 'integer' | 'text' | 'date' | 'timestamp' | 'decimal';
@@ -27,6 +28,11 @@ export interface DefaultColumn<R> {
   nullable: boolean;
   /** Table whose `id` this column references. */
   references?: DefaultTableName;
+  /**
+   * The values are `prefix` and a number of at least `width` digits (MRNs: `SYN00000001`). Into a column that is
+   * unique, a seed numbers them past the values already there, as it does keys.
+   */
+  numbered?: { prefix: string; width: number };
   value(row: R, patient: PatientRecord): CellValue;
 }
 
@@ -65,7 +71,7 @@ const patients: DefaultTable<PatientRecord> = {
   rows: (p) => [p],
   columns: [
     { name: 'id', type: 'integer', nullable: false, value: (p) => p.id },
-    text('mrn', 20, (p) => p.person.mrn),
+    { ...text<PatientRecord>('mrn', 20, (p) => p.person.mrn), numbered: { prefix: SYNTHETIC_MRN_PREFIX, width: 8 } },
     text('given_name', 60, (p) => p.person.givenName),
     text('middle_name', 60, (p) => p.person.middleName, true),
     text('family_name', 60, (p) => p.person.familyName),

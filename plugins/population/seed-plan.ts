@@ -7,6 +7,9 @@
  *   (text keys), so inserted keys never collide with rows already there and form one exact range to clean up;
  * - a foreign key to a seeded table: the parent's translated key; to another table: an existing parent key, or NULL
  *   when nullable; the nullable foreign key that breaks a cycle: NULL;
+ * - a column with a unique constraint of its own: a value no row already there holds (integers numbered past the
+ *   column's largest value; numbered text such as MRNs past the largest number of that shape; other text given the
+ *   run's prefix), so a second seed never collides with the first;
  * - a column the generator makes (same name): its value, fitted to an enum or check list and to the column length;
  * - a column filled by the database (identity, default): left out;
  * - any other column: drawn from the learned profile when there is one (frequencies, patterns, ranges), else NULL
@@ -19,7 +22,16 @@ import { sqlTimestamp } from './sql-dialect.ts';
 import type { PatientRecord } from './patient-record.ts';
 
 /** Where a target column's value comes from. */
-export type ColumnSource = 'key' | 'parent-key' | 'existing-parent' | 'generated' | 'profile' | 'placeholder' | 'null';
+export type ColumnSource = 'key' | 'parent-key' | 'existing-parent' | 'unique' | 'generated' | 'profile' | 'placeholder' | 'null';
+
+/**
+ * How the values of a unique column are made: integers past `offset`; `prefix` and a number past `offset` padded to
+ * `width` digits (numbered text); or the run's text prefix and the row id (any other text).
+ */
+export type UniquePlan =
+  | { kind: 'integer'; offset: number }
+  | { kind: 'numbered'; prefix: string; width: number; offset: number }
+  | { kind: 'text'; prefix: string };
 
 /** One target column of a seeded table. */
 export interface ColumnPlan {
@@ -27,6 +39,8 @@ export interface ColumnPlan {
   source: ColumnSource;
   /** For generated values: the default-schema column read. For parent keys: the referenced table. */
   from?: string;
+  /** For a unique column: how its values are made. */
+  unique?: UniquePlan;
 }
 
 /** How keys of a seeded table are made. */
@@ -63,6 +77,16 @@ export interface PlanInputs {
   existingKeys: ReadonlyMap<string, readonly CellValue[]>;
   /** Prefix of text keys of this run. */
   textKeyPrefix: string;
+  /**
+   * Per unique column (`table.column`), the largest number already used: the largest value of an integer column,
+   * the largest number of a numbered text column's shape. Missing: 0.
+   */
+  uniqueOffsets?: ReadonlyMap<string, number>;
+}
+
+/** The single-column unique constraints of a table, other than its key: the columns whose values must not repeat. */
+export function uniqueColumnsOf(table: TableInfo, keyColumn: string): Set<string> {
+  return new Set(table.uniques.filter((columns) => columns.length === 1 && columns[0] !== keyColumn).map((columns) => columns[0] as string));
 }
 
 const INTEGER_TYPE = /int|serial|numeric|decimal|number/i;
@@ -110,6 +134,7 @@ export function buildSeedPlan(inputs: PlanInputs): SeedPlan {
     const nulled = new Set(breakers.filter((b) => b.table === name).flatMap((b) => b.columns));
     if (nulled.size > 0) cycleBreakers.push({ table: name, columns: [...nulled] });
     const generatedColumns = new Map(source.columns.map((c) => [c.name.toLowerCase(), c]));
+    const uniqueColumns = uniqueColumnsOf(table, keyColumn);
     const columns: ColumnPlan[] = [];
     for (const column of table.columns) {
       const lower = column.name.toLowerCase();
@@ -125,6 +150,15 @@ export function buildSeedPlan(inputs: PlanInputs): SeedPlan {
         columns.push(generated ? { column: column.name, source: 'parent-key', from: fk.refTable } : { column: column.name, source: column.nullable ? 'null' : 'existing-parent', from: fk.refTable });
       } else if (fk) {
         columns.push({ column: column.name, source: column.nullable ? 'null' : 'existing-parent', from: fk.refTable });
+      } else if (uniqueColumns.has(column.name) && !column.generated) {
+        const offset = inputs.uniqueOffsets?.get(`${name}.${column.name}`) ?? 0;
+        const numbered = generatedColumns.get(lower)?.numbered;
+        const unique: UniquePlan = INTEGER_TYPE.test(column.dataType)
+          ? { kind: 'integer', offset }
+          : numbered
+            ? { kind: 'numbered', prefix: numbered.prefix, width: numbered.width, offset }
+            : { kind: 'text', prefix: inputs.textKeyPrefix };
+        columns.push({ column: column.name, source: 'unique', unique });
       } else if (generatedColumns.has(lower)) {
         columns.push({ column: column.name, source: 'generated', from: generatedColumns.get(lower)?.name });
       } else if (column.generated || column.default !== null) {
@@ -247,6 +281,20 @@ export function createRowBuilder(plan: SeedPlan, inputs: PlanInputs, seed: numbe
             const id = generated.value(row, patient);
             return typeof id === 'number' ? translateKey(parentKey, id) : null;
           };
+        }
+        case 'unique': {
+          const unique = c.unique as UniquePlan;
+          // Row ids are unique per table within a job, so each is one new value past what the column holds.
+          if (unique.kind === 'integer') {
+            const offset = unique.offset;
+            return (row) => offset + (row as { id: number }).id;
+          }
+          if (unique.kind === 'numbered') {
+            const { prefix, width, offset } = unique;
+            return (row) => `${prefix}${String(offset + (row as { id: number }).id).padStart(width, '0')}`;
+          }
+          const prefix = unique.prefix;
+          return (row) => `${prefix}${(row as { id: number }).id}`;
         }
         case 'existing-parent': {
           const keys = inputs.existingKeys.get(c.from as string) ?? [];

@@ -21,7 +21,7 @@ import type { ProfileStore } from './profile-store.ts';
 import type { LearnedProfile } from './profile-learner.ts';
 import { type BatchLoader, createTableBuffer, loadLanes, loadMethod, openBatchLoader, SeedRowError, type TableBuffer } from './seed-loaders.ts';
 import { type BatchIds, keySegments, manifestOf, type TableManifest } from './seed-manifest.ts';
-import { buildSeedPlan, createRowBuilder, type PlanInputs, type SeedPlan, type TablePlan, translateKey } from './seed-plan.ts';
+import { buildSeedPlan, createRowBuilder, type PlanInputs, type SeedPlan, type TablePlan, translateKey, type UniquePlan } from './seed-plan.ts';
 import { insertSql, quoteIdentifier, type Provider } from './sql-dialect.ts';
 import type { SqlTarget } from './sql-writer.ts';
 
@@ -55,6 +55,11 @@ const TEXT_DELETE_BATCH = 1000;
 function progressOf(row: SeedRunRow): { inserted: number; expected: number; percent: number } {
   const expected = (JSON.parse(row.manifest) as { expectedRows?: number }).expectedRows ?? row.inserted;
   return { inserted: row.inserted, expected, percent: expected === 0 ? 100 : Math.min(100, Math.floor((row.inserted / expected) * 1000) / 10) };
+}
+
+/** Where a seed stopped, from the error's own fields: `table patients, row 200 of the batch: <reason>`. */
+function seedRowPlace(error: SeedRowError): string {
+  return `table ${error.table}${error.rowIndex === null ? '' : `, row ${error.rowIndex + 1} of the batch`}: ${error.reason}`;
 }
 
 function viewOf(row: SeedRunRow): SeedRunView {
@@ -94,6 +99,14 @@ async function planInputs(connected: ConnectedDatabase, profiles: readonly Learn
     const result = await sql<{ m: unknown }>`select max(${sql.raw(quoteIdentifier(provider, t.keyColumn))}) as m from ${sql.raw(quoteIdentifier(provider, t.table))}`.execute(connection.db);
     maxKeys.set(t.table, Number(result.rows[0]?.m ?? 0) || 0);
   }
+  const uniqueOffsets = new Map<string, number>();
+  for (const t of draft.tables) {
+    for (const c of t.columns) {
+      if (c.source === 'unique' && c.unique && c.unique.kind !== 'text') {
+        uniqueOffsets.set(`${t.table}.${c.column}`, await largestUsedNumber(connected, t.table, c.column, c.unique));
+      }
+    }
+  }
   for (const t of draft.tables) {
     for (const c of t.columns) {
       if (c.source !== 'existing-parent' || !c.from || existingKeys.has(c.from)) continue;
@@ -109,7 +122,41 @@ async function planInputs(connected: ConnectedDatabase, profiles: readonly Learn
       existingKeys.set(c.from, (await query.execute(connection.db)).rows.map((r) => r.k));
     }
   }
-  return { schema, profiles, maxKeys, existingKeys, textKeyPrefix: prefix };
+  return { schema, profiles, maxKeys, existingKeys, textKeyPrefix: prefix, uniqueOffsets };
+}
+
+/**
+ * The largest number a unique column already holds: its largest value (integers), or the largest number among its
+ * values of the seed's shape, `prefix` then digits (`SYN00001000`: 1000). One grouped query, read through the
+ * column's index where there is one. A value of that shape with something other than digits after the prefix cannot
+ * be numbered past: the seed then stops before inserting anything, naming the column.
+ */
+async function largestUsedNumber(
+  connected: ConnectedDatabase,
+  table: string,
+  column: string,
+  unique: Exclude<UniquePlan, { kind: 'text' }>,
+): Promise<number> {
+  const provider = connected.schema.provider;
+  const q = sql.raw(quoteIdentifier(provider, column));
+  const from = sql.raw(quoteIdentifier(provider, table));
+  if (unique.kind === 'integer') {
+    const result = await sql<{ m: unknown }>`select max(${q}) as m from ${from}`.execute(connected.connection.db);
+    return Number(result.rows[0]?.m ?? 0) || 0;
+  }
+  const length = sql.raw(provider === 'sqlserver' ? 'len' : 'char_length');
+  // `!` escapes LIKE's wildcards (a backslash would need escaping itself in MySQL's string literals).
+  const pattern = `${unique.prefix.replace(/[!%_[]/g, (c) => `!${c}`)}%`;
+  const result = await sql<{ m: unknown }>`select max(${q}) as m from ${from} where ${q} like ${pattern} escape '!' and ${length}(${q}) >= ${unique.prefix.length + unique.width} group by ${length}(${q})`.execute(connected.connection.db);
+  let largest = 0;
+  for (const row of result.rows) {
+    const digits = String(row.m).slice(unique.prefix.length);
+    if (!/^\d+$/.test(digits)) {
+      throw new Error(`column ${table}.${column} is unique and holds "${String(row.m).slice(0, 40)}", which starts like the seed's values (${unique.prefix} and digits) but cannot be numbered past`);
+    }
+    largest = Math.max(largest, Number(digits));
+  }
+  return largest;
 }
 
 /** Profiles learned from the connected database. */
@@ -258,7 +305,7 @@ export function createSeedRuns(deps: SeedRunsDeps) {
       await Promise.all(inFlight);
       await Promise.all(lanes.map((lane) => lane.rollback()));
       // Failed batches are rolled back: take their keys off the record.
-      let reason = error instanceof SeedRowError ? `Seeding stopped at table ${error.table}, ${error.message.slice(error.table.length + 2)}; that batch was rolled back` : `Seeding failed: ${(error as Error).message}`;
+      let reason = error instanceof SeedRowError ? `Seeding stopped at ${seedRowPlace(error)}; that batch was rolled back` : `Seeding failed: ${(error as Error).message}`;
       // When the database cannot be asked (it went away), a batch whose commit had no answer stays on record:
       // cleanup deletes by key, so it removes whatever of that batch is there and nothing else.
       let unknownOutcome = 0;

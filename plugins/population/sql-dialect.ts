@@ -7,6 +7,9 @@ import type { CellValue, DefaultColumn, DefaultTable, PortableType } from './def
 /** The engines a population can target. */
 export const PROVIDERS = ['postgres', 'mysql', 'sqlserver'] as const;
 
+/** Other names of the providers, accepted wherever a provider is named (`mariadb` is served by the MySQL driver). */
+export const PROVIDER_ALIASES = { mariadb: 'mysql', postgresql: 'postgres', mssql: 'sqlserver' } as const;
+
 /** One of {@link PROVIDERS}. */
 export type Provider = (typeof PROVIDERS)[number];
 
