@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../kernel/clock.ts';
 import type { MonitoredInterface } from './api.ts';
 import type { AlertEpisodes } from './alert-episodes.ts';
+import type { AlertRuleRegistry } from './alert-rule-registry.ts';
 import type { AlertRules } from './monitor-config.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 import { minuteOf } from './message-store.ts';
@@ -33,6 +34,8 @@ export class AlertRuleEngine {
     private readonly episodes: AlertEpisodes,
     private readonly defaults: AlertRules,
     private readonly clock: Clock,
+    /** Rules other plugins registered; they judge with the monitor's own. */
+    private readonly registered?: AlertRuleRegistry,
   ) {}
 
   /** The rules of an interface: config defaults with its overrides on top. */
@@ -85,6 +88,7 @@ export class AlertRuleEngine {
         ? `The last message arrived at ${last}; the silence limit is ${rules.silenceMinutes} minutes.`
         : `No message arrived since watching began; the silence limit is ${rules.silenceMinutes} minutes.`,
     }));
+    await this.registered?.evaluate(monitored);
   }
 
   /** Ends the traffic and folder episodes of an interface that stopped being watched (disabled). */

@@ -182,6 +182,109 @@ export interface MonitorService extends MonitorStore {
   clearAlert(interfaceId: string, rule: string): Promise<boolean>;
   /** Settled files waiting to be read (a gauge for observability). */
   queueDepth(): number;
+  /**
+   * The report of a window from the roll-ups (never from stored messages): overall state, per interface its status,
+   * totals, hourly breakdown and top error codes, and the alerts triggered in the window. The report routes, scheduled
+   * e-mails and the dashboard render it.
+   */
+  buildReport(window: ReportWindow): Promise<MonitorReport>;
+  /**
+   * Adds an alert rule: it judges every watched interface after each commit that touched it and on every periodic
+   * check, and its episodes carry its key. A second rule with the same key is refused (throws).
+   */
+  registerAlertRule(rule: AlertRule): void;
+}
+
+/** States of an interface and of the monitor, worst first. */
+export const MONITOR_STATES = ['down', 'degraded', 'idle', 'healthy'] as const;
+
+/** One of {@link MONITOR_STATES}. */
+export type MonitorState = (typeof MONITOR_STATES)[number];
+
+/** Status of one interface: its state and why. */
+export interface InterfaceStatus {
+  interfaceId: string;
+  name: string;
+  enabled: boolean;
+  state: MonitorState;
+  reason: string;
+  lastMessageAt: string | null;
+  openAlerts: Alert[];
+}
+
+/** One hour of a metrics breakdown. */
+export interface HourBucket {
+  /** Start of the hour, ISO 8601 UTC. */
+  hour: string;
+  messagesProcessed: number;
+  errors: number;
+  successes: number;
+}
+
+/** Metrics of an interface over a window (both field sets of the spec), from the roll-ups. */
+export interface InterfaceMetrics {
+  interfaceId: string;
+  sinceHours: number;
+  windowStart: string;
+  windowEnd: string;
+  messagesTotal: number;
+  messagesSuccessful: number;
+  messagesFailed: number;
+  /** Successful share of messages (0..1); null without messages. */
+  successRate: number | null;
+  averageLatencyMs: number | null;
+  /** From the latency histogram: never below the exact p99, at most 5 % above it. */
+  p99LatencyMs: number | null;
+  /** Messages whose sender's time was older than the latency horizon, or ahead beyond the clock skew: not in the latency figures. */
+  staleLatency: number;
+  clockSkew: number;
+  totalMessagesProcessed: number;
+  totalErrors: number;
+  totalSuccesses: number;
+  /** Failed share of messages (0..1); null without messages. */
+  errorRate: number | null;
+  lastMessageAt: string | null;
+  /** When watching of the interface last (re)started; null while not watched. */
+  startedAt: string | null;
+  uptimeSeconds: number;
+  hourlyBreakdown: HourBucket[];
+}
+
+/** One error code of a report's top errors, from the error-code roll-ups. */
+export interface ErrorCount {
+  code: string;
+  /** Failed messages carrying the code in the window. */
+  count: number;
+  /** Field and message text of the newest message with the code (an example), when one is still stored. */
+  field: string;
+  example: string;
+  /** Control ids of up to three of the newest messages with the code. */
+  exampleControlIds: string[];
+}
+
+/** One interface in a report. */
+export interface InterfaceReport {
+  status: InterfaceStatus;
+  metrics: InterfaceMetrics;
+  topErrors: ErrorCount[];
+}
+
+/** The window of a report: `until` defaults to now; `interfaceIds` narrows it (default every interface). */
+export interface ReportWindow extends TimeWindow {
+  interfaceIds?: string[];
+}
+
+/** A whole report. */
+export interface MonitorReport {
+  generatedAt: string;
+  /** Hours the window spans (rounded up). */
+  sinceHours: number;
+  windowStart: string;
+  windowEnd: string;
+  overallState: MonitorState;
+  totals: { messages: number; failed: number; interfaces: number };
+  interfaces: InterfaceReport[];
+  alerts: Alert[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

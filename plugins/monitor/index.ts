@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { AlertEpisodes } from './alert-episodes.ts';
 import { registerAlertRoutes } from './alert-routes.ts';
-import { AlertRuleEngine } from './alert-rules.ts';
+import { AlertRuleRegistry } from './alert-rule-registry.ts';
+import { AlertRuleEngine, RULES } from './alert-rules.ts';
 import { HL7_MESSAGE_READER, type Hl7MessageReader } from '../hl7-standard/api.ts';
 import { MONITOR_SERVICE } from './api.ts';
 import { monitorErrors } from './errors.ts';
@@ -21,7 +22,9 @@ import { monitorConfigSchema, type MonitorConfig } from './monitor-config.ts';
 import { MonitorServiceImpl } from './monitor-service.ts';
 import { monitorMigrations, type MonitorDatabase } from './monitor-tables.ts';
 import { pruneRawContent } from './raw-retention.ts';
+import { ReportBuilder } from './report-builder.ts';
 import { registerReportRoutes } from './report-routes.ts';
+import { pruneRollups } from './rollup-writer.ts';
 import { RollupReader } from './rollup-reader.ts';
 import { WatchManager } from './watch-manager.ts';
 
@@ -36,7 +39,8 @@ export const plugin: PluginModule<MonitorConfig> = {
     const interfaces = new InterfaceStore(db);
     const messages = new MessageStore(db);
     const alerts = new AlertEpisodes(db, events, clock);
-    const rules = new AlertRuleEngine(db, alerts, config.alertRules, clock);
+    const registeredRules = new AlertRuleRegistry(alerts, clock, logger, new Set(Object.values(RULES)));
+    const rules = new AlertRuleEngine(db, alerts, config.alertRules, clock, registeredRules);
 
     let manager: WatchManager | undefined = undefined;
     const queue = new IngestQueue({
@@ -100,19 +104,32 @@ export const plugin: PluginModule<MonitorConfig> = {
       rescanIntervalMs: config.rescanIntervalMs,
     });
     manager = watchManager;
-    const service = new MonitorServiceImpl(
+    const rollups = new RollupReader(db, interfaces, clock);
+    const queries = new MessageQueries(db);
+    const watchFacts = {
+      problem: (id: string) => watchManager.state(id)?.problem,
+      watchingSinceMs: (id: string) => watchManager.state(id)?.watchingSinceMs ?? null,
+    };
+    const reports = new ReportBuilder({
+      db,
+      clock,
       interfaces,
-      messages,
-      new MessageQueries(db),
-      new RollupReader(db, interfaces, clock),
       alerts,
-      () => queue.size,
-    );
+      rollups,
+      messages: { queryMessages: (filter, options) => queries.query(filter, options) },
+      watch: watchFacts,
+    });
+    const service = new MonitorServiceImpl(interfaces, messages, queries, rollups, alerts, () => queue.size, reports, registeredRules);
+    registeredRules.bind(service);
     context.container.registerInstance(MONITOR_SERVICE, service);
 
     context.scheduler.schedule('monitor-raw-retention', '17 3 * * *', async () => {
       const removed = await pruneRawContent(db, clock.nowMs() - config.rawRetentionDays * 86_400_000);
       if (removed > 0) logger.info({ removed }, 'monitor removed raw message text past its retention');
+    });
+    context.scheduler.schedule('monitor-rollup-retention', '37 3 * * *', async () => {
+      const removed = await pruneRollups(db, clock.nowMs(), config.rollupRetention);
+      if (removed > 0) logger.info({ removed }, 'monitor removed roll-ups past their retention');
     });
     context.lifecycle.onStart(() => watchManager.start([]).then(async () => {
       for (const monitored of await interfaces.list()) await watchManager.apply(monitored);
@@ -140,6 +157,6 @@ export const plugin: PluginModule<MonitorConfig> = {
       },
     });
     registerAlertRoutes(routes, alerts, clock);
-    registerReportRoutes(routes, { db, clock, interfaces, alerts, manager: watchManager });
+    registerReportRoutes(routes, { db, clock, interfaces, rollups, reports, watch: watchFacts });
   },
 };

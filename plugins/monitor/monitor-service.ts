@@ -1,6 +1,9 @@
 /** The implementation of {@link MonitorService} other plugins resolve by {@link MONITOR_SERVICE}. */
 import { kernelErrors } from '../../kernel/errors.ts';
 import type {
+  AlertRule,
+  MonitorReport,
+  ReportWindow,
   DailyMessageCount,
   MinuteRollupOptions,
   Alert,
@@ -23,6 +26,8 @@ import type {
   WindowTotals,
 } from './api.ts';
 import type { AlertEpisodes } from './alert-episodes.ts';
+import type { AlertRuleRegistry } from './alert-rule-registry.ts';
+import type { ReportBuilder } from './report-builder.ts';
 import type { InterfaceStore } from './interface-store.ts';
 import type { MessageQueries } from './message-query.ts';
 import { isoOf, type MessageStore } from './message-store.ts';
@@ -37,7 +42,17 @@ export class MonitorServiceImpl implements MonitorService {
     private readonly rollups: RollupReader,
     private readonly alerts: AlertEpisodes,
     private readonly waitingFiles: () => number,
+    private readonly reports: ReportBuilder,
+    private readonly rules: AlertRuleRegistry,
   ) {}
+
+  buildReport(window: ReportWindow): Promise<MonitorReport> {
+    return this.reports.build(window);
+  }
+
+  registerAlertRule(rule: AlertRule): void {
+    this.rules.register(rule);
+  }
 
   queryMessages(filter: MessageFilter, options?: MessagePageOptions): Promise<MessagePage> {
     return this.queries.query(filter, options);

@@ -6,25 +6,13 @@
  * - idle: disabled, silent past its silence limit, or no message yet;
  * - healthy: watched, messages arriving, no open alert.
  */
-import type { Alert, MonitoredInterface } from './api.ts';
+import { MONITOR_STATES, type Alert, type InterfaceStatus, type MonitoredInterface, type MonitorState } from './api.ts';
 import { RULES } from './alert-rules.ts';
 
 /** State names, worst first. */
-export const STATES = ['down', 'degraded', 'idle', 'healthy'] as const;
+export const STATES = MONITOR_STATES;
 
-/** One state. */
-export type MonitorState = (typeof STATES)[number];
-
-/** Status of one interface. */
-export interface InterfaceStatus {
-  interfaceId: string;
-  name: string;
-  enabled: boolean;
-  state: MonitorState;
-  reason: string;
-  lastMessageAt: string | null;
-  openAlerts: Alert[];
-}
+export type { InterfaceStatus, MonitorState };
 
 /** Judges one interface. */
 export function interfaceStatus(

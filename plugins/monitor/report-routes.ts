@@ -8,18 +8,15 @@ import { kernelErrors } from '../../kernel/errors.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { MonitoredInterface } from './api.ts';
-import type { AlertEpisodes } from './alert-episodes.ts';
 import { interfaceMetrics, windowStartMs, type InterfaceMetrics } from './interface-metrics.ts';
 import type { InterfaceStore } from './interface-store.ts';
 import { alertSchema, idParams, sinceHours } from './monitor-schemas.ts';
-import type { MonitorReport } from './monitor-report.ts';
-import { interfaceStatus, overallState, STATES, type InterfaceStatus } from './monitor-status.ts';
+import { overallState, STATES, type InterfaceStatus } from './monitor-status.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
+import type { ReportBuilder, WatchFacts } from './report-builder.ts';
 import { renderReportHtml } from './report-html.ts';
 import { renderReportText } from './report-text.ts';
-import { topErrors } from './top-errors.ts';
-import type { WatchManager } from './watch-manager.ts';
-import { lastMessageAt } from './window-stats.ts';
+import type { RollupReader } from './rollup-reader.ts';
 import { MONITOR_EXAMPLES } from './monitor-examples.ts';
 
 /** What the routes need. */
@@ -27,8 +24,9 @@ export interface ReportRouteDeps {
   db: Kysely<MonitorDatabase>;
   clock: Clock;
   interfaces: InterfaceStore;
-  alerts: AlertEpisodes;
-  manager: WatchManager;
+  rollups: RollupReader;
+  reports: ReportBuilder;
+  watch: WatchFacts;
 }
 
 const hourSchema = z.object({ hour: z.string(), messagesProcessed: z.number(), errors: z.number(), successes: z.number() });
@@ -44,6 +42,8 @@ const metricsSchema = z.object({
   successRate: z.number().nullable(),
   averageLatencyMs: z.number().nullable(),
   p99LatencyMs: z.number().nullable(),
+  staleLatency: z.number(),
+  clockSkew: z.number(),
   totalMessagesProcessed: z.number(),
   totalErrors: z.number(),
   totalSuccesses: z.number(),
@@ -66,22 +66,20 @@ const statusSchema = z.object({
 
 /** Registers metrics, status and report. */
 export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDeps): void {
-  const { db, clock, interfaces, alerts, manager } = deps;
+  const { db, clock, interfaces, rollups, reports, watch } = deps;
 
-  const metricsOf = (monitored: MonitoredInterface, hours: number): Promise<InterfaceMetrics> =>
-    interfaceMetrics(db, monitored.id, {
-      sinceHours: hours,
-      nowMs: clock.nowMs(),
-      watchingSinceMs: manager.state(monitored.id)?.watchingSinceMs ?? null,
+  const metricsOf = (monitored: MonitoredInterface, hours: number): Promise<InterfaceMetrics> => {
+    const nowMs = clock.nowMs();
+    const startMs = windowStartMs(nowMs, hours);
+    return interfaceMetrics(db, rollups, monitored.id, {
+      startMs,
+      untilMs: startMs + hours * 3_600_000,
+      nowMs,
+      watchingSinceMs: watch.watchingSinceMs(monitored.id),
     });
+  };
 
-  async function statusOf(monitored: MonitoredInterface): Promise<InterfaceStatus> {
-    return interfaceStatus(monitored, {
-      problem: monitored.enabled ? manager.state(monitored.id)?.problem : undefined,
-      lastMessageAt: await lastMessageAt(db, monitored.id),
-      openAlerts: await alerts.openAlerts(monitored.id),
-    });
-  }
+  const statusOf = (monitored: MonitoredInterface): Promise<InterfaceStatus> => reports.status(monitored);
 
   routes.route({
     method: 'GET',
@@ -126,32 +124,10 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     response: z.unknown(),
     async handler({ query }) {
       const nowMs = clock.nowMs();
-      const since = new Date(windowStartMs(nowMs, query.sinceHours)).toISOString();
-      const report: MonitorReport = {
-        generatedAt: new Date(nowMs).toISOString(),
-        sinceHours: query.sinceHours,
-        windowStart: since,
-        windowEnd: new Date(nowMs).toISOString(),
-        overallState: 'idle',
-        totals: { messages: 0, failed: 0, interfaces: 0 },
-        interfaces: [],
-        alerts: await alerts.list({ since }),
-      };
-      for (const monitored of await interfaces.list()) {
-        const metrics = await metricsOf(monitored, query.sinceHours);
-        const errors = await topErrors(db, monitored.id, since);
-        report.interfaces.push({
-          status: await statusOf(monitored),
-          metrics,
-          topErrors: errors.errors,
-          failedMessagesScanned: errors.scanned,
-          topErrorsCapped: errors.capped,
-        });
-        report.totals.messages += metrics.messagesTotal;
-        report.totals.failed += metrics.messagesFailed;
-        report.totals.interfaces++;
-      }
-      report.overallState = overallState(report.interfaces.map((i) => i.status.state));
+      const startMs = windowStartMs(nowMs, query.sinceHours);
+      // whole clock hours, the current one included (nothing is stored past now)
+      const report = await reports.build({ since: new Date(startMs), until: new Date(startMs + query.sinceHours * 3_600_000) });
+      report.sinceHours = query.sinceHours;
       if (query.format === 'json') return report;
       if (query.format === 'html') return { raw: true, contentType: 'text/html; charset=utf-8', body: renderReportHtml(report) };
       return { raw: true, contentType: 'text/plain; charset=utf-8', body: renderReportText(report) };
