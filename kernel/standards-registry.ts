@@ -141,6 +141,63 @@ export interface ProfileSummary {
   messageTypes?: string[];
 }
 
+/** The verdict of one message read by {@link MessageReading.readMessages}. */
+export interface ReadMessageVerdict {
+  isValid: boolean;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+}
+
+/** One message of content read by {@link MessageReading.readMessages}. */
+export interface ReadContentMessage {
+  /** 0-based position among the messages of the content. */
+  index: number;
+  /** The message's own text, to validate and keep. */
+  raw: string;
+  /**
+   * What the message says about itself, as plain values under names the reading plugin documents (who sent it,
+   * when, what kind, which identifiers). The kernel does not read them; a consumer maps the names it knows.
+   */
+  facts: Readonly<Record<string, unknown>>;
+  /** Absent when `validateHere` said no for it: the caller validates `raw` elsewhere (a worker pool). */
+  verdict?: ReadMessageVerdict;
+}
+
+/** What reading content found. */
+export interface ReadContentResult {
+  /** The messages from `firstIndex` on. */
+  messages: ReadContentMessage[];
+  /** How many messages the content holds, those before `firstIndex` included. */
+  messageCount: number;
+  /** Problems outside any message (content that is not of the standard, undecodable bytes), as sentences. */
+  problems: string[];
+}
+
+/** How to read content. */
+export interface ReadContentOptions {
+  mode: ValidateOptions['mode'];
+  /** Profile applied on top of the standard; the adapter's PROFILE_NOT_FOUND error when none has this name. */
+  profile?: string;
+  /** Messages before this index are left out (already read; default 0). */
+  firstIndex?: number;
+  /** Which messages to validate here, by the length of their text (default: all). */
+  validateHere?: (rawLength: number) => boolean;
+}
+
+/**
+ * Optional capability of an adapter: reading content (a file of one message, a batch, a stream of lines) into its
+ * messages with their facts and verdicts, in one pass. Consumers branch on its presence, never on an adapter's id.
+ */
+export interface MessageReading {
+  /** Glob (picomatch) of the file names this standard's messages usually have (`*.hl7`, `*.{json,ndjson}`). */
+  readonly filePattern: string;
+  /**
+   * Reads content, linear in its size. Never throws for bad content: content holding no message of the standard
+   * gives no messages and the problems. Throws the adapter's PROFILE_NOT_FOUND for an unknown profile name.
+   */
+  readMessages(content: Uint8Array, options: ReadContentOptions): ReadContentResult;
+}
+
 /**
  * The contract every standard plugin implements. Adapters are plain objects: they take strings and return data,
  * and throw {@link WorkbenchError}s (code + status) only for bad requests such as an unknown message type.
@@ -167,6 +224,8 @@ export interface StandardAdapter {
   describe(path: string, options?: { version?: string }): FieldDescription | undefined;
   /** Profiles loaded for this standard. */
   profiles(): ProfileSummary[];
+  /** Reading of received content into messages with their facts (optional capability). */
+  readonly reading?: MessageReading;
 }
 
 /** Holds the registered adapters. */

@@ -7,6 +7,7 @@ import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.
 import { syntheticDataOf } from '../synthetic-data/api.ts';
 import { fhirErrors } from './errors.ts';
 import { createFhirAdapter } from './fhir-adapter.ts';
+import { createFhirReading } from './fhir-message-reading.ts';
 
 function buildAdapter(context: WorkerPluginContext): ReturnType<typeof createFhirAdapter> {
   return createFhirAdapter({
@@ -23,7 +24,8 @@ export const plugin: PluginModule = {
     for (const { file, problem } of adapter.profileProblems()) {
       context.logger.warn({ file, problem }, `FHIR profile file ${file} was not loaded: ${problem}`);
     }
-    context.standards.register(adapter);
+    // reading received files (the monitor) happens on the main thread only
+    context.standards.register(Object.assign(adapter, { reading: createFhirReading((content, options) => adapter.validate(content, options)) }));
     context.logger.info({ profiles: adapter.profiles().length }, 'FHIR R4 adapter registered');
   },
   registerWorker(context) {

@@ -297,7 +297,10 @@ function checkPrimitive(
       return;
     }
     if (table === CODING_SYSTEM_TABLE) {
-      if (!isHl7CodingSystem(value)) reportCodingSystem(place, value, component, part);
+      if (isHl7CodingSystem(value)) return;
+      // Public-health implementation guides name their value sets here: in compatibility mode that is readable.
+      if (ctx.issues.mode === 'compatibility' && PUBLIC_HEALTH_CODING_SYSTEM.test(value)) return;
+      reportCodingSystem(place, value, component, part);
       return;
     }
     // A field's table counts when HL7-defined; a component's table was chosen by its plan (ID in the version).
@@ -307,6 +310,13 @@ function checkPrimitive(
     }
   }
 }
+
+/**
+ * Coding-system names of public-health implementation guides (CDC PHIN VADS): value-set names such as
+ * `PH_SexOfPatient_HL7_2x` or `PH_NotifiableEvent_Disease_Condition_CDC_NNDSS`, and `PHINQUESTION` for the
+ * guides' question codes. Not in HL7 table 0396, but a receiver of such a guide knows them.
+ */
+const PUBLIC_HEALTH_CODING_SYSTEM = /^(?:PH_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*|PHINQUESTION|PHINVADS)$/;
 
 /** True when the value checked is an observation value (OBX-5), which a receiver has to interpret. */
 function isObservationValue(place: Place): boolean {
@@ -482,17 +492,39 @@ export function checkSegmentFields(ctx: FieldCheckContext, segment: Hl7Segment, 
   // `field` and `repetition` are set by checkField for each field checked.
   const place: Place = { ctx, segment, field: def.fields[0] as Hl7FieldDefinition, repetition: 0, profileSegment };
   const present = segment.fields.length;
+  // QPD-3 onwards are each query's own parameters, defined by its conformance statement (IHE PDQ repeats QPD-3,
+  // PIX uses QPD-4, PDQ QPD-8), not by the segment definition.
+  const lastChecked = segment.name === 'QPD' ? QPD_LAST_STANDARD_FIELD : Number.POSITIVE_INFINITY;
   for (let f = 0; f < plan.fields.length; f++) {
     const field = plan.fields[f] as FieldPlan;
-    if (field.def.position < present) checkField(place, field, segment.fields[field.def.position], valueType);
+    if (field.def.position < present && field.def.position <= lastChecked) checkField(place, field, segment.fields[field.def.position], valueType);
   }
   for (let f = 0; f < plan.required.length; f++) {
     const field = plan.required[f] as FieldPlan;
-    if (field.def.position >= present) checkField(place, field, undefined, valueType);
+    if (field.def.position >= present && field.def.position <= lastChecked) checkField(place, field, undefined, valueType);
   }
+  if (segment.name === 'OBX') checkObservationValueType(ctx, segment);
   const lastDefined = def.fields.length > 0 ? (def.fields[def.fields.length - 1] as Hl7FieldDefinition).position : 0;
   // A definition without fields (CON in the v2.8 data) says nothing about where the segment ends.
-  if (lastDefined > 0 && present - 1 > lastDefined) checkFieldsBeyond(ctx, segment, def, lastDefined);
+  if (lastDefined > 0 && present - 1 > lastDefined && segment.name !== 'QPD') checkFieldsBeyond(ctx, segment, def, lastDefined);
+}
+
+/** The last QPD field the segment definition governs (QPD-2, the query tag); the rest is the query's own. */
+const QPD_LAST_STANDARD_FIELD = 2;
+
+/**
+ * An observation value (OBX-5) with no value type (OBX-2) cannot be read: its type is unknown. An error in both
+ * modes, whatever the version says about OBX-2.
+ */
+function checkObservationValueType(ctx: FieldCheckContext, segment: Hl7Segment): void {
+  if (isFieldEmpty(segment.fields[5]) || !isFieldEmpty(segment.fields[2])) return;
+  const path = `${ctx.pathOf(segment)}.2`;
+  ctx.issues.add(
+    'REQUIRED_FIELD_MISSING',
+    path,
+    `${path} (Value Type) is empty but ${ctx.pathOf(segment)}.5 holds a value: without its type a receiver cannot read the observation value.`,
+    false,
+  );
 }
 
 /**

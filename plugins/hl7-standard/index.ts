@@ -9,9 +9,10 @@ import { syntheticDataOf } from '../synthetic-data/api.ts';
 import { hl7Errors } from './errors.ts';
 import { createHl7Adapter } from './hl7-adapter.ts';
 import { createHl7MessageReader, HL7_MESSAGE_READER } from './hl7-message-reader.ts';
+import { createHl7Reading } from './hl7-message-reading.ts';
 import { type Hl7ProfileSet, loadHl7Profiles } from './hl7-profiles.ts';
 
-function registerAdapter(context: WorkerPluginContext, reportProblems: boolean): Hl7ProfileSet {
+function registerAdapter(context: WorkerPluginContext, reportProblems: boolean, withReading: boolean): Hl7ProfileSet {
   const profiles = loadHl7Profiles(context.profiles);
   if (reportProblems) {
     for (const problem of profiles.problems) {
@@ -19,7 +20,9 @@ function registerAdapter(context: WorkerPluginContext, reportProblems: boolean):
     }
   }
   const synthetic = syntheticDataOf(context.container);
-  context.standards.register(createHl7Adapter({ synthetic, profiles }));
+  const adapter = createHl7Adapter({ synthetic, profiles });
+  // reading received files (the monitor) happens on the main thread only
+  context.standards.register(withReading ? { ...adapter, reading: createHl7Reading(createHl7MessageReader(profiles)) } : adapter);
   return profiles;
 }
 
@@ -27,10 +30,10 @@ function registerAdapter(context: WorkerPluginContext, reportProblems: boolean):
 export const plugin: PluginModule = {
   register(context) {
     context.registerErrors(hl7Errors.catalogue);
-    const profiles = registerAdapter(context, true);
+    const profiles = registerAdapter(context, true, true);
     context.container.registerInstance(HL7_MESSAGE_READER, createHl7MessageReader(profiles));
   },
   registerWorker: (context) => {
-    registerAdapter(context, false);
+    registerAdapter(context, false, false);
   },
 };

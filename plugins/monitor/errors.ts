@@ -12,5 +12,9 @@ export const monitorErrors = defineErrorCatalogue({
   MESSAGE_FILTER_INVALID: { status: 400, message: 'The message query is invalid: {reason}.' },
   MESSAGE_CURSOR_INVALID: { status: 400, message: 'Cursor "{cursor}" is not a position this store gave out; use the next or cursor value of an earlier read.' },
   ROLLUP_QUERY_INVALID: { status: 400, message: 'The roll-up query is invalid: {reason}.' },
+  STANDARD_UNAVAILABLE: {
+    status: 400,
+    message: 'standard "{standard}" cannot be monitored here: no loaded plugin reads its files; available: {available}.',
+  },
   INTERFACE_NAME_TAKEN: { status: 409, message: 'An interface named "{name}" already exists.' },
 });

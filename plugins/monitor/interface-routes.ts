@@ -8,7 +8,8 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { MonitoredInterface } from './api.ts';
 import { monitorErrors } from './errors.ts';
-import { checkDirectory, checkFilePattern, checkProfile } from './interface-input.ts';
+import { checkDirectory, checkFilePattern } from './interface-input.ts';
+import { checkStandard, defaultFilePattern, standardWithProfile, type ReadableStandard } from './interface-standard.ts';
 import type { InterfaceChanges, InterfaceStore } from './interface-store.ts';
 import { createInterfaceBody, idParams, interfaceSchema, updateInterfaceBody } from './monitor-schemas.ts';
 import { MONITOR_EXAMPLES } from './monitor-examples.ts';
@@ -17,8 +18,8 @@ import { MONITOR_EXAMPLES } from './monitor-examples.ts';
 export interface InterfaceRouteDeps {
   interfaces: InterfaceStore;
   clock: Clock;
-  /** Names of every loaded profile, of every standard. */
-  loadedProfiles(): string[];
+  /** The standards whose files can be read, with their file patterns and loaded profiles. */
+  readableStandards(): ReadableStandard[];
   /** Called after an interface was created or changed, so watching follows. */
   changed(monitored: MonitoredInterface): Promise<void>;
   /** Called before an interface is removed, so its watcher stops first. */
@@ -68,14 +69,19 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     successStatus: 201,
     async handler({ body }) {
       const directoryPath = checkDirectory(body.directoryPath);
-      checkFilePattern(body.filePattern);
-      if (body.profileName) checkProfile(body.profileName, deps.loadedProfiles());
+      const readable = deps.readableStandards();
+      let standard = body.standard ?? 'auto';
+      checkStandard(standard, readable);
+      if (body.profileName) standard = standardWithProfile(standard, body.profileName, readable);
+      const filePattern = body.filePattern ?? defaultFilePattern(standard, readable);
+      checkFilePattern(filePattern);
       await checkNameFree(body.name);
       const created = await interfaces.create(
         {
           name: body.name,
+          standard,
           directoryPath,
-          filePattern: body.filePattern,
+          filePattern,
           profileName: body.profileName ?? null,
           validationMode: body.validationMode,
           recursive: body.recursive,
@@ -113,11 +119,17 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     body: updateInterfaceBody,
     response: interfaceSchema,
     async handler({ params, body }) {
-      await requireInterface(params.id);
+      const current = await requireInterface(params.id);
       const changes: InterfaceChanges = { ...body };
       if (body.directoryPath !== undefined) changes.directoryPath = checkDirectory(body.directoryPath);
       if (body.filePattern !== undefined) checkFilePattern(body.filePattern);
-      if (body.profileName) checkProfile(body.profileName, deps.loadedProfiles());
+      const readable = deps.readableStandards();
+      if (body.standard !== undefined) checkStandard(body.standard, readable);
+      // the profile kept or given must belong to the standard kept or given
+      const profile = body.profileName === undefined ? current.profileName : body.profileName;
+      if (profile && (body.standard !== undefined || body.profileName)) {
+        changes.standard = standardWithProfile(body.standard ?? current.standard, profile, readable);
+      }
       if (body.name !== undefined) await checkNameFree(body.name, params.id);
       const updated = await interfaces.update(params.id, changes, clock.now().toISOString());
       if (!updated) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });

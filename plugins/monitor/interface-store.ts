@@ -1,13 +1,14 @@
 /** Stored interfaces: rows of `monitor_interfaces` to and from {@link MonitoredInterface}. */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AlertRuleOverrides, InterfaceValidationMode, MonitoredInterface } from './api.ts';
+import type { AlertRuleOverrides, InterfaceStandard, InterfaceValidationMode, MonitoredInterface } from './api.ts';
 import { monitorErrors } from './errors.ts';
 import type { InterfaceRow, MonitorDatabase } from './monitor-tables.ts';
 
 /** Fields of a new interface (already checked). */
 export interface NewInterface {
   name: string;
+  standard: InterfaceStandard;
   directoryPath: string;
   filePattern: string;
   profileName: string | null;
@@ -24,6 +25,7 @@ function toInterface(row: InterfaceRow): MonitoredInterface {
   return {
     id: row.id,
     name: row.name,
+    standard: (['hl7', 'fhir', 'ncpdp'].includes(row.standard) ? row.standard : 'auto') as InterfaceStandard,
     directoryPath: row.directory_path,
     filePattern: row.file_pattern,
     profileName: row.profile_name,
@@ -78,6 +80,7 @@ export class InterfaceStore {
       directory_path: input.directoryPath,
       file_pattern: input.filePattern,
       profile_name: input.profileName,
+      standard: input.standard,
       validation_mode: input.validationMode,
       enabled: 1,
       recursive: input.recursive ? 1 : 0,
@@ -101,6 +104,7 @@ export class InterfaceStore {
     if (changes.directoryPath !== undefined) values.directory_path = changes.directoryPath;
     if (changes.filePattern !== undefined) values.file_pattern = changes.filePattern;
     if (changes.profileName !== undefined) values.profile_name = changes.profileName;
+    if (changes.standard !== undefined) values.standard = changes.standard;
     if (changes.validationMode !== undefined) values.validation_mode = changes.validationMode;
     if (changes.enabled !== undefined) values.enabled = changes.enabled ? 1 : 0;
     if (changes.recursive !== undefined) values.recursive = changes.recursive ? 1 : 0;

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { inCommitTransaction, type CommitStatements, type CommitStore } from './commit-statements.ts';
+import { FACT_COLUMNS, factValues, storableText } from './message-facts.ts';
 import type { ReadMessage } from './message-reading.ts';
 import { addToRollups, applyLatencyLimits, DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
 import type { FileRow, FileTable, MessageRow, MonitorDatabase } from './monitor-tables.ts';
@@ -102,23 +103,11 @@ export function judgeByContent(row: FileRow, content: Buffer, hash: string): Fil
   return { kind: 'rewritten', row };
 }
 
-/**
- * Text as every database stores it: PostgreSQL refuses NUL characters (binary files carry them) and values longer
- * than their column, so NUL becomes U+FFFD and a value is cut to `max` characters.
- */
-function storable<T extends string | null>(value: T, max?: number): T {
-  if (value === null) return value;
-  const clean = value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
-  return (max !== undefined && clean.length > max ? clean.slice(0, max) : clean) as T;
-}
-
-/** Columns of monitor_messages in the order {@link messageRow} gives their values. */
-const MESSAGE_COLUMNS = [
-  'file_id', 'index_in_file', 'interface_id', 'received_at', 'message_time', 'message_type', 'trigger_event', 'version',
-  'control_id', 'sending_application', 'sending_facility', 'patient_ids', 'account_number', 'visit_number', 'is_valid',
-  'errors', 'warnings', 'latency_ms', 'raw', 'standard', 'receiving_application', 'receiving_facility', 'sequence_number',
-  'acknowledged_control_id', 'software', 'segment_ids', 'latency_class',
-] as const satisfies ReadonlyArray<keyof MessageRow>;
+/** Columns of monitor_messages in the order {@link messageRow} gives their values: the declared facts after the rest. */
+const MESSAGE_COLUMNS: ReadonlyArray<keyof MessageRow & string> = [
+  'file_id', 'index_in_file', 'interface_id', 'received_at', 'standard', 'is_valid', 'errors', 'warnings', 'latency_ms',
+  'latency_class', 'raw', ...FACT_COLUMNS,
+];
 
 /** An empty issue list, as stored (most messages of a healthy feed have no errors). */
 const NO_ISSUES = '[]';
@@ -133,29 +122,14 @@ function messageRow(file: ReadFile, fileId: number, m: ReadMessage, keepRaw: boo
     m.indexInFile,
     file.interfaceId,
     file.receivedAt,
-    m.messageTime,
-    storable(m.messageType, 20),
-    storable(m.triggerEvent, 20),
-    storable(m.version, 20),
-    storable(m.controlId, 200),
-    storable(m.sendingApplication, 200),
-    storable(m.sendingFacility, 200),
-    JSON.stringify(m.patientIds),
-    storable(m.accountNumber, 200),
-    storable(m.visitNumber, 200),
+    m.standard,
     m.isValid ? 1 : 0,
     issuesJson(m.errors),
     issuesJson(m.warnings),
     m.latencyMs,
-    keepRaw ? storable(m.raw) : null,
-    m.standard,
-    storable(m.receivingApplication, 200),
-    storable(m.receivingFacility, 200),
-    m.sequenceNumber,
-    storable(m.acknowledgedControlId, 200),
-    m.software === null ? null : storable(JSON.stringify(m.software)),
-    m.segmentIds.length === 0 ? null : storable(m.segmentIds.join(' ')),
     m.latencyClass,
+    keepRaw ? storableText(m.raw) : null,
+    ...factValues(m),
   ];
 }
 
@@ -204,14 +178,14 @@ async function writeFileRows(statements: CommitStatements, files: ReadFile[]): P
     inserts.push([
       id,
       file.interfaceId,
-      storable(file.path, 4096),
+      storableText(file.path, 4096),
       file.size,
       file.mtimeMs,
       file.hash,
       file.messages.length,
       failed,
       file.state,
-      storable(file.error),
+      storableText(file.error),
       file.receivedAt,
       file.receivedAt,
     ]);
@@ -246,7 +220,7 @@ export async function commitFiles(
           const key = `${kind}:${value}\u0000${authority}`;
           if (value === null || value.length > 200 || (authority !== null && authority.length > 200) || seen.has(key)) return;
           seen.add(key);
-          identifiers.push([fileId, m.indexInFile, kind, storable(value), file.receivedAt, storable(authority)]);
+          identifiers.push([fileId, m.indexInFile, kind, storableText(value), file.receivedAt, storableText(authority)]);
         };
         for (const patient of m.patientIds) add('patient', patient.id, patient.assigningAuthority);
         add('account', m.accountNumber);

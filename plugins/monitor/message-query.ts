@@ -13,10 +13,10 @@ import type {
   MessagePageOptions,
   MessageRecord,
   MonitoredStandard,
-  SendingSoftware,
   StoredIssue,
 } from './api.ts';
 import { decodeCursor, encodeCursor, type MessagePosition } from './message-cursor.ts';
+import { FACT_COLUMNS as STORED_FACT_COLUMNS, projectFacts } from './message-facts.ts';
 import { monitorErrors } from './errors.ts';
 import type { MessageRow, MonitorDatabase } from './monitor-tables.ts';
 
@@ -42,11 +42,9 @@ export function parseMessageId(id: string): { fileId: number; indexInFile: numbe
 
 /** The columns of the default projection (every fact, no raw text). */
 const FACT_COLUMNS = [
-  'm.file_id', 'm.index_in_file', 'm.interface_id', 'm.standard', 'm.received_at', 'm.message_time', 'm.message_type',
-  'm.trigger_event', 'm.version', 'm.control_id', 'm.sending_application', 'm.sending_facility', 'm.receiving_application',
-  'm.receiving_facility', 'm.sequence_number', 'm.acknowledged_control_id', 'm.software', 'm.segment_ids', 'm.patient_ids',
-  'm.account_number', 'm.visit_number', 'm.is_valid', 'm.errors', 'm.warnings', 'm.latency_ms', 'm.latency_class',
-] as const;
+  ...['file_id', 'index_in_file', 'interface_id', 'standard', 'received_at', 'is_valid', 'errors', 'warnings', 'latency_ms', 'latency_class'],
+  ...STORED_FACT_COLUMNS,
+].map((column) => `m.${column}`);
 
 type FactRow = Omit<MessageRow, 'raw'> & { raw?: string | null };
 
@@ -72,22 +70,7 @@ function toRecord(row: FactRow, includeRaw: boolean): MessageRecord {
     indexInFile,
     standard: row.standard as MonitoredStandard,
     receivedAt: row.received_at,
-    messageTime: row.message_time,
-    messageType: row.message_type,
-    triggerEvent: row.trigger_event,
-    version: row.version,
-    controlId: row.control_id,
-    sendingApplication: row.sending_application,
-    sendingFacility: row.sending_facility,
-    receivingApplication: row.receiving_application,
-    receivingFacility: row.receiving_facility,
-    sequenceNumber: row.sequence_number === null ? null : Number(row.sequence_number),
-    acknowledgedControlId: row.acknowledged_control_id,
-    software: row.software === null ? null : (JSON.parse(row.software) as SendingSoftware),
-    segmentIds: row.segment_ids ? row.segment_ids.split(' ') : [],
-    patientIds: row.patient_ids === '[]' ? [] : (JSON.parse(row.patient_ids) as MessageRecord['patientIds']),
-    accountNumber: row.account_number,
-    visitNumber: row.visit_number,
+    ...projectFacts(row),
     isValid: Boolean(row.is_valid),
     errors: issues(row.errors),
     warnings: issues(row.warnings),

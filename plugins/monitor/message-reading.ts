@@ -1,27 +1,32 @@
 /**
- * Turns the content of a settled file into the messages the monitor stores: split and validated in one parse by the
- * HL7 plugin's message reader (batches, MLLP, BOM, any line ending) with the interface's mode and profile, facts
- * extracted, latency computed. A message long enough for the worker pool is validated there instead, through the
- * kernel's runner, so it never holds the event loop. Content holding no message at all is one failed message with
- * a PARSE_ERROR, never an exception.
+ * Turns the content of a settled file into the messages the monitor stores, whatever the standard: the interface's
+ * declared standard (or, for `auto`, the adapter most confident about the file's start) reads the content through
+ * its reading capability (kernel `MessageReading`): split and validated in one pass with the interface's mode and
+ * profile, facts mapped through the declared list (message-facts.ts), latency computed. The monitor branches on the
+ * capability, never on a standard's name. A message long enough for the worker pool is validated there instead,
+ * through the kernel's runner, so it never holds the event loop. Content holding no message at all is one failed
+ * message with a PARSE_ERROR, never an exception.
  */
-import type { ValidateOptions, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
-import type { Hl7MessageReader, Hl7MessageVerdict, Hl7ReadResult } from '../hl7-standard/api.ts';
-import type { MessageFacts, MonitoredInterface, StoredIssue } from './api.ts';
-import { parseMessageTime } from '../hl7-standard/api.ts';
+import type { ReadContentResult, ReadMessageVerdict, StandardAdapter, ValidateOptions, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
+import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from './api.ts';
+import { noFacts, readFacts } from './message-facts.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;
 
-/** Validates one message's text (the adapter itself, or the kernel's runner in front of it). */
-export type ValidateMessage = (content: string, options: ValidateOptions) => Promise<ValidationResult> | ValidationResult;
+/** Characters of a file's start an adapter's `detect` looks at (`auto` interfaces). */
+const DETECT_CHARS = 4096;
 
-/** How content is read: the HL7 reader for the parse, the runner for messages too long for the event loop. */
+/** Validates one message's text with an adapter (the adapter itself, or the kernel's runner in front of it). */
+export type ValidateMessage = (adapter: StandardAdapter, content: string, options: ValidateOptions) => Promise<ValidationResult> | ValidationResult;
+
+/** How content is read: the registered adapters, and the runner for messages too long for the event loop. */
 export interface ContentReaders {
-  reader: Hl7MessageReader;
-  /** Validates a message the reader left without a verdict. */
+  /** The registered adapters (those with a reading capability can read files). */
+  adapters(): readonly StandardAdapter[];
+  /** Validates a message the reading left without a verdict. */
   validate: ValidateMessage;
-  /** Whether a message of this length is validated on the event loop, by the reader. */
+  /** Whether a message of this length is validated on the event loop, by the reading. */
   validateHere(rawLength: number): boolean;
 }
 
@@ -31,14 +36,10 @@ export type ReadMessage = Omit<MessageFacts, 'id' | 'interfaceId' | 'fileId' | '
 /** What reading a file's content produced. */
 export interface ContentReading {
   messages: ReadMessage[];
-  /** True when the content held no HL7 message at all. */
+  /** True when the content held no message at all. */
   unparsable: boolean;
   /** Why, when unparsable. */
   problem?: string;
-}
-
-function orNull(value: string): string | null {
-  return value === '' ? null : value;
 }
 
 function keep(issues: ValidationIssue[]): StoredIssue[] {
@@ -48,7 +49,7 @@ function keep(issues: ValidationIssue[]): StoredIssue[] {
 /** The warning stored with each message when the interface's profile is no longer loaded. */
 function profileNotLoaded(error: unknown): StoredIssue {
   return {
-    field: 'MSH',
+    field: 'message',
     code: 'PROFILE_NOT_LOADED',
     severity: 'warning',
     message: `The interface's profile could not be applied (${(error as Error).message}); validated against the standard alone.`,
@@ -56,7 +57,7 @@ function profileNotLoaded(error: unknown): StoredIssue {
 }
 
 /** A verdict as stored: at most STORED_ISSUES_MAX issues of each severity, an extra warning first. */
-function stored(verdict: Hl7MessageVerdict, extraWarning?: StoredIssue): Pick<ReadMessage, 'isValid' | 'errors' | 'warnings'> {
+function stored(verdict: ReadMessageVerdict, extraWarning?: StoredIssue): Pick<ReadMessage, 'isValid' | 'errors' | 'warnings'> {
   const warnings = keep(verdict.warnings);
   return { isValid: verdict.isValid, errors: keep(verdict.errors), warnings: extraWarning ? [extraWarning, ...warnings] : warnings };
 }
@@ -67,37 +68,89 @@ function stored(verdict: Hl7MessageVerdict, extraWarning?: StoredIssue): Pick<Re
  * longer loaded falls back to the plain standard, with a warning.
  */
 async function validate(
-  run: ValidateMessage,
+  readers: ContentReaders,
+  adapter: StandardAdapter,
   raw: string,
   monitored: MonitoredInterface,
 ): Promise<Pick<ReadMessage, 'isValid' | 'errors' | 'warnings'>> {
   try {
-    return stored(await run(raw, { mode: monitored.validationMode, profile: monitored.profileName ?? undefined }));
+    return stored(await readers.validate(adapter, raw, { mode: monitored.validationMode, profile: monitored.profileName ?? undefined }));
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'PROCESSING_TIME_EXCEEDED' || code === 'PROCESSING_MEMORY_EXCEEDED') {
-      const issue: StoredIssue = { field: 'MSH', code, severity: 'error', message: (error as Error).message };
+      const issue: StoredIssue = { field: 'message', code, severity: 'error', message: (error as Error).message };
       return { isValid: false, errors: [issue], warnings: [] };
     }
     if (code !== 'PROFILE_NOT_FOUND') throw error;
-    return stored(await run(raw, { mode: monitored.validationMode }), profileNotLoaded(error));
+    return stored(await readers.validate(adapter, raw, { mode: monitored.validationMode }), profileNotLoaded(error));
   }
 }
 
-/** Splits and validates content with the interface's profile; one no longer loaded falls back to the standard. */
+/**
+ * The adapter that reads an interface's file: the declared standard's, or for `auto` the reading adapter most
+ * confident about the file's start. `fallback` is the closest one when none is confident (it names the standard of
+ * the failed message an unreadable file becomes); undefined only when no adapter can read files at all.
+ */
+export function chooseReader(
+  adapters: readonly StandardAdapter[],
+  standard: MonitoredInterface['standard'],
+  content: Buffer,
+): { adapter?: StandardAdapter; fallback?: StandardAdapter } {
+  const readable = adapters.filter((a) => a.reading !== undefined);
+  if (standard !== 'auto') {
+    const declared = readable.find((a) => a.id === standard);
+    return { adapter: declared, fallback: declared };
+  }
+  const head = content.subarray(0, DETECT_CHARS).toString('utf8');
+  let best: StandardAdapter | undefined;
+  let bestScore = -1;
+  for (const adapter of readable) {
+    let score = 0;
+    try {
+      score = adapter.detect(head);
+    } catch {
+      score = 0;
+    }
+    if (score > bestScore) {
+      best = adapter;
+      bestScore = score;
+    }
+  }
+  return { adapter: bestScore >= 0.5 ? best : undefined, fallback: best };
+}
+
+/** Reads with the interface's profile; one no longer loaded falls back to the standard. */
 function readWithProfile(
+  adapter: StandardAdapter,
   readers: ContentReaders,
   content: Buffer,
   monitored: MonitoredInterface,
   firstIndex: number,
-): { read: Hl7ReadResult; warning?: StoredIssue } {
+): { read: ReadContentResult; warning?: StoredIssue } {
+  const reading = adapter.reading!;
   const options = { mode: monitored.validationMode, firstIndex, validateHere: (n: number) => readers.validateHere(n) };
   try {
-    return { read: readers.reader.read(content, { ...options, profile: monitored.profileName ?? undefined }) };
+    return { read: reading.readMessages(content, { ...options, profile: monitored.profileName ?? undefined }) };
   } catch (error) {
     if ((error as { code?: string }).code !== 'PROFILE_NOT_FOUND') throw error;
-    return { read: readers.reader.read(content, options), warning: profileNotLoaded(error) };
+    return { read: reading.readMessages(content, options), warning: profileNotLoaded(error) };
   }
+}
+
+/** The one failed message an unreadable file becomes. */
+function unreadableMessage(standard: MonitoredStandard, problem: string, content: Buffer): ReadMessage {
+  return {
+    indexInFile: 0,
+    standard,
+    ...noFacts(),
+    isValid: false,
+    errors: [{ field: 'message', code: 'PARSE_ERROR', severity: 'error', message: problem }],
+    warnings: [],
+    latencyMs: null,
+    latencyClass: 'none',
+    // an unreadable file may be huge or binary: keep only its start for drill-down
+    raw: content.subarray(0, 65_536).toString('utf8'),
+  };
 }
 
 /**
@@ -108,73 +161,38 @@ export async function readContent(
   content: Buffer,
   options: { readers: ContentReaders; monitored: MonitoredInterface; receivedAtMs: number; skip: number },
 ): Promise<ContentReading> {
-  const { read: split, warning } = readWithProfile(options.readers, content, options.monitored, options.skip);
-  if (split.messageCount === 0) {
-    const problem = split.problems[split.problems.length - 1] ?? 'The content holds no HL7 v2 message.';
-    return {
-      unparsable: true,
-      problem,
-      messages:
-        options.skip > 0
-          ? []
-          : [
-              {
-                indexInFile: 0,
-                standard: 'hl7',
-                messageTime: null,
-                messageType: null,
-                triggerEvent: null,
-                version: null,
-                controlId: null,
-                sendingApplication: null,
-                sendingFacility: null,
-                receivingApplication: null,
-                receivingFacility: null,
-                sequenceNumber: null,
-                acknowledgedControlId: null,
-                software: null,
-                segmentIds: [],
-                patientIds: [],
-                accountNumber: null,
-                visitNumber: null,
-                isValid: false,
-                errors: [{ field: 'MSH', code: 'PARSE_ERROR', severity: 'error', message: problem }],
-                warnings: [],
-                latencyMs: null,
-                latencyClass: 'none',
-                // an unreadable file may be huge or binary: keep only its start for drill-down
-                raw: content.subarray(0, 65_536).toString('utf8'),
-              },
-            ],
-    };
+  const { monitored, readers } = options;
+  const { adapter, fallback } = chooseReader(readers.adapters(), monitored.standard, content);
+  const fallbackStandard = (fallback?.id ?? (monitored.standard === 'auto' ? 'hl7' : monitored.standard)) as MonitoredStandard;
+  const failed = (problem: string): ContentReading => ({
+    unparsable: true,
+    problem,
+    messages: options.skip > 0 ? [] : [unreadableMessage(fallbackStandard, problem, content)],
+  });
+  if (!adapter) {
+    const names = readers.adapters().filter((a) => a.reading).map((a) => a.id).join(', ') || 'none';
+    return failed(
+      monitored.standard === 'auto'
+        ? `The content is of no standard the monitor reads (${names}).`
+        : `The ${monitored.standard} standard cannot read files here (standards that can: ${names}).`,
+    );
   }
+  const standard = adapter.id as MonitoredStandard;
+  const { read, warning } = readWithProfile(adapter, readers, content, monitored, options.skip);
+  if (read.messageCount === 0) return failed(read.problems[read.problems.length - 1] ?? `The content holds no ${adapter.displayName} message.`);
   const messages: ReadMessage[] = [];
-  for (const facts of split.messages) {
-    const time = parseMessageTime(facts.messageTime);
-    const verdict = facts.verdict ? stored(facts.verdict, warning) : await validate(options.readers.validate, facts.raw, options.monitored);
+  for (const message of read.messages) {
+    const facts = readFacts(message.facts);
+    const verdict = message.verdict ? stored(message.verdict, warning) : await validate(readers, adapter, message.raw, monitored);
+    const time = facts.messageTime === null ? Number.NaN : Date.parse(facts.messageTime);
     messages.push({
-      indexInFile: facts.index,
-      standard: 'hl7',
-      messageTime: time === undefined ? null : new Date(time).toISOString(),
-      messageType: orNull(facts.messageType),
-      triggerEvent: orNull(facts.triggerEvent),
-      version: orNull(facts.version),
-      controlId: orNull(facts.controlId),
-      sendingApplication: orNull(facts.sendingApplication),
-      sendingFacility: orNull(facts.sendingFacility),
-      receivingApplication: null,
-      receivingFacility: null,
-      sequenceNumber: null,
-      acknowledgedControlId: null,
-      software: null,
-      segmentIds: [],
-      patientIds: facts.patientIds.map((p) => ({ id: p.id, assigningAuthority: orNull(p.assigningAuthority) })),
-      accountNumber: orNull(facts.accountNumber) ?? orNull(facts.visitNumber),
-      visitNumber: orNull(facts.visitNumber),
+      indexInFile: message.index,
+      standard,
+      ...facts,
       ...verdict,
-      latencyMs: time === undefined ? null : options.receivedAtMs - time,
-      latencyClass: time === undefined ? 'none' : 'ok',
-      raw: facts.raw,
+      latencyMs: Number.isFinite(time) ? options.receivedAtMs - time : null,
+      latencyClass: Number.isFinite(time) ? 'ok' : 'none',
+      raw: message.raw,
     });
   }
   return { messages, unparsable: false };

@@ -12,6 +12,7 @@ const INTERFACE_NAME = 'ADT inbound (Epic)';
 const EPIC_ADT = {
   id: INTERFACE_ID,
   name: INTERFACE_NAME,
+  standard: 'hl7',
   directoryPath: '/var/spool/hl7/epic-adt',
   filePattern: '*.hl7',
   profileName: 'acme-adt',
@@ -34,8 +35,9 @@ const ERROR_RATE_ALERT = {
   message: '3 of 42 messages failed validation in the last 15 minutes (7.1 %). Warning threshold: 5 %.',
   triggeredAt: '2026-01-15T09:12:03.417Z',
   acknowledgedAt: null,
-  rule: 'error-rate-warning',
+  rule: 'error-rate',
   clearedAt: null,
+  escalatedAt: null,
 };
 
 const hours = ['2026-01-15T07:00:00.000Z', '2026-01-15T08:00:00.000Z', '2026-01-15T09:00:00.000Z'];
@@ -85,6 +87,7 @@ export const MONITOR_EXAMPLES = {
   createInterface: {
     body: {
       name: INTERFACE_NAME,
+      standard: 'hl7',
       directoryPath: '/var/spool/hl7/epic-adt',
       filePattern: '*.hl7',
       profileName: 'acme-adt',

@@ -6,6 +6,7 @@
 import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
 import { syntheticDataOf } from '../synthetic-data/api.ts';
 import { ncpdpErrors } from './errors.ts';
+import { createNcpdpReading } from './ncpdp-message-reading.ts';
 import { createNcpdpAdapter } from './ncpdp-adapter.ts';
 import { loadNcpdpProfiles } from './ncpdp-profiles.ts';
 
@@ -17,7 +18,9 @@ function registerAdapter(context: WorkerPluginContext, reportProblems: boolean):
     }
   }
   const synthetic = syntheticDataOf(context.container);
-  context.standards.register(createNcpdpAdapter({ synthetic, profiles }));
+  const adapter = createNcpdpAdapter({ synthetic, profiles });
+  // reading received files (the monitor) happens on the main thread only
+  context.standards.register(reportProblems ? { ...adapter, reading: createNcpdpReading((content, options) => adapter.validate(content, options)) } : adapter);
 }
 
 /** The plugin module the kernel loads. */

@@ -13,6 +13,8 @@ import { commitFiles, judgeByContent, judgeByStat, sha256 } from '../../plugins/
 import { monitorMigrations } from '../../plugins/monitor/monitor-tables.ts';
 import { splitHl7Messages } from '../../plugins/hl7-standard/api.ts';
 import { createHl7MessageReader } from '../../plugins/hl7-standard/hl7-message-reader.ts';
+import { createHl7Reading } from '../../plugins/hl7-standard/hl7-message-reading.ts';
+import type { StandardAdapter } from '../../kernel/standards-registry.ts';
 import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
 import { readContent, type ContentReaders } from '../../plugins/monitor/message-reading.ts';
 import type { FileRow } from '../../plugins/monitor/monitor-tables.ts';
@@ -118,10 +120,11 @@ describe('ledger verdicts', () => {
 /** The HL7 reader without profiles; messages of `pooledFrom` characters or more go to `validate` instead. */
 function contentReaders(pooledFrom = Number.POSITIVE_INFINITY): ContentReaders & { validated: string[] } {
   const validated: string[] = [];
+  const hl7 = { id: 'hl7', displayName: 'HL7 v2', detect: () => 1, reading: createHl7Reading(createHl7MessageReader(loadHl7Profiles([]))) };
   return {
-    reader: createHl7MessageReader(loadHl7Profiles([])),
+    adapters: () => [hl7 as unknown as StandardAdapter],
     validateHere: (length) => length < pooledFrom,
-    validate(content) {
+    validate(_adapter, content) {
       validated.push(content);
       return { isValid: false, errors: [{ field: 'MSH', code: 'POOLED', severity: 'error', message: 'validated apart' }], warnings: [] };
     },
@@ -130,7 +133,7 @@ function contentReaders(pooledFrom = Number.POSITIVE_INFINITY): ContentReaders &
 }
 
 describe('reading untrusted content', () => {
-  const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
+  const monitored = { standard: 'hl7', validationMode: 'compatibility', profileName: null } as MonitoredInterface;
   const readers = contentReaders();
   const messages = fc.array(fc.constantFrom(...['A', 'B', 'C'].map((id) => adtMessage(id))), { maxLength: 5 });
   const separators = fc.constantFrom('\r', '\n', '\r\n');
@@ -216,7 +219,7 @@ describe('raw text retention', () => {
     const { pruneRawContent } = await import('../../plugins/monitor/raw-retention.ts');
     await withMonitorStorage('sqlite', async (storage) => {
       const readers = contentReaders();
-      const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
+      const monitored = { standard: 'hl7', validationMode: 'compatibility', profileName: null } as MonitoredInterface;
       for (const [path, day] of [['old.hl7', '2026-01-01'], ['new.hl7', '2026-01-20']] as const) {
         const content = Buffer.from(adtMessage(path));
         const reading = await readContent(content, { readers, monitored, receivedAtMs: Date.parse(`${day}T00:00:00Z`), skip: 0 });
@@ -245,7 +248,7 @@ describe('ledger commits', () => {
     it(`store a batch whole or not at all, and leave the database usable after a refused batch (${name})`, async () => {
       await withMonitorStorage(name, async (storage) => {
         const readers = contentReaders();
-        const monitored = { validationMode: 'compatibility', profileName: null } as MonitoredInterface;
+        const monitored = { standard: 'hl7', validationMode: 'compatibility', profileName: null } as MonitoredInterface;
         const fileOf = async (path: string, ids: string[]) => {
           const content = Buffer.from(ids.map((id) => adtMessage(id)).join('\r'));
           const reading = await readContent(content, { readers, monitored, receivedAtMs: Date.now(), skip: 0 });

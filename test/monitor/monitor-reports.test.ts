@@ -93,7 +93,7 @@ describe('metrics, status and report', () => {
     expect(json.status).toBe(200);
     const report = json.json.data;
     expect(report.totals).toEqual({ messages: 5, failed: 1, interfaces: 1 });
-    expect(report.interfaces[0].topErrors[0]).toMatchObject({ code: 'PARSE_ERROR', field: 'MSH', count: 1 });
+    expect(report.interfaces[0].topErrors[0]).toMatchObject({ code: 'PARSE_ERROR', field: 'message', count: 1 });
     expect(report.alerts.map((a: { rule: string }) => a.rule)).toContain('unparsable-file');
 
     const text = await h.get('/api/monitor/report?sinceHours=3');
