@@ -23,7 +23,10 @@ export function filePatternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-/** A matcher of relative paths (`/` separated) for a valid pattern. */
-export function compileFilePattern(pattern: string): (relativePath: string) => boolean {
-  return picomatch(pattern, PATTERN_OPTIONS);
+/**
+ * A matcher of relative paths (`/` separated) for a valid pattern. In a recursive interface a pattern without a
+ * `/` (the default `*.hl7`) matches the file name at any depth; a pattern with one matches the relative path.
+ */
+export function compileFilePattern(pattern: string, recursive = false): (relativePath: string) => boolean {
+  return picomatch(pattern, { ...PATTERN_OPTIONS, basename: recursive && !pattern.includes('/') });
 }

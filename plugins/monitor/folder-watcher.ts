@@ -75,7 +75,7 @@ export class FolderWatcher {
     private readonly monitored: MonitoredInterface,
     private readonly options: FolderWatcherOptions,
   ) {
-    this.matches = compileFilePattern(monitored.filePattern);
+    this.matches = compileFilePattern(monitored.filePattern, monitored.recursive);
     const root = monitored.directoryPath;
     this.rootPrefix = root.endsWith(sep) ? root : `${root}${sep}`;
   }

@@ -29,7 +29,7 @@ export interface DatabaseConnection {
   close(): Promise<void>;
 }
 
-/** The reason of a driver error, in words, with any occurrence of the password masked. */
+/** The reason of a driver error, in words, with the password masked (see {@link maskPassword}). */
 export function describeConnectionError(error: unknown, target: ParsedConnection): string {
   const e = error as { code?: string; errno?: number; message?: string; number?: number };
   const code = e.code ?? '';
@@ -41,7 +41,36 @@ export function describeConnectionError(error: unknown, target: ParsedConnection
     reason = `the server refused the credentials of user "${target.user}" (wrong user name or password)`;
   } else if (code === '3D000' || code === 'ER_BAD_DB_ERROR') reason = `database "${target.database}" does not exist on that server`;
   else reason = (e.message ?? String(error)).split('\n')[0].slice(0, 300);
-  return target.password ? reason.split(target.password).join('***') : reason;
+  return maskPassword(reason, target.password);
+}
+
+/** True when `char` may be part of a word (so a password found next to it is part of a longer word, not itself). */
+function isWordCharacter(char: string | undefined): boolean {
+  return char !== undefined && /[\p{L}\p{N}_]/u.test(char);
+}
+
+/**
+ * The text with the password masked where it stands as a password: the password field of a connection string
+ * (`scheme://user:***@`, `password=***`) and the password's text where it stands alone, not inside a longer word
+ * (the password `p` must not turn "unexpectedly" into "unex***ectedly").
+ */
+export function maskPassword(text: string, password: string | undefined): string {
+  let masked = text
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:/\s@]*:)[^@\s]*@/gi, '$1***@')
+    .replace(/\b(password|pwd)(\s*=\s*)[^;\s]*/gi, '$1$2***');
+  if (!password) return masked;
+  let from = 0;
+  for (;;) {
+    const at = masked.indexOf(password, from);
+    if (at < 0) return masked;
+    const end = at + password.length;
+    if (!isWordCharacter(masked[at - 1]) && !isWordCharacter(masked[end])) {
+      masked = `${masked.slice(0, at)}***${masked.slice(end)}`;
+      from = at + 3;
+    } else {
+      from = at + 1;
+    }
+  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
