@@ -11,6 +11,7 @@ import { withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.t
 import type { BridgeConfig } from './bridge-config.ts';
 import { adapterForGeneration, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { UnreadableFileError, formatGenerated, readMessageFile, splitNdjson } from './message-files.ts';
+import { JOURNEY_CLI_OPTIONS, runJourneyCommand, wantsScenario } from './journey-command.ts';
 
 function formatIssue(issue: ValidationIssue): string {
   return `  ${issue.severity === 'error' ? 'ERROR  ' : 'warning'} ${issue.field.padEnd(14)} ${issue.code}: ${issue.message}`;
@@ -175,6 +176,7 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
               count: { type: 'string', default: '1' },
               seed: { type: 'string' },
               standard: { type: 'string' },
+              ...JOURNEY_CLI_OPTIONS,
             },
           });
           const count = Number(values.count);
@@ -187,6 +189,7 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
             io.err(`--seed must be a whole number from 0 to ${MAX_SEED}, not "${excerpt(values.seed ?? '')}".`);
             return 2;
           }
+          if (wantsScenario(values)) return runJourneyCommand(standards, { ...values, seed }, io);
           const adapter = adapterForGeneration(standards, values.standard, values.type);
           const version = generationVersion(adapter, values.version, undefined);
           const messages = adapter.generate({

@@ -25,6 +25,7 @@ import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
 import type { BridgeConfig } from './bridge-config.ts';
 import { BRIDGE_EXAMPLES } from './bridge-examples.ts';
 import { RAW_MESSAGE_CONTENT_TYPES, definedOnly, messageText } from './message-input.ts';
+import { generateScenarioMessages, rejectScenarioOptions } from './journey-scenario.ts';
 
 /**
  * Registers validate, diff, generate, profiles, standards and describe. The message work goes through the kernel's
@@ -97,6 +98,11 @@ export function registerBridgeRoutes(routes: RouteRegistrar, standards: Standard
     examples: BRIDGE_EXAMPLES.generate,
     response: generateResultSchema,
     handler({ body }) {
+      if (body.scenario !== undefined) {
+        const scenario = { ...body, scenario: body.scenario };
+        return generateScenarioMessages(standards, scenario, (hl7) => generationVersion(hl7, body.version, body.hl7Version), Date.now());
+      }
+      rejectScenarioOptions(body);
       const adapter = adapterForGeneration(standards, body.standard, body.messageType);
       const version = generationVersion(adapter, body.version, body.hl7Version);
       return runner.generate(adapter, {

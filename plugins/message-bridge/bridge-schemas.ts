@@ -1,6 +1,7 @@
 /** Request and response schemas of the bridge routes (they also feed the bridge's OpenAPI document). */
 import { z } from 'zod';
 import { MAX_SEED } from '../../kernel/standards-registry.ts';
+import { scenarioBodyFields } from './journey-scenario.ts';
 
 /** HL7 versions `hl7Version` accepts (2.3 to 2.8). */
 export const HL7_GENERATE_VERSIONS = ['2.3', '2.3.1', '2.4', '2.5', '2.5.1', '2.6', '2.7', '2.7.1', '2.8'] as const;
@@ -152,6 +153,7 @@ export const generateBodySchema = z
       .nullable()
       .default(null)
       .describe(`0 to ${MAX_SEED}: the same seed gives the same messages, byte for byte; omitted or null: fresh output`),
+    ...scenarioBodyFields,
   })
   .strict();
 
