@@ -149,11 +149,10 @@ export const plugin: PluginModule<MonitorConfig> = {
         await watchManager.remove(id);
         // a batch already being committed for it lands before its rows are removed
         await queue.idle();
-        await alerts.closeAll(id);
         events.emit('monitor.interface.deleted', { interfaceId: id });
       },
     });
-    registerAlertRoutes(routes, alerts, clock, async (id) => (await interfaces.get(id)) !== undefined);
+    registerAlertRoutes(routes, alerts, clock);
     registerReportRoutes(routes, { db, clock, interfaces, rollups, reports, watch: watchFacts });
   },
 };
