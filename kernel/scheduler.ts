@@ -27,8 +27,11 @@ export class Scheduler {
 
   constructor(private readonly logger: Logger) {}
 
-  /** Schedules `run` on the cron expression; names are unique (a second job with a name replaces the first). */
-  schedule(name: string, expression: string, run: () => Promise<void> | void): ScheduledJob {
+  /**
+   * Schedules `run` on the cron expression; names are unique (a second job with a name replaces the first). The
+   * expression is read in the process's local time, or in `options.timeZone` (IANA, e.g. `Europe/Berlin`).
+   */
+  schedule(name: string, expression: string, run: () => Promise<void> | void, options: { timeZone?: string } = {}): ScheduledJob {
     if (this.stopped) throw new Error(`Scheduler is stopped; cannot schedule ${name}.`);
     if (!cron().validate(expression)) throw new Error(`Invalid cron expression for job ${name}: "${expression}".`);
     this.tasks.get(name)?.stop();
@@ -41,7 +44,7 @@ export class Scheduler {
           this.logger.error({ err: error, job: name }, 'scheduled job failed');
         }
       },
-      { name, noOverlap: true },
+      { name, noOverlap: true, ...(options.timeZone ? { timezone: options.timeZone } : {}) },
     );
     this.tasks.set(name, task);
     return {

@@ -1,0 +1,144 @@
+/**
+ * Example requests and answers of the analytics routes, shown in the monitor base's OpenAPI document (the docs page
+ * pre-fills "Try it out" with them). The story: the Epic ADT feed of the monitor's examples on a January morning.
+ */
+
+const INTERFACE_ID = '5f0c2a7e-3b1d-4c8e-9a61-2d4f7b9e1c30';
+const parts = (messages: number, failed: number) => ({
+  messages,
+  failed,
+  latencySumMs: messages * 1800,
+  latencyCount: messages,
+  staleLatency: 0,
+  clockSkew: 0,
+});
+
+const ALERT = {
+  id: '9eaf3941-fc4f-4ca0-9d01-ca14f64ecfa4',
+  interfaceId: INTERFACE_ID,
+  interfaceName: 'ADT inbound (Epic)',
+  severity: 'warning',
+  title: 'Error rate 7.1 % on ADT inbound (Epic)',
+  message: '3 of 42 messages failed validation in the last 15 minutes (7.1 %). Warning threshold: 5 %.',
+  triggeredAt: '2026-01-15T09:12:03.417Z',
+  acknowledgedAt: null,
+  rule: 'error-rate-warning',
+  clearedAt: null,
+};
+
+const SCHEDULE = {
+  id: '3c5e1f0a-8d2b-4e7c-9f61-0a2b4c6d8e10',
+  frequency: 'daily',
+  format: 'html',
+  recipients: ['integration-team@hospital.example'],
+  hour: 7,
+  timeZone: 'Europe/Berlin',
+  interfaceIds: [],
+  createdAt: '2026-01-12T08:20:00.000Z',
+  lastRunAt: '2026-01-15T06:00:00.412Z',
+  lastSuccessAt: '2026-01-15T06:00:00.412Z',
+  lastFailureAt: null,
+  lastFailureReason: null,
+  consecutiveFailures: 0,
+  cron: '0 7 * * *',
+};
+
+/** Examples by route. */
+export const ANALYTICS_EXAMPLES = {
+  timeseries: {
+    query: { interfaceId: INTERFACE_ID, since: '2026-01-15T07:00:00Z', until: '2026-01-15T10:00:00Z', granularity: 'oneHour', metric: 'messagesFailed' },
+    response: {
+      interfaceId: INTERFACE_ID,
+      metric: 'messagesFailed',
+      granularity: 'oneHour',
+      since: '2026-01-15T07:00:00.000Z',
+      until: '2026-01-15T10:00:00.000Z',
+      points: [
+        { start: '2026-01-15T07:00:00.000Z', value: 1, ...parts(131, 1) },
+        { start: '2026-01-15T08:00:00.000Z', value: 0, ...parts(140, 0) },
+        { start: '2026-01-15T09:00:00.000Z', value: 6, ...parts(141, 6) },
+      ],
+    },
+  },
+  topn: {
+    query: { by: 'errorCode', metric: 'messagesFailed', n: 3, since: '2026-01-14T10:00:00Z' },
+    response: {
+      by: 'errorCode',
+      metric: 'messagesFailed',
+      n: 3,
+      since: '2026-01-14T10:00:00.000Z',
+      until: '2026-01-15T10:00:00.000Z',
+      rows: [
+        { key: 'REQUIRED_FIELD_MISSING', label: 'REQUIRED_FIELD_MISSING', value: 5, share: 0.714, ...parts(5, 5) },
+        { key: 'INVALID_DATE', label: 'INVALID_DATE', value: 2, share: 0.286, ...parts(2, 2) },
+      ],
+    },
+  },
+  query: {
+    body: { filters: { interfaceId: INTERFACE_ID, status: 'invalid', severity: 'warning' }, since: '2026-01-15T00:00:00Z', limit: 1 },
+    response: {
+      since: '2026-01-15T00:00:00.000Z',
+      until: '2026-01-15T10:00:00.000Z',
+      messages: [
+        {
+          id: '0b7e4c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b',
+          interfaceId: INTERFACE_ID,
+          receivedAt: '2026-01-15T09:11:58.120Z',
+          messageTime: '2026-01-15T09:11:55.000Z',
+          messageType: 'ADT',
+          triggerEvent: 'A01',
+          controlId: 'MSG00412',
+          sendingApplication: 'EPIC',
+          sendingFacility: 'MAIN',
+          isValid: false,
+          errors: [{ field: 'PID.5', code: 'REQUIRED_FIELD_MISSING', severity: 'error', message: 'PID.5 (Patient Name) is required.' }],
+          warnings: [],
+          latencyMs: 3120,
+        },
+      ],
+      next: 'MTc2ODQ2ODMxODEyMHxmMXwz',
+      totals: { messages: 7, alerts: 1, alertsBySeverity: { critical: 0, warning: 1, info: 0 }, openAlerts: 1 },
+      alerts: [ALERT],
+    },
+  },
+  dashboard: {
+    params: { template: 'overview' },
+    query: { since: '2026-01-14T10:00:00Z' },
+    response: {
+      template: 'overview',
+      title: 'Overview',
+      description: 'Every interface together.',
+      interfaceId: null,
+      since: '2026-01-14T10:00:00.000Z',
+      until: '2026-01-15T10:00:00.000Z',
+      granularity: 'oneHour',
+      panels: [
+        {
+          id: 'totals',
+          kind: 'totals',
+          title: 'Totals, error rate and p99 latency',
+          data: { ...parts(3210, 7), successful: 3203, errorRate: 0.0022, averageLatencyMs: 1800, p99LatencyMs: 5120 },
+        },
+        { id: 'openAlerts', kind: 'alerts', title: 'Open alerts', data: { total: 1, alerts: [ALERT] } },
+      ],
+    },
+  },
+  csv: {
+    query: { interfaceId: INTERFACE_ID, since: '2026-01-15T07:00:00Z', until: '2026-01-15T09:00:00Z', granularity: 'oneHour' },
+    response:
+      'bucketStart,interfaceId,granularity,metric,value,messages,failed,successful\r\n' +
+      `2026-01-15T07:00:00.000Z,${INTERFACE_ID},oneHour,messagesTotal,131,131,1,130\r\n` +
+      `2026-01-15T08:00:00.000Z,${INTERFACE_ID},oneHour,messagesTotal,140,140,0,140\r\n`,
+  },
+  generate: { body: { format: 'html', since: '2026-01-14T10:00:00Z' } },
+  schedule: {
+    body: { frequency: 'daily', format: 'html', recipients: ['integration-team@hospital.example'], hour: 7, timeZone: 'Europe/Berlin' },
+    response: SCHEDULE,
+  },
+  schedules: { response: [SCHEDULE] },
+  scheduleId: { params: { id: SCHEDULE.id }, response: SCHEDULE },
+  run: {
+    params: { id: SCHEDULE.id },
+    response: { delivered: true, attempts: 1, reason: null, schedule: SCHEDULE },
+  },
+};

@@ -1,0 +1,125 @@
+/** Response schemas of the analytics routes (they feed the monitor base's OpenAPI document). */
+import { z } from 'zod';
+import { ALERT_SEVERITIES, ROLLUP_DIMENSIONS, ROLLUP_METRICS } from '../monitor/api.ts';
+import { GRANULARITIES } from './time-window.ts';
+import { REPORT_FORMATS, REPORT_FREQUENCIES } from './report-schedules.ts';
+
+const parts = {
+  messages: z.number(),
+  failed: z.number(),
+  latencySumMs: z.number(),
+  latencyCount: z.number(),
+  staleLatency: z.number(),
+  clockSkew: z.number(),
+};
+
+/** One bucket of a series. */
+export const seriesPointSchema = z.object({ start: z.string(), value: z.number().nullable(), ...parts });
+
+/** The timeseries answer. */
+export const timeseriesSchema = z.object({
+  interfaceId: z.string().nullable(),
+  metric: z.enum(ROLLUP_METRICS),
+  granularity: z.enum(GRANULARITIES),
+  since: z.string(),
+  until: z.string(),
+  points: z.array(seriesPointSchema),
+});
+
+/** One row of a top-N. */
+export const topNRowSchema = z.object({ key: z.string(), label: z.string(), value: z.number().nullable(), share: z.number().nullable(), ...parts });
+
+/** The topn answer. */
+export const topNSchema = z.object({
+  by: z.enum(ROLLUP_DIMENSIONS),
+  metric: z.enum(ROLLUP_METRICS),
+  n: z.number(),
+  since: z.string(),
+  until: z.string(),
+  rows: z.array(topNRowSchema),
+});
+
+/** Totals of a window with the derived metrics. */
+export const totalsSchema = z.object({
+  ...parts,
+  successful: z.number(),
+  errorRate: z.number().nullable(),
+  averageLatencyMs: z.number().nullable(),
+  p99LatencyMs: z.number().nullable(),
+});
+
+/** An alert (SPEC "Alert") with its rule and episode end. */
+export const alertSchema = z.object({
+  id: z.string(),
+  interfaceId: z.string(),
+  interfaceName: z.string(),
+  severity: z.enum(ALERT_SEVERITIES),
+  title: z.string(),
+  message: z.string(),
+  triggeredAt: z.string(),
+  acknowledgedAt: z.string().nullable(),
+  rule: z.string(),
+  clearedAt: z.string().nullable(),
+});
+
+const issueSchema = z.object({ field: z.string(), code: z.string(), severity: z.enum(['error', 'warning']), message: z.string() });
+
+/** A stored message's facts (no raw text). */
+export const messageFactsSchema = z
+  .object({
+    id: z.string(),
+    interfaceId: z.string(),
+    receivedAt: z.string(),
+    messageTime: z.string().nullable(),
+    messageType: z.string().nullable(),
+    triggerEvent: z.string().nullable(),
+    controlId: z.string().nullable(),
+    sendingApplication: z.string().nullable(),
+    sendingFacility: z.string().nullable(),
+    isValid: z.boolean(),
+    errors: z.array(issueSchema),
+    warnings: z.array(issueSchema),
+    latencyMs: z.number().nullable(),
+  })
+  .loose();
+
+/** The query answer. */
+export const queryResultSchema = z.object({
+  since: z.string(),
+  until: z.string(),
+  messages: z.array(messageFactsSchema),
+  next: z.string().nullable(),
+  totals: z.object({ messages: z.number(), alerts: z.number(), alertsBySeverity: z.record(z.string(), z.number()), openAlerts: z.number() }),
+  alerts: z.array(alertSchema),
+});
+
+/** The dashboard answer: the template's panels, each with its data. */
+export const dashboardSchema = z.object({
+  template: z.string(),
+  title: z.string(),
+  description: z.string(),
+  interfaceId: z.string().nullable(),
+  since: z.string(),
+  until: z.string(),
+  granularity: z.enum(GRANULARITIES),
+  panels: z.array(z.object({ id: z.string(), kind: z.string(), title: z.string(), data: z.record(z.string(), z.unknown()) })),
+});
+
+/** A stored report schedule. */
+export const scheduleSchema = z.object({
+  id: z.string(),
+  frequency: z.enum(REPORT_FREQUENCIES),
+  format: z.enum(REPORT_FORMATS),
+  recipients: z.array(z.string()),
+  hour: z.number(),
+  timeZone: z.string(),
+  interfaceIds: z.array(z.string()),
+  createdAt: z.string(),
+  lastRunAt: z.string().nullable(),
+  lastSuccessAt: z.string().nullable(),
+  lastFailureAt: z.string().nullable(),
+  lastFailureReason: z.string().nullable(),
+  consecutiveFailures: z.number(),
+  /** The cron expression it runs on, read in `timeZone`. */
+  cron: z.string(),
+});

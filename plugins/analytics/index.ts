@@ -1,0 +1,65 @@
+/**
+ * The analytics plugin (monitor base, professional tier): time series, top-N, message and alert queries, dashboards
+ * filled from template files, reports generated now or e-mailed on a schedule, the CSV export, and the monitor's
+ * web dashboard (with small landing pages on the bridge and population bases). Everything is read through the
+ * monitor's service contract ({@link MONITOR_SERVICE}); the only table of its own holds the report schedules.
+ */
+import { join } from 'node:path';
+import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { MONITOR_SERVICE, type MonitorService } from '../monitor/api.ts';
+import { analyticsConfigSchema, type AnalyticsConfig } from './analytics-config.ts';
+import { analyticsErrors } from './analytics-errors.ts';
+import { registerAnalyticsRoutes } from './analytics-routes.ts';
+import { DashboardEngine } from './dashboard-engine.ts';
+import { loadDashboardTemplates } from './dashboard-templates.ts';
+import { registerDashboardPage, registerLandingPage } from './page-routes.ts';
+import { ReportDelivery, type ReportBuilder } from './report-delivery.ts';
+import { SmtpMailer } from './report-mailer.ts';
+import { registerReportRoutes } from './report-routes.ts';
+import { ReportScheduleStore, analyticsMigrations } from './report-schedules.ts';
+
+/** The plugin module the kernel loads. */
+export const plugin: PluginModule<AnalyticsConfig> = {
+  configSchema: analyticsConfigSchema,
+  async register(context) {
+    const { config, clock, logger } = context;
+    context.registerErrors(analyticsErrors.catalogue);
+    await context.storage.migrate(analyticsMigrations);
+    const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
+    // the monitor's report builder (its contract's buildReport): the report is built there, rendered here
+    const buildReport: ReportBuilder = (window) =>
+      (monitor as unknown as { buildReport: ReportBuilder }).buildReport(window);
+    const dashboards = new DashboardEngine(monitor, loadDashboardTemplates(join(context.directory, 'dashboards')));
+    const schedules = new ReportScheduleStore(context.storage.db, clock);
+    const mailer = config.smtp ? new SmtpMailer(config.smtp, config.delivery.timeoutMs) : undefined;
+    const delivery = new ReportDelivery({
+      store: schedules,
+      source: monitor,
+      buildReport,
+      mailer,
+      scheduler: context.scheduler,
+      clock,
+      logger,
+      settings: config.delivery,
+    });
+    context.lifecycle.onStart(() => delivery.start());
+    context.lifecycle.onStop(() => delivery.stop());
+
+    registerAnalyticsRoutes(context.routes, { source: monitor, dashboards, clock });
+    registerReportRoutes(context.routes, { source: monitor, buildReport, schedules, delivery, clock, canMail: mailer !== undefined });
+    registerDashboardPage(context.routes, { webDir: join(context.directory, 'web'), refreshSeconds: config.dashboardRefreshSeconds });
+
+    // The landing pages link the dashboard where the config says the monitor base listens.
+    const dashboardUrl = () => config.dashboardUrl;
+    registerLandingPage(context.routesOn('bridge'), {
+      title: 'Message bridge',
+      serves: 'Validates, compares and generates HL7 v2, FHIR and NCPDP messages.',
+      dashboardUrl,
+    });
+    registerLandingPage(context.routesOn('population'), {
+      title: 'Population generator',
+      serves: 'Generates synthetic patient populations and seeds them into a database.',
+      dashboardUrl,
+    });
+  },
+};

@@ -1,0 +1,100 @@
+/**
+ * The web pages: the monitor's dashboard at `GET /` on the monitor base (HTML, our script and styles, and uPlot's
+ * files served from its npm package, so the page works offline with no CDN), and on the bridge and population bases a
+ * small page linking their API docs and the dashboard. Every page is sent with a strict Content-Security-Policy: only
+ * this origin's scripts and styles (no inline script), API calls to this origin only, no frames, no forms.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { RawResponse, RouteRegistrar } from '../../kernel/plugin-api.ts';
+import { escapeHtml } from '../../kernel/html-escape.ts';
+
+/** The policy of every page: nothing but this origin, and no inline script. */
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const require = createRequire(import.meta.url);
+
+/** A file served as it is, read once at registration. */
+interface Asset {
+  contentType: string;
+  body: Buffer;
+}
+
+function page(html: string): RawResponse {
+  return {
+    raw: true,
+    contentType: 'text/html; charset=utf-8',
+    headers: { 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-cache' },
+    body: html,
+  };
+}
+
+function asset(file: Asset): RawResponse {
+  return {
+    raw: true,
+    contentType: file.contentType,
+    headers: { 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=3600' },
+    body: file.body,
+  };
+}
+
+/** Registers the dashboard page and its assets on the monitor base. */
+export function registerDashboardPage(routes: RouteRegistrar, options: { webDir: string; refreshSeconds: number }): void {
+  const uplotDir = join(require.resolve('uplot/package.json'), '..', 'dist');
+  const assets: Record<string, Asset> = {
+    'dashboard.js': { contentType: 'application/javascript; charset=utf-8', body: readFileSync(join(options.webDir, 'dashboard.js')) },
+    'dashboard.css': { contentType: 'text/css; charset=utf-8', body: readFileSync(join(options.webDir, 'dashboard.css')) },
+    'uPlot.iife.min.js': { contentType: 'application/javascript; charset=utf-8', body: readFileSync(join(uplotDir, 'uPlot.iife.min.js')) },
+    'uPlot.min.css': { contentType: 'text/css; charset=utf-8', body: readFileSync(join(uplotDir, 'uPlot.min.css')) },
+  };
+  const html = readFileSync(join(options.webDir, 'index.html'), 'utf8').replace('{{refreshSeconds}}', String(options.refreshSeconds));
+
+  routes.route({
+    method: 'GET',
+    url: '/',
+    summary: 'The monitor dashboard (a web page; works offline, reads only this base\'s JSON API)',
+    tags: ['pages'],
+    envelope: false,
+    response: z.string(),
+    handler: () => page(html),
+  });
+  routes.route({
+    method: 'GET',
+    url: '/dashboard/:asset',
+    summary: 'A file of the dashboard page (its script and styles, and uPlot\'s)',
+    tags: ['pages'],
+    params: z.object({ asset: z.enum(Object.keys(assets) as [string, ...string[]]) }).strict(),
+    examples: { params: { asset: 'dashboard.js' } },
+    envelope: false,
+    response: z.string(),
+    handler: ({ params }) => asset(assets[params.asset] as Asset),
+  });
+}
+
+/** Registers a small page on the bridge or population base linking its API docs and the monitor's dashboard. */
+export function registerLandingPage(routes: RouteRegistrar, options: { title: string; serves: string; dashboardUrl: () => string }): void {
+  routes.route({
+    method: 'GET',
+    url: '/',
+    summary: 'A page linking this base\'s API docs and the monitor dashboard',
+    tags: ['pages'],
+    tier: 'free',
+    envelope: false,
+    response: z.string(),
+    handler: () =>
+      page(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(options.title)}</title></head>
+<body>
+<h1>${escapeHtml(options.title)}</h1>
+<p>${escapeHtml(options.serves)}</p>
+<ul>
+<li><a href="/docs">API documentation</a> (<a href="/openapi.json">OpenAPI document</a>)</li>
+<li><a href="${escapeHtml(options.dashboardUrl())}">Monitor dashboard</a></li>
+</ul>
+</body></html>
+`),
+  });
+}

@@ -1,0 +1,219 @@
+// Unit tests of the analytics engines: windows and buckets, template files, report rendering, the sliced CSV export
+// and the delivery's retries with back-off, against small fakes of the monitor's contract.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { ManualClock } from '../../kernel/clock.ts';
+import type { SeriesPoint, SeriesQuery } from '../../plugins/monitor/api.ts';
+import type { AnalyticsSource } from '../../plugins/analytics/analytics-source.ts';
+import { loadDashboardTemplates } from '../../plugins/analytics/dashboard-templates.ts';
+import { cronOf, ReportDelivery, reportWindow } from '../../plugins/analytics/report-delivery.ts';
+import type { MailSender, ReportMail } from '../../plugins/analytics/report-mailer.ts';
+import { renderReport, type ReportFacts } from '../../plugins/analytics/report-rendering.ts';
+import type { ReportSchedule, ReportScheduleStore } from '../../plugins/analytics/report-schedules.ts';
+import { seriesRows } from '../../plugins/analytics/series-csv.ts';
+import { bucketCount, checkPoints, resolveWindow, STEP_MS } from '../../plugins/analytics/time-window.ts';
+import { Scheduler } from '../../kernel/scheduler.ts';
+
+const templatesDir = resolve(import.meta.dirname, '../../plugins/analytics/dashboards');
+
+describe('windows and buckets', () => {
+  it('defaults to the 24 hours before now and refuses a window that does not start before it ends', () => {
+    const now = Date.parse('2026-06-10T12:00:00Z');
+    const window = resolveWindow(now, undefined, undefined);
+    expect(window.since.toISOString()).toBe('2026-06-09T12:00:00.000Z');
+    expect(window.until.toISOString()).toBe('2026-06-10T12:00:00.000Z');
+    const same = new Date(now);
+    expect(() => resolveWindow(now, same, same)).toThrow(/since .* is not before until/);
+  });
+
+  it('counts the buckets holding the window, partial ones at both ends included', () => {
+    const window = { since: new Date('2026-06-10T10:30:00Z'), until: new Date('2026-06-10T12:10:00Z') };
+    expect(bucketCount(window, 'hour')).toBe(3);
+    expect(bucketCount({ since: new Date('2026-06-10T10:00:00Z'), until: new Date('2026-06-10T12:00:00Z') }, 'hour')).toBe(2);
+    expect(bucketCount(window, 'day')).toBe(1);
+  });
+
+  it('answers 10,000 buckets and refuses 10,001, naming the granularity', () => {
+    const since = new Date('2026-01-01T00:00:00Z');
+    expect(checkPoints({ since, until: new Date(since.getTime() + 10_000 * 60_000) }, 'oneMinute')).toBe(10_000);
+    expect(() => checkPoints({ since, until: new Date(since.getTime() + 10_001 * 60_000) }, 'oneMinute')).toThrow(/oneMinute .* 10001 points/);
+  });
+});
+
+describe('dashboard templates', () => {
+  it('loads the shipped templates from their files', () => {
+    const templates = loadDashboardTemplates(templatesDir);
+    expect([...templates.keys()].sort()).toEqual(['errors', 'interface', 'overview']);
+    expect(templates.get('interface')?.parameters).toEqual(['interfaceId']);
+  });
+
+  it('names every problem of every bad file at once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'templates-'));
+    try {
+      writeFileSync(join(dir, 'broken.json'), '{ nope');
+      writeFileSync(join(dir, 'odd.json'), JSON.stringify({ title: 'Odd', description: 'x', parameters: [], panels: [{ id: 'a', kind: 'pie', title: 'A' }] }));
+      writeFileSync(
+        join(dir, 'twice.json'),
+        JSON.stringify({ title: 'T', description: 'x', parameters: [], panels: [{ id: 'a', kind: 'totals', title: 'A' }, { id: 'a', kind: 'totals', title: 'B' }] }),
+      );
+      expect(() => loadDashboardTemplates(dir)).toThrow(/broken\.json: not JSON[\s\S]*odd\.json: panels\.0\.kind[\s\S]*twice\.json: panel ids repeated: a/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const hostile = '<img src=x onerror=alert(1)>';
+const report: ReportFacts = {
+  generatedAt: '2026-06-10T12:00:00.000Z',
+  windowStart: '2026-06-09T12:00:00.000Z',
+  windowEnd: '2026-06-10T12:00:00.000Z',
+  overallState: 'degraded',
+  totals: { messages: 1234, failed: 56, interfaces: 1 },
+  interfaces: [
+    {
+      status: { interfaceId: 'i1', name: hostile, state: 'degraded', lastMessageAt: '2026-06-10T11:59:00.000Z' },
+      metrics: { messagesTotal: 1234, messagesFailed: 56, errorRate: 56 / 1234, p99LatencyMs: 5120 },
+      topErrors: [{ code: 'REQUIRED_FIELD_MISSING', field: 'PID.3', count: 56 }],
+    },
+  ],
+  alerts: [{ interfaceName: hostile, severity: 'warning', title: '=HYPERLINK("x")', triggeredAt: '2026-06-10T09:00:00.000Z', acknowledgedAt: null }],
+};
+
+describe('report rendering', () => {
+  it('renders HTML with the figures and every value escaped', () => {
+    const html = renderReport(report, 'html');
+    expect(html.contentType).toContain('text/html');
+    expect(html.body).toContain('1234');
+    expect(html.body).toContain('4.5 %');
+    expect(html.body).not.toContain('<img');
+    expect(html.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('renders CSV one row per interface, formula-safe, and text and JSON with the same figures', () => {
+    const csv = renderReport(report, 'csv');
+    expect(csv.fileName).toBe('report-20260609T1200Z-20260610T1200Z.csv');
+    const lines = csv.body.split('\r\n');
+    expect(lines[0]).toBe('interfaceId,interfaceName,state,messages,failed,errorRate,p99LatencyMs,lastMessageAt,windowStart,windowEnd');
+    expect(lines[1]).toContain(',1234,56,');
+    expect(renderReport(report, 'text').body).toContain('1234 messages, 56 failed (4.5 %)');
+    expect(JSON.parse(renderReport(report, 'json').body)).toEqual(report);
+  });
+});
+
+describe('sliced CSV export', () => {
+  it('reads a long window slice by slice with every bucket once, in order', async () => {
+    const calls: SeriesQuery[] = [];
+    const source = {
+      async series(query: SeriesQuery): Promise<SeriesPoint[]> {
+        calls.push(query);
+        const step = STEP_MS[query.step];
+        const points: SeriesPoint[] = [];
+        const first = Math.floor(new Date(query.since).getTime() / step) * step;
+        for (let t = first; t < new Date(query.until).getTime(); t += step) {
+          points.push({ start: new Date(t).toISOString(), value: 1, messages: 1, failed: 0, latencySumMs: 0, latencyCount: 0, staleLatency: 0, clockSkew: 0 });
+        }
+        return points;
+      },
+    } as unknown as AnalyticsSource;
+    const since = new Date('2026-05-01T00:00:00Z');
+    const until = new Date('2026-05-31T00:00:00Z');
+    const starts: string[] = [];
+    for await (const row of seriesRows(source, { interfaceId: null, granularity: 'oneMinute', metric: 'messagesTotal', window: { since, until } })) {
+      starts.push(row[0] as string);
+    }
+    expect(starts).toHaveLength(30 * 1440);
+    expect(new Set(starts).size).toBe(starts.length);
+    expect(starts[0]).toBe(since.toISOString());
+    expect(starts.at(-1)).toBe(new Date(until.getTime() - 60_000).toISOString());
+    expect(calls.length).toBe(Math.ceil((30 * 1440) / 10_000));
+  });
+});
+
+describe('report delivery', () => {
+  const schedule: ReportSchedule = {
+    id: 's1',
+    frequency: 'daily',
+    format: 'csv',
+    recipients: ['team@hospital.example'],
+    hour: 7,
+    timeZone: 'UTC',
+    interfaceIds: [],
+    createdAt: '2026-06-01T00:00:00.000Z',
+    lastRunAt: null,
+    lastSuccessAt: null,
+    lastFailureAt: null,
+    lastFailureReason: null,
+    consecutiveFailures: 0,
+  };
+
+  function setup(failures: number) {
+    const sent: ReportMail[] = [];
+    let attempts = 0;
+    const mailer: MailSender = {
+      async send(mail) {
+        attempts++;
+        if (attempts <= failures) throw new Error(`421 try again (${attempts})`);
+        sent.push(mail);
+      },
+      close() {},
+    };
+    const recorded: string[] = [];
+    const store = {
+      recordSuccess: async () => void recorded.push('success'),
+      recordFailure: async (_id: string, _at: Date, reason: string) => (recorded.push(`failure: ${reason}`), 1),
+    } as unknown as ReportScheduleStore;
+    const alerts: string[] = [];
+    const source = {
+      interfaceExists: async () => true,
+      listInterfaces: async () => [{ id: 'i1' }],
+      raiseAlert: async (input: { interfaceId: string; rule?: string }) => void alerts.push(`raise ${input.interfaceId} ${input.rule}`),
+      clearAlert: async (interfaceId: string, rule: string) => (alerts.push(`clear ${interfaceId} ${rule}`), false),
+    } as unknown as AnalyticsSource;
+    const logger = pino({ level: 'silent' });
+    const delivery = new ReportDelivery({
+      store,
+      source,
+      buildReport: async () => report,
+      mailer,
+      scheduler: new Scheduler(logger),
+      clock: new ManualClock('2026-06-10T07:00:00Z'),
+      logger,
+      settings: { attempts: 3, retryDelayMs: 5 },
+    });
+    return { delivery, sent, recorded, alerts, attempts: () => attempts };
+  }
+
+  it('retries a failed send with back-off and records the success, clearing the alert episode', async () => {
+    const { delivery, sent, recorded, alerts } = setup(2);
+    const outcome = await delivery.deliver(schedule);
+    expect(outcome).toEqual({ delivered: true, attempts: 3, reason: null });
+    expect(sent).toHaveLength(1);
+    expect(sent[0].attachments[0].filename).toMatch(/\.csv$/);
+    expect(sent[0].html).toContain('1234');
+    expect(recorded).toEqual(['success']);
+    expect(alerts).toEqual(['clear i1 report-delivery:s1']);
+  });
+
+  it('records the failure with its reason and raises an alert once every attempt failed', async () => {
+    const { delivery, sent, recorded, alerts, attempts } = setup(10);
+    const outcome = await delivery.deliver(schedule);
+    expect(outcome).toEqual({ delivered: false, attempts: 3, reason: '421 try again (3)' });
+    expect(attempts()).toBe(3);
+    expect(sent).toHaveLength(0);
+    expect(recorded).toEqual(['failure: 421 try again (3)']);
+    expect(alerts).toEqual(['raise i1 report-delivery:s1']);
+  });
+
+  it('runs daily, weekly on Mondays and monthly on the 1st at the hour, over the period before the run', () => {
+    expect(cronOf({ frequency: 'daily', hour: 7 })).toBe('0 7 * * *');
+    expect(cronOf({ frequency: 'weekly', hour: 0 })).toBe('0 0 * * 1');
+    expect(cronOf({ frequency: 'monthly', hour: 23 })).toBe('0 23 1 * *');
+    const now = new Date('2026-03-01T07:00:00Z');
+    expect(reportWindow('monthly', now).since.toISOString()).toBe('2026-02-01T07:00:00.000Z');
+    expect(reportWindow('weekly', now).since.toISOString()).toBe('2026-02-22T07:00:00.000Z');
+  });
+});
