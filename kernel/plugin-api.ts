@@ -119,8 +119,8 @@ export interface RouteDefinition<
 export interface RouteExamples {
   /** A JSON body. */
   body?: unknown;
-  /** A raw body, for each content type of `rawBody`. */
-  rawBody?: string;
+  /** A raw body: one for every content type of `rawBody`, or one per content type (a type left out shows none). */
+  rawBody?: string | Readonly<Record<string, string>>;
   /** Query parameters (name -> value). */
   query?: Record<string, string | number | boolean>;
   /** Path parameters (name -> value). */

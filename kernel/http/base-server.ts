@@ -24,6 +24,8 @@ export interface BaseServerSettings {
   version: string;
   /** Finds the other base that serves a route this one lacks (its 404 then says where to go). */
   locateRoute?: RouteLocator;
+  /** The other bases' addresses, for the links of the docs page. */
+  otherBases?: () => ReadonlyArray<{ base: string; url: string }>;
 }
 
 /** A base server before and after listening. */
@@ -113,7 +115,7 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
     base: settings.name,
     locate: (method, path) => settings.locateRoute?.(method, path),
   });
-  installDocs(app, openapi, TITLES[settings.name]);
+  installDocs(app, openapi, TITLES[settings.name], settings.otherBases);
   let closed = false;
   return {
     name: settings.name,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { OpenApiCollector } from './openapi-document.ts';
+import { projectRoot } from '../project-root.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -33,12 +34,28 @@ function docsHtml(title: string): string {
 
 const INIT_SCRIPT = "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });";
 
-/** Adds the document and docs routes to a base's server. */
-export function installDocs(app: FastifyInstance, collector: OpenApiCollector, title: string): void {
+/**
+ * Adds the document and docs routes to a base's server; `otherDocs` gives the other bases' addresses (known once
+ * they listen) for the links above the operations. The README is served beside the page, so its link works offline.
+ */
+export function installDocs(
+  app: FastifyInstance,
+  collector: OpenApiCollector,
+  title: string,
+  otherDocs: () => ReadonlyArray<{ base: string; url: string }> = () => [],
+): void {
   const cache = new Map<string, Buffer>();
   const csp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'";
   // The request guard let only loopback Host headers of this port through, so the Host names this server.
-  app.get('/openapi.json', async (request) => collector.build(`http://${request.headers.host}`));
+  app.get('/openapi.json', async (request) => collector.build(`http://${request.headers.host}`, otherDocs()));
+  app.get('/docs/README.md', async (_request, reply) => {
+    let body = cache.get('README.md');
+    if (!body) {
+      body = readFileSync(join(projectRoot, 'README.md'));
+      cache.set('README.md', body);
+    }
+    return reply.type('text/markdown; charset=utf-8').send(body);
+  });
   const page = async (_request: unknown, reply: FastifyReply) =>
     reply.type('text/html; charset=utf-8').header('content-security-policy', csp).send(docsHtml(title));
   app.get('/docs', page);

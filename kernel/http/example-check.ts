@@ -59,13 +59,20 @@ export function checkRouteExamples(route: string, definition: RouteDefinition<an
   if (examples.rawBody !== undefined) {
     if (!definition.rawBody || !definition.body) undeclared('rawBody');
     else {
-      let body: unknown;
-      try {
-        body = definition.rawBody.toBody(examples.rawBody, query);
-      } catch (error) {
-        problems.push(`rawBody: ${(error as Error).message}`);
+      const raw = typeof examples.rawBody === 'string' ? { '*': examples.rawBody } : examples.rawBody;
+      for (const [type, text] of Object.entries(raw)) {
+        if (type !== '*' && !definition.rawBody.contentTypes.includes(type)) {
+          problems.push(`rawBody: ${type} is not one of the route's raw content types`);
+          continue;
+        }
+        let body: unknown;
+        try {
+          body = definition.rawBody.toBody(text, query);
+        } catch (error) {
+          problems.push(`rawBody (${type}): ${(error as Error).message}`);
+        }
+        if (body !== undefined) problems.push(...problemsOf(`rawBody (${type})`, definition.body as z.ZodType, body));
       }
-      if (body !== undefined) problems.push(...problemsOf('rawBody', definition.body as z.ZodType, body));
     }
   }
   if (examples.response !== undefined) problems.push(...problemsOf('response', definition.response as z.ZodType, examples.response));

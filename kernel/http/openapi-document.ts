@@ -52,9 +52,36 @@ export class OpenApiCollector {
    * The OpenAPI 3.0 document, its `servers` entry the address the caller used (`localhost` or `127.0.0.1`), so the
    * docs page's "Try it out" works from either. Built once, after every plugin registered.
    */
-  build(serverUrl: string): unknown {
+  build(serverUrl: string, otherDocs: ReadonlyArray<{ base: string; url: string }> = []): unknown {
     this.document ??= this.render();
-    return { ...(this.document as object), servers: [{ url: serverUrl }] };
+    const document = this.document as { info: Record<string, unknown> };
+    return { ...document, info: { ...document.info, description: this.guide(otherDocs) }, servers: [{ url: serverUrl }] };
+  }
+
+  /**
+   * What the docs page says above the operations: which operation creates what the routes with an id name (so an
+   * example id is not the first thing tried), how to get a credential, and links to the other bases and the README.
+   */
+  guide(otherDocs: ReadonlyArray<{ base: string; url: string }>): string {
+    const creators: string[] = [];
+    const seen = new Set<string>();
+    for (const { definition } of this.routes) {
+      const at = definition.url.indexOf('/:');
+      if (at < 0) continue;
+      const collection = definition.url.slice(0, at);
+      if (seen.has(collection)) continue;
+      const creator = this.routes.find((r) => r.definition.method === 'POST' && r.definition.url === collection);
+      if (!creator) continue;
+      seen.add(collection);
+      creators.push(`- \`${collection}/{...}\` names what \`POST ${collection}\` creates: call it first and use the id it answers (the examples' ids exist only on the machine they were written on).`);
+    }
+    const lines = creators.length > 0 ? ['**Create first.**', ...creators, ''] : ['Every operation works on what the request carries: nothing needs creating first.', ''];
+    if (this.routes.some((r) => r.definition.policy || r.definition.minimumRole)) {
+      lines.push('**Credentials.** Operations with a lock need `Authorization: Bearer <API key>`: `workbench keys create --role MonitorAdmin` prints one; paste it under *Authorize*.', '');
+    }
+    const links = otherDocs.map((other) => `[${other.base}](${other.url}/docs)`);
+    lines.push(`**Other bases:** ${links.join(' · ') || 'none'} · [README](/docs/README.md)`);
+    return lines.join('\n');
   }
 
   private render(): unknown {
@@ -117,12 +144,15 @@ function requestContent(definition: AnyRoute): Record<string, { schema: z.ZodTyp
     },
   };
   for (const type of definition.rawBody?.contentTypes ?? []) {
-    content[type] = {
-      schema: { type: 'string' },
-      ...(definition.examples?.rawBody === undefined ? {} : { example: definition.examples.rawBody }),
-    };
+    const example = rawExampleFor(definition.examples?.rawBody, type);
+    content[type] = { schema: { type: 'string' }, ...(example === undefined ? {} : { example }) };
   }
   return content;
+}
+
+/** A route's raw-body example for one content type: the one given for that type, or the one given for all. */
+export function rawExampleFor(rawBody: string | Readonly<Record<string, string>> | undefined, contentType: string): string | undefined {
+  return typeof rawBody === 'string' ? rawBody : rawBody?.[contentType];
 }
 
 interface OperationLike {

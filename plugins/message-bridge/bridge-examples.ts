@@ -23,12 +23,34 @@ export const EXAMPLE_FHIR_PATIENT = {
   birthDate: '1961-06-15',
 };
 
+/** The same Patient in FHIR's XML form. */
+export const EXAMPLE_FHIR_PATIENT_XML = [
+  '<Patient xmlns="http://hl7.org/fhir">',
+  '  <id value="example"/>',
+  '  <name><family value="Everyman"/><given value="Adam"/></name>',
+  '  <gender value="male"/>',
+  '  <birthDate value="1961-06-15"/>',
+  '</Patient>',
+].join('\n');
+
+/** One example per raw content type of POST /api/validate: each is a message of the kind that type carries. */
+export const EXAMPLE_RAW_MESSAGES: Readonly<Record<string, string>> = {
+  'text/plain': EXAMPLE_HL7,
+  'x-application/hl7-v2+er7': EXAMPLE_HL7,
+  'application/hl7-v2': EXAMPLE_HL7,
+  'application/hl7-v2+er7': EXAMPLE_HL7,
+  'application/fhir+json': JSON.stringify(EXAMPLE_FHIR_PATIENT, null, 2),
+  'application/fhir+xml': EXAMPLE_FHIR_PATIENT_XML,
+  'application/xml': EXAMPLE_FHIR_PATIENT_XML,
+  'text/xml': EXAMPLE_FHIR_PATIENT_XML,
+};
+
 /** Examples of every bridge route, keyed by `METHOD path`. */
 export const BRIDGE_EXAMPLES = {
   validate: {
     body: { messageContent: EXAMPLE_HL7, standard: 'hl7', mode: 'strict' },
-    rawBody: EXAMPLE_HL7,
-    query: { standard: 'hl7', mode: 'strict' },
+    rawBody: EXAMPLE_RAW_MESSAGES,
+    query: { mode: 'strict' },
     response: {
       isValid: true,
       errors: [],

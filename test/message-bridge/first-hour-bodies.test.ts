@@ -6,11 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { sourceCliArgs } from '../helpers/cli-process.ts';
 import { EXAMPLE_FHIR_PATIENT, EXAMPLE_HL7 } from '../../plugins/message-bridge/bridge-examples.ts';
+import { RAW_MESSAGE_CONTENT_TYPES } from '../../plugins/message-bridge/message-input.ts';
 
 let wb: TestWorkbench;
 
 beforeAll(async () => {
-  wb = await startTestWorkbench();
+  wb = await startTestWorkbench({ onlyPlugins: new Set(['message-bridge', 'hl7-standard', 'fhir-standard', 'ncpdp-standard', 'population']) });
 });
 afterAll(() => wb.stop());
 
@@ -93,5 +94,33 @@ describe('the standard follows from the message type', () => {
     const b1 = run('--type', 'B1', '--seed', '2');
     expect(b1.status, b1.stderr).toBe(0);
     expect(b1.stdout).toContain('D0');
+  });
+});
+
+describe('the docs of each base', () => {
+  it('give each raw media type of /api/validate its own example, and each example validates as its standard', async () => {
+    const document = (await wb.call('bridge', { path: '/openapi.json' })).json;
+    const content = document.paths['/api/validate'].post.requestBody.content;
+    const expected: Record<string, string> = { 'application/fhir+json': 'fhir', 'application/fhir+xml': 'fhir', 'application/xml': 'fhir', 'text/xml': 'fhir' };
+    for (const type of RAW_MESSAGE_CONTENT_TYPES) {
+      const example = content[type].example as string;
+      expect(example, type).toBeTypeOf('string');
+      const res = await wb.call('bridge', { path: '/api/validate', headers: { 'content-type': type }, rawBody: example });
+      expect(res.status, type).toBe(200);
+      expect(res.json.data, type).toMatchObject({ isValid: true, standard: expected[type] ?? 'hl7' });
+    }
+  });
+
+  it('say above the operations what to create first, and link the other bases and the README', async () => {
+    const population = (await wb.call('population', { path: '/openapi.json' })).json.info.description as string;
+    expect(population).toContain('`/api/population/generate/{...}` names what `POST /api/population/generate` creates');
+    expect(population).toContain(`[bridge](${wb.urls.bridge}/docs)`);
+    expect(population).toContain(`[monitor](${wb.urls.monitor}/docs)`);
+    expect(population).toContain('[README](/docs/README.md)');
+    const bridge = (await wb.call('bridge', { path: '/openapi.json' })).json.info.description as string;
+    expect(bridge).toContain('nothing needs creating first');
+    const readme = await wb.call('bridge', { path: '/docs/README.md' });
+    expect(readme.status).toBe(200);
+    expect(readme.text).toContain('# Healthcare Integration Workbench');
   });
 });

@@ -143,7 +143,7 @@ describe('finding your way', () => {
     expect(validate.requestBody.content['application/json'].example).toEqual(BRIDGE_EXAMPLES.validate.body);
     expect(validate.requestBody.content['text/plain'].example).toBe(EXAMPLE_HL7);
     expect(validate.requestBody.content['application/fhir+json']).toBeDefined();
-    expect(validate.parameters.find((p: { name: string }) => p.name === 'standard').example).toBe('hl7');
+    expect(validate.parameters.find((p: { name: string }) => p.name === 'mode').example).toBe('strict');
     for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(methods)) {
         const success = Object.values(operation.responses as Record<string, any>)[0].content['application/json'];
