@@ -134,5 +134,3 @@ export const kernelConfigSchema = z
 /** The validated kernel config. */
 export type KernelConfig = z.infer<typeof kernelConfigSchema>;
 
-/** Names of the three base addresses. */
-export type ServerName = keyof KernelConfig['servers'];

@@ -38,7 +38,7 @@ export function formatTemplate(template: string, params: Record<string, unknown>
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
 }
 
-/** Factory returned by {@link defineErrorCatalogue}: `errors.raise('CODE', {params}, details)` builds the error. */
+/** Factory returned by {@link defineErrorCatalogue}: `errors.create('CODE', {params}, details)` builds the error. */
 export interface ErrorFactory<C extends ErrorCatalogue> {
   readonly catalogue: C;
   create(
@@ -122,7 +122,11 @@ export class ErrorRegistry {
     this.owners.set('kernel', kernelErrors.catalogue);
   }
 
-  /** Adds a plugin's catalogue; a code already owned by someone else is refused (codes must be unambiguous). */
+  /**
+   * Adds a plugin's catalogue. A code another owner already has is refused when its status differs (a caller could
+   * not tell what the code means); the same code with the same status is shared (`UNKNOWN_MESSAGE_TYPE` of each
+   * standard), and the README's error table lists it once per owner.
+   */
   register(owner: string, catalogue: ErrorCatalogue): void {
     for (const [code, def] of Object.entries(catalogue)) {
       for (const [otherOwner, other] of this.owners) {

@@ -229,7 +229,10 @@ export interface PluginContext<C = unknown> extends WorkerPluginContext<C> {
    * manifest declares base `none`, registering a route is a boot error naming the plugin and the route.
    */
   readonly routes: RouteRegistrar;
-  /** Routes on any base, for cross-cutting plugins that say so. */
+  /**
+   * Routes on another base than the manifest's, for a plugin with pages on several bases (analytics' landing pages);
+   * nothing else restricts it, so use `routes` unless a route belongs elsewhere.
+   */
   routesOn(base: BaseName): RouteRegistrar;
   /**
    * Switches route groups off by feature flag: the plugin that stores flags supplies them here (see

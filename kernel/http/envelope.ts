@@ -11,11 +11,6 @@ export interface EnvelopeError {
   details?: unknown;
 }
 
-/** A successful envelope. */
-export function successEnvelope<T>(data: T): { success: true; data: T; error: null } {
-  return { success: true, data, error: null };
-}
-
 /** A failed envelope. */
 export function errorEnvelope(error: EnvelopeError): { success: false; data: null; error: EnvelopeError } {
   return { success: false, data: null, error };

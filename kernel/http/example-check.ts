@@ -1,7 +1,7 @@
 /**
- * Checks a route's OpenAPI examples against the route's own zod schemas, so the examples the docs page pre-fills
- * cannot drift from what the route accepts and answers. On in tests (with the response check): a route whose
- * example does not parse is a boot error naming the route and every problem.
+ * Checks a route's OpenAPI examples against the route's own zod schemas. On only in tests (with the response check):
+ * there a route whose example does not parse is a boot error naming the route and every problem, so an example that
+ * drifts from what the route accepts and answers fails the suite. A running service does not check them.
  */
 import type { z } from 'zod';
 import type { RouteDefinition } from '../plugin-api.ts';

@@ -1,7 +1,7 @@
 /**
- * Checks a handler's answer against the route's declared response schema, so the OpenAPI document cannot drift from
- * what is sent. On in tests (every test instance turns it on); a mismatch is a 500 whose log names the route and
- * every problem.
+ * Checks a handler's answer against the route's declared response schema. On only in tests (every test instance
+ * turns it on): there a mismatch is a 500 whose log names the route and every problem, so a document that drifts
+ * from what is sent fails the test that calls the route. Routes no test calls are not checked.
  */
 import type { z } from 'zod';
 import type { RawResponse } from '../plugin-api.ts';

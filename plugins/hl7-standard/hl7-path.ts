@@ -58,11 +58,6 @@ export function getSegments(message: Hl7Message, name: string): Hl7Segment[] {
   return message.segments.filter((segment) => segment.name === name);
 }
 
-/** One field of a segment (`undefined` beyond the last field). */
-export function getField(segment: Hl7Segment, field: number): Hl7Field | undefined {
-  return segment.fields[field];
-}
-
 /**
  * The value at a path, as a decoded string: a whole field or component is given with its parts joined by the
  * message's delimiters (unescaped), a subcomponent as is. Missing parts give `undefined`.

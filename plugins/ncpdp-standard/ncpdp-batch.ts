@@ -78,9 +78,6 @@ export interface BatchFile {
   stray: Array<{ afterRecord: number; text: string }>;
 }
 
-/** Largest batch file read, in characters. */
-export const BATCH_MAX_CHARS = 10_000_000;
-
 /** True when the content opens like a batch file: STX then a transmission header record `00`. */
 export function looksLikeNcpdpBatch(content: string): boolean {
   const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;

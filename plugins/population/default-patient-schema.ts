@@ -174,7 +174,3 @@ const allergies: DefaultTable<AllergyRecord> = {
 /** The default tables in foreign-key order. */
 export const DEFAULT_TABLES: readonly DefaultTable[] = [patients, encounters, conditions, observations, medications, allergies] as DefaultTable[];
 
-/** A default table by name. */
-export function defaultTable(name: string): DefaultTable | undefined {
-  return DEFAULT_TABLES.find((t) => t.name === name);
-}
