@@ -73,7 +73,8 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
       let standard = body.standard ?? 'auto';
       checkStandard(standard, readable);
       if (body.profileName) standard = standardWithProfile(standard, body.profileName, readable);
-      const filePattern = body.filePattern ?? defaultFilePattern(standard, readable);
+      // SPEC: an interface that names no standard defaults to *.hl7 files; a declared standard brings its own pattern
+      const filePattern = body.filePattern ?? (body.standard === undefined ? '*.hl7' : defaultFilePattern(standard, readable));
       checkFilePattern(filePattern);
       await checkNameFree(body.name);
       const created = await interfaces.create(

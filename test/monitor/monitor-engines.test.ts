@@ -181,7 +181,7 @@ describe('reading untrusted content', () => {
   it('stores on the message itself that its bytes could not be decoded', async () => {
     const [head, tail] = adtMessage('ENC').split('PID|');
     const content = Buffer.concat([Buffer.from(`${head}PID|`), Buffer.from([0xff, 0xfe]), Buffer.from(tail)]);
-    const strict = { validationMode: 'strict', profileName: null } as MonitoredInterface;
+    const strict = { standard: 'hl7', validationMode: 'strict', profileName: null } as MonitoredInterface;
     const [message] = (await readContent(content, { readers, monitored: strict, receivedAtMs: 0, skip: 0 })).messages;
     expect(message.controlId).toBe('ENC');
     expect(message.isValid).toBe(false);
@@ -190,7 +190,7 @@ describe('reading untrusted content', () => {
 
   it('validates against the standard alone, with a warning on each message, when the profile is not loaded', async () => {
     const content = Buffer.from([adtMessage('P1'), adtMessage('P2')].join('\r'));
-    const withProfile = { validationMode: 'compatibility', profileName: 'gone' } as MonitoredInterface;
+    const withProfile = { standard: 'hl7', validationMode: 'compatibility', profileName: 'gone' } as MonitoredInterface;
     const reading = await readContent(content, { readers, monitored: withProfile, receivedAtMs: 0, skip: 0 });
     expect(reading.messages.map((m) => [m.isValid, m.warnings[0]?.code])).toEqual([
       [true, 'PROFILE_NOT_LOADED'],

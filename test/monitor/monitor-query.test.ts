@@ -110,7 +110,7 @@ describe.each(storages())('monitor query contract on %s', (storage) => {
     await waitForCount(service, { interfaceIds: [id] }, 1);
     const [message] = (await service.queryMessages({ interfaceIds: [id] })).messages;
     expect(message).not.toHaveProperty('raw');
-    expect(message).toMatchObject({ controlId: 'RAW1', standard: 'hl7', latencyClass: 'ok', patientIds: [{ id: 'PRAW1', assigningAuthority: 'HOSP' }] });
+    expect(message).toMatchObject({ controlId: 'RAW1', standard: 'hl7', patientIds: [{ id: 'PRAW1', assigningAuthority: 'HOSP' }] });
     const [streamed] = await collect(service, { interfaceIds: [id] });
     expect(streamed).not.toHaveProperty('raw');
     expect(await service.getMessage(message.id)).not.toHaveProperty('raw');
