@@ -1,8 +1,11 @@
 /**
  * Alerts, one per episode: while an alert of a rule is open for an interface (not cleared) the same condition
- * raises nothing new; once cleared, the next time the condition holds is a new episode and a new alert. Every new,
- * cleared and acknowledged alert is announced on the kernel event bus.
+ * raises nothing new; once cleared, the next time the condition holds is a new episode and a new alert. An episode
+ * whose condition grows worse (a warning error rate passing the critical level) stays the same alert: its severity
+ * rises, its words follow, and `escalatedAt` records when (an acknowledgement stays). Every new, escalated, cleared
+ * and acknowledged alert is announced on the kernel event bus.
  */
+import { ALERT_SEVERITIES } from './api.ts';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../kernel/clock.ts';
@@ -32,7 +35,13 @@ function toAlert(row: AlertRow): Alert {
     acknowledgedAt: row.acknowledged_at,
     rule: row.rule,
     clearedAt: row.cleared_at,
+    escalatedAt: row.escalated_at ?? null,
   };
+}
+
+/** Rank of a severity: higher is worse. */
+function rank(severity: string): number {
+  return ALERT_SEVERITIES.length - ALERT_SEVERITIES.indexOf(severity as AlertSeverity);
 }
 
 /** Stores alert episodes and emits their events. */
@@ -84,6 +93,17 @@ export class AlertEpisodes {
 
   private async raiseNow(draft: AlertDraft, oneOff: boolean): Promise<{ alert: Alert; created: boolean }> {
     const existing = oneOff ? undefined : await this.open(draft.interfaceId, draft.rule);
+    if (existing && rank(draft.severity) > rank(existing.severity)) {
+      const escalatedAt = this.clock.now().toISOString();
+      await this.db
+        .updateTable('monitor_alerts')
+        .set({ severity: draft.severity, title: draft.title, message: draft.message, escalated_at: escalatedAt })
+        .where('id', '=', existing.id)
+        .execute();
+      const alert: Alert = { ...existing, severity: draft.severity, title: draft.title, message: draft.message, escalatedAt };
+      this.events.emit('alert.escalated', { alert });
+      return { alert, created: false };
+    }
     if (existing) return { alert: existing, created: false };
     const now = this.clock.now().toISOString();
     const row: AlertRow = {
@@ -97,6 +117,7 @@ export class AlertEpisodes {
       triggered_at: now,
       cleared_at: oneOff ? now : null,
       acknowledged_at: null,
+      escalated_at: null,
     };
     await this.db.insertInto('monitor_alerts').values(row).execute();
     const alert = toAlert(row);
@@ -111,6 +132,17 @@ export class AlertEpisodes {
     await this.db.updateTable('monitor_alerts').set({ cleared_at: clearedAt }).where('id', '=', existing.id).execute();
     this.events.emit('alert.cleared', { alert: { ...existing, clearedAt } });
     return true;
+  }
+
+  /** Ends every open episode of an interface (it was deleted); answers how many were open. */
+  closeAll(interfaceId: string): Promise<number> {
+    return this.serially(async () => {
+      let closed = 0;
+      for (const alert of await this.openAlerts(interfaceId)) {
+        if (await this.clearNow(interfaceId, alert.rule)) closed++;
+      }
+      return closed;
+    });
   }
 
   /** Sets acknowledgedAt once (a second call keeps the first time); undefined for an unknown id. */

@@ -8,22 +8,32 @@ import { alertSchema, alertsQuery, idParams } from './monitor-schemas.ts';
 import { MONITOR_EXAMPLES } from './monitor-examples.ts';
 
 /** Registers the alert routes. */
-export function registerAlertRoutes(routes: RouteRegistrar, alerts: AlertEpisodes, clock: Clock): void {
+export function registerAlertRoutes(
+  routes: RouteRegistrar,
+  alerts: AlertEpisodes,
+  clock: Clock,
+  interfaceExists: (id: string) => Promise<boolean>,
+): void {
   routes.route({
     method: 'GET',
     url: '/api/monitor/alerts',
     examples: MONITOR_EXAMPLES.listAlerts,
-    summary: 'Alerts triggered in the last sinceHours hours (default 24), newest first, optionally of one severity',
+    summary: 'Alerts triggered in the last sinceHours hours (default 24), newest first, optionally of one severity or interface (404 for an unknown one)',
     tags: ['monitor'],
     tier: 'professional',
     query: alertsQuery,
     response: z.array(alertSchema),
-    handler: ({ query }) =>
-      alerts.list({
+    async handler({ query }) {
+      // an interface nobody has would answer an empty list, which reads as "no alerts" rather than "wrong id"
+      if (query.interfaceId !== undefined && !(await interfaceExists(query.interfaceId))) {
+        throw kernelErrors.create('NOT_FOUND', { what: `Interface ${query.interfaceId}` });
+      }
+      return alerts.list({
         since: new Date(clock.nowMs() - query.sinceHours * 3_600_000).toISOString(),
         severity: query.severity,
         interfaceId: query.interfaceId,
-      }),
+      });
+    },
   });
 
   routes.route({

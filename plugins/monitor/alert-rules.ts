@@ -1,7 +1,10 @@
 /**
- * The alert rules of interfaces: error rate (warning and critical levels), silence, p99 latency, folder missing or
- * unreadable, unparsable file. Each rule is an episode (AlertEpisodes): raised when its condition becomes true,
- * cleared when it stops, raised anew only after that. Time comes from the kernel clock, so tests move it.
+ * The alert rules of interfaces: error rate (one episode, a warning that escalates to critical when the rate passes
+ * that level), silence, p99 latency, folder missing or unreadable, unparsable file. Each rule is an episode
+ * (AlertEpisodes): raised when its condition becomes true, cleared when it stops, raised anew only after that. Rules
+ * read the roll-ups, which are written in the ingest's transaction, so they judge committed data only. Disabling an
+ * interface pauses its rules (its episodes stay as they are, acknowledgements included); deleting it closes them.
+ * Time comes from the kernel clock, so tests move it.
  */
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../kernel/clock.ts';
@@ -11,12 +14,12 @@ import type { AlertRuleRegistry } from './alert-rule-registry.ts';
 import type { AlertRules } from './monitor-config.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 import { minuteOf } from './message-store.ts';
+import { humanDuration } from './duration-text.ts';
 import { lastMessageAt, windowTotals } from './window-stats.ts';
 
 /** Rule keys of the monitor's own alerts. */
 export const RULES = {
-  errorRateWarning: 'error-rate-warning',
-  errorRateCritical: 'error-rate-critical',
+  errorRate: 'error-rate',
   silence: 'silence',
   latency: 'latency-p99',
   folder: 'folder-unreachable',
@@ -62,21 +65,19 @@ export class AlertRuleEngine {
     const judged = totals.messages >= rules.minimumMessages;
     const rateText = () =>
       `${totals.failed} of ${totals.messages} messages failed validation in the last ${rules.windowMinutes} minutes (${percent(rate)}).`;
-    await this.episode(monitored, RULES.errorRateWarning, judged && rate >= rules.errorRateWarning, () => ({
-      severity: 'warning',
+    const level = !judged ? undefined : rate >= rules.errorRateCritical ? 'critical' : rate >= rules.errorRateWarning ? 'warning' : undefined;
+    await this.episode(monitored, RULES.errorRate, level !== undefined, () => ({
+      severity: level ?? 'warning',
       title: `Error rate ${percent(rate)} on ${monitored.name}`,
-      message: `${rateText()} Warning threshold: ${percent(rules.errorRateWarning)}.`,
-    }));
-    await this.episode(monitored, RULES.errorRateCritical, judged && rate >= rules.errorRateCritical, () => ({
-      severity: 'critical',
-      title: `Error rate ${percent(rate)} on ${monitored.name}`,
-      message: `${rateText()} Critical threshold: ${percent(rules.errorRateCritical)}.`,
+      message: `${rateText()} ${level === 'critical' ? 'Critical' : 'Warning'} threshold: ${percent(level === 'critical' ? rules.errorRateCritical : rules.errorRateWarning)}.`,
     }));
     const p99 = totals.p99LatencyMs;
     await this.episode(monitored, RULES.latency, rules.latencyP99Ms > 0 && p99 !== null && p99 > rules.latencyP99Ms, () => ({
       severity: 'warning',
-      title: `p99 latency ${p99} ms on ${monitored.name}`,
-      message: `The 99th percentile of latency (received minus MSH-7) over the last ${rules.windowMinutes} minutes is ${p99} ms, above the limit of ${rules.latencyP99Ms} ms.`,
+      title: `p99 latency ${humanDuration(p99)} on ${monitored.name}`,
+      message:
+        `The 99th percentile of latency (received minus the sender's time) over the last ${rules.windowMinutes} minutes is ` +
+        `${humanDuration(p99)} (${p99} ms), above the limit of ${humanDuration(rules.latencyP99Ms)}.`,
     }));
     const last = await lastMessageAt(this.db, monitored.id);
     const quietSince = Math.max(last ? Date.parse(last) : Number.NEGATIVE_INFINITY, watchingSinceMs);
@@ -89,13 +90,6 @@ export class AlertRuleEngine {
         : `No message arrived since watching began; the silence limit is ${rules.silenceMinutes} minutes.`,
     }));
     await this.registered?.evaluate(monitored);
-  }
-
-  /** Ends the traffic and folder episodes of an interface that stopped being watched (disabled). */
-  async watchingStopped(monitored: MonitoredInterface): Promise<void> {
-    for (const rule of [RULES.errorRateWarning, RULES.errorRateCritical, RULES.latency, RULES.silence, RULES.folder]) {
-      await this.episodes.clear(monitored.id, rule);
-    }
   }
 
   /** The folder is missing or unreadable (critical), or reachable again. */

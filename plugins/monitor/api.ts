@@ -38,15 +38,10 @@ export interface AlertRuleOverrides {
   latencyP99Ms?: number;
 }
 
-/** The standard an interface declares: one of them, or `auto` (detected per file). */
-export type InterfaceStandard = MonitoredStandard | 'auto';
-
-/** A monitored interface: a watched folder, a file pattern, a standard and a validation profile. */
+/** A monitored interface: a watched folder, a file pattern and a validation profile. */
 export interface MonitoredInterface {
   id: string;
   name: string;
-  /** The standard of its files; `auto` (the default) detects it per file from the file's start. */
-  standard: InterfaceStandard;
   /** Absolute path of the watched folder. */
   directoryPath: string;
   /** Glob of message files (picomatch syntax), matched against the path relative to the folder. */
@@ -126,10 +121,12 @@ export interface Alert {
   message: string;
   triggeredAt: string;
   acknowledgedAt: string | null;
-  /** Rule key (`error-rate-warning`, `silence`, `folder-unreachable`, or the key another plugin gave). */
+  /** Rule key (`error-rate`, `silence`, `latency-p99`, `folder-unreachable`, `unparsable-file`, or a registered rule's key). */
   rule: string;
   /** When the condition stopped; null while the episode is open. */
   clearedAt: string | null;
+  /** When the episode's severity last rose (warning to critical); null while it kept its first severity. */
+  escalatedAt: string | null;
 }
 
 /** What another plugin passes to {@link MonitorService.raiseAlert}. */
@@ -580,6 +577,8 @@ declare module '../../kernel/events.ts' {
     'message.ingested': MessageIngestedEvent;
     'alert.raised': AlertEvent;
     'alert.cleared': AlertEvent;
+    /** An open episode's severity rose: the same alert, with its new severity and words. */
+    'alert.escalated': AlertEvent;
     'alert.acknowledged': AlertAcknowledgedEvent;
   }
 }

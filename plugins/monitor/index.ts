@@ -9,12 +9,13 @@ import { AlertEpisodes } from './alert-episodes.ts';
 import { registerAlertRoutes } from './alert-routes.ts';
 import { AlertRuleRegistry } from './alert-rule-registry.ts';
 import { AlertRuleEngine, RULES } from './alert-rules.ts';
+import { HL7_MESSAGE_READER, type Hl7MessageReader } from '../hl7-standard/api.ts';
 import { MONITOR_SERVICE } from './api.ts';
 import { monitorErrors } from './errors.ts';
+import { MONITOR_QUIESCE } from './quiesce-hook.ts';
 import { emitIngested } from './ingest-events.ts';
 import { IngestQueue } from './ingest-queue.ts';
 import { registerInterfaceRoutes } from './interface-routes.ts';
-import { readableStandards } from './interface-standard.ts';
 import { InterfaceStore } from './interface-store.ts';
 import { MessageQueries } from './message-query.ts';
 import { MessageStore } from './message-store.ts';
@@ -49,10 +50,14 @@ export const plugin: PluginModule<MonitorConfig> = {
       clock,
       logger,
       readers: {
-        // read on use: the standard plugins register their adapters while the plugins load
-        adapters: () => context.standards.list(),
+        // resolved on use: the HL7 plugin (which the manifest requires) registers it
+        get reader() {
+          return context.container.resolve<Hl7MessageReader>(HL7_MESSAGE_READER);
+        },
         validateHere: (rawLength) => !context.standardsRunner.isPooled(rawLength),
-        async validate(adapter, content, options) {
+        async validate(content, options) {
+          const adapter = context.standards.get('hl7');
+          if (!adapter) throw new Error('The hl7 standard adapter is not registered.');
           // the pool's queue is bounded: when it is full, wait and try again rather than fail a good message
           for (let attempt = 0; ; attempt++) {
             try {
@@ -118,6 +123,7 @@ export const plugin: PluginModule<MonitorConfig> = {
     const service = new MonitorServiceImpl(interfaces, messages, queries, rollups, alerts, () => queue.size, reports, registeredRules);
     registeredRules.bind(service);
     context.container.registerInstance(MONITOR_SERVICE, service);
+    context.container.registerInstance(MONITOR_QUIESCE, { quiesce: () => watchManager.quiesce() });
 
     context.scheduler.schedule('monitor-raw-retention', '17 3 * * *', async () => {
       const removed = await pruneRawContent(db, clock.nowMs() - config.rawRetentionDays * 86_400_000);
@@ -140,7 +146,7 @@ export const plugin: PluginModule<MonitorConfig> = {
     registerInterfaceRoutes(routes, {
       interfaces,
       clock,
-      readableStandards: () => readableStandards(context.standards.list()),
+      loadedProfiles: () => context.standards.list().flatMap((adapter) => adapter.profiles().map((p) => p.name)),
       changed: async (monitored) => {
         await watchManager.apply(monitored);
         events.emit('monitor.interface.changed', { interfaceId: monitored.id, monitored });
@@ -149,10 +155,11 @@ export const plugin: PluginModule<MonitorConfig> = {
         await watchManager.remove(id);
         // a batch already being committed for it lands before its rows are removed
         await queue.idle();
+        await alerts.closeAll(id);
         events.emit('monitor.interface.deleted', { interfaceId: id });
       },
     });
-    registerAlertRoutes(routes, alerts, clock);
+    registerAlertRoutes(routes, alerts, clock, async (id) => (await interfaces.get(id)) !== undefined);
     registerReportRoutes(routes, { db, clock, interfaces, rollups, reports, watch: watchFacts });
   },
 };

@@ -12,7 +12,6 @@ const INTERFACE_NAME = 'ADT inbound (Epic)';
 const EPIC_ADT = {
   id: INTERFACE_ID,
   name: INTERFACE_NAME,
-  standard: 'hl7',
   directoryPath: '/var/spool/hl7/epic-adt',
   filePattern: '*.hl7',
   profileName: 'acme-adt',
@@ -87,7 +86,6 @@ export const MONITOR_EXAMPLES = {
   createInterface: {
     body: {
       name: INTERFACE_NAME,
-      standard: 'hl7',
       directoryPath: '/var/spool/hl7/epic-adt',
       filePattern: '*.hl7',
       profileName: 'acme-adt',

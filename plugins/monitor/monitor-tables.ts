@@ -4,6 +4,7 @@
  * index that starts with the interface and the time, so its cost follows the window, not the table.
  */
 import type { Generated, Kysely, Migration, Selectable } from 'kysely';
+import { alertEscalationMigration } from './alert-migration.ts';
 import { rollupDimensionsMigration, type RollupTables } from './rollup-tables.ts';
 
 /** A monitored interface. */
@@ -19,8 +20,6 @@ export interface InterfaceRow {
   use_polling: number;
   /** JSON of the alert rule overrides. */
   alert_rules: string;
-  /** `hl7`, `fhir`, `ncpdp` or `auto` (004). */
-  standard: string;
   created_at: string;
   updated_at: string;
 }
@@ -133,6 +132,8 @@ export interface AlertRow {
   triggered_at: string;
   cleared_at: string | null;
   acknowledged_at: string | null;
+  /** When the episode's severity last rose; null while it kept its first severity. */
+  escalated_at: string | null;
 }
 
 /** The monitor's database as Kysely sees it. */
@@ -312,11 +313,6 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
       },
     },
     '003_rollup_dimensions': rollupDimensionsMigration,
-    '004_interface_standard': {
-      // interfaces made before an interface declared its standard read every file as it comes (auto)
-      async up(db: Kysely<any>) {
-        await db.schema.alterTable('monitor_interfaces').addColumn('standard', 'varchar(10)', (c) => c.notNull().defaultTo('auto')).execute();
-      },
-    },
+    '004_alert_escalation': alertEscalationMigration,
   };
 }

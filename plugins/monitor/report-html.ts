@@ -3,6 +3,7 @@
  * script, no external asset). Every value that came from a message, a file or a user is escaped, so a message
  * carrying `<script>` shows as text.
  */
+import { humanDuration } from './duration-text.ts';
 import type { InterfaceReport, MonitorReport } from './monitor-report.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -64,8 +65,9 @@ function interfaceSection(entry: InterfaceReport): string {
 <dt>Messages</dt><dd>${metrics.messagesTotal}</dd>
 <dt>Failed</dt><dd>${metrics.messagesFailed}</dd>
 <dt>Error rate</dt><dd>${percent(metrics.errorRate)}</dd>
-<dt>Average latency</dt><dd>${metrics.averageLatencyMs ?? 'n/a'} ms</dd>
-<dt>p99 latency</dt><dd>${metrics.p99LatencyMs ?? 'n/a'} ms</dd>
+<dt>Average latency</dt><dd>${humanDuration(metrics.averageLatencyMs)}</dd>
+<dt>p99 latency</dt><dd>${humanDuration(metrics.p99LatencyMs)}</dd>
+<dt>Latency not counted</dt><dd>${metrics.staleLatency} stale, ${metrics.clockSkew} clock skew</dd>
 <dt>Last message</dt><dd>${escapeHtml(metrics.lastMessageAt ?? 'never')}</dd>
 </dl>
 ${hourlyChart(entry)}

@@ -1,4 +1,5 @@
 /** The plain-text rendering of a report (for terminals and e-mail). */
+import { humanDuration } from './duration-text.ts';
 import type { MonitorReport } from './monitor-report.ts';
 
 function rate(value: number | null): string {
@@ -18,11 +19,14 @@ export function renderReportText(report: MonitorReport): string {
     lines.push(`== ${status.name} (${status.enabled ? 'enabled' : 'disabled'}) — ${status.state}: ${status.reason}`);
     lines.push(
       `   messages ${metrics.messagesTotal}, failed ${metrics.messagesFailed}, error rate ${rate(metrics.errorRate)}, ` +
-        `average latency ${metrics.averageLatencyMs ?? 'n/a'} ms, p99 ${metrics.p99LatencyMs ?? 'n/a'} ms, last message ${metrics.lastMessageAt ?? 'never'}`,
+        `average latency ${humanDuration(metrics.averageLatencyMs)}, p99 ${humanDuration(metrics.p99LatencyMs)}, last message ${metrics.lastMessageAt ?? 'never'}`,
     );
+    if (metrics.staleLatency + metrics.clockSkew > 0) {
+      lines.push(`   latency not counted: ${metrics.staleLatency} stale (sender time past the horizon), ${metrics.clockSkew} clock skew (sender time ahead)`);
+    }
     if (entry.topErrors.length > 0) {
       lines.push('   top errors:');
-      for (const e of entry.topErrors) lines.push(`     ${String(e.count).padStart(7)}  ${e.code} ${e.field}`);
+      for (const e of entry.topErrors) lines.push(`     ${String(e.count).padStart(7)}  ${e.code} ${e.field}${e.exampleControlIds.length ? ` (e.g. ${e.exampleControlIds.join(', ')})` : ''}`);
     }
     lines.push('');
   }

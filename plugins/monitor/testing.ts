@@ -11,6 +11,7 @@ import { commitFiles, sha256 } from './ledger.ts';
 import type { ReadMessage } from './message-reading.ts';
 import { minuteOf } from './message-store.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
+import { MONITOR_QUIESCE, type QuiesceHook } from './quiesce-hook.ts';
 import { DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
 
 /** One message to store as if read from a file at `receivedAt`. */
@@ -130,4 +131,12 @@ export async function importMinuteRollups(storage: Storage, rows: MinuteRollup[]
         .execute();
     }
   });
+}
+
+/**
+ * Waits until the monitor of a running workbench is at rest: queue idle, nothing settling, one rescan of every
+ * watched folder and one whole periodic check done (see WatchManager.quiesce). Then "nothing more arrived" holds.
+ */
+export async function quiesceMonitor(workbench: { container: { resolve<T>(token: symbol): T } }): Promise<void> {
+  await workbench.container.resolve<QuiesceHook>(MONITOR_QUIESCE).quiesce();
 }

@@ -85,8 +85,8 @@ export class WatchManager {
       await previous?.watcher?.close();
       const state: WatchState = { monitored, watchingSinceMs: null };
       this.states.set(monitored.id, state);
+      // disabled: its episodes pause as they are (an acknowledged condition that still holds stays one alert)
       if (monitored.enabled) await this.open(state);
-      else await this.deps.rules.watchingStopped(monitored);
       await this.writeHeartbeat(state);
     });
   }
@@ -224,6 +224,32 @@ export class WatchManager {
     if (state.heartbeat === key) return;
     state.heartbeat = key;
     await recordMinuteState(this.deps.db, { interfaceId: state.monitored.id, minute, reachable, enabled });
+  }
+
+  /**
+   * Resolves once the monitor is still: nothing settling or queued, every watched folder listed once more against the
+   * ledger (and what that found read), then one whole periodic check (reachability, minute rows, alert rules) and the
+   * rule evaluations commits asked for. Tests and tools wait on this instead of sleeping (testing.ts).
+   */
+  async quiesce(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const settled = async () => {
+      for (;;) {
+        await this.deps.queue.idle();
+        let unsettled = 0;
+        for (const state of this.states.values()) unsettled += state.watcher?.unsettled ?? 0;
+        if (unsettled === 0 && this.deps.queue.size === 0) return;
+        if (Date.now() > deadline) throw new Error(`The monitor did not come to rest within ${timeoutMs} ms (${unsettled} files settling).`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    await settled();
+    for (const state of [...this.states.values()]) await this.serially(() => this.rescan(state));
+    await settled();
+    // a check in flight may have begun before the last commit: the second one begins after it
+    await this.check();
+    await this.check();
+    await this.changes;
   }
 
   /** Stops the check and every watcher; safe to call twice. */

@@ -1,0 +1,10 @@
+/** Migration `004_alert_escalation`: when an episode's severity last rose (one alert per episode, escalating). */
+import type { Kysely, Migration } from 'kysely';
+
+/** Adds `escalated_at` to the alerts. */
+export const alertEscalationMigration: Migration = {
+  // migrations run before table types exist
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('monitor_alerts').addColumn('escalated_at', 'varchar(30)').execute();
+  },
+};
