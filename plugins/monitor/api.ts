@@ -38,10 +38,15 @@ export interface AlertRuleOverrides {
   latencyP99Ms?: number;
 }
 
-/** A monitored interface: a watched folder, a file pattern and a validation profile. */
+/** The standard an interface declares: one of them, or `auto` (detected per file). */
+export type InterfaceStandard = MonitoredStandard | 'auto';
+
+/** A monitored interface: a watched folder, a file pattern, a standard and a validation profile. */
 export interface MonitoredInterface {
   id: string;
   name: string;
+  /** The standard of its files; `auto` (the default) detects it per file from the file's start. */
+  standard: InterfaceStandard;
   /** Absolute path of the watched folder. */
   directoryPath: string;
   /** Glob of message files (picomatch syntax), matched against the path relative to the folder. */

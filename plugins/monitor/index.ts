@@ -9,13 +9,13 @@ import { AlertEpisodes } from './alert-episodes.ts';
 import { registerAlertRoutes } from './alert-routes.ts';
 import { AlertRuleRegistry } from './alert-rule-registry.ts';
 import { AlertRuleEngine, RULES } from './alert-rules.ts';
-import { HL7_MESSAGE_READER, type Hl7MessageReader } from '../hl7-standard/api.ts';
 import { MONITOR_SERVICE } from './api.ts';
 import { monitorErrors } from './errors.ts';
 import { MONITOR_QUIESCE } from './quiesce-hook.ts';
 import { emitIngested } from './ingest-events.ts';
 import { IngestQueue } from './ingest-queue.ts';
 import { registerInterfaceRoutes } from './interface-routes.ts';
+import { readableStandards } from './interface-standard.ts';
 import { InterfaceStore } from './interface-store.ts';
 import { MessageQueries } from './message-query.ts';
 import { MessageStore } from './message-store.ts';
@@ -50,14 +50,10 @@ export const plugin: PluginModule<MonitorConfig> = {
       clock,
       logger,
       readers: {
-        // resolved on use: the HL7 plugin (which the manifest requires) registers it
-        get reader() {
-          return context.container.resolve<Hl7MessageReader>(HL7_MESSAGE_READER);
-        },
+        // read on use: the standard plugins register their adapters while the plugins load
+        adapters: () => context.standards.list(),
         validateHere: (rawLength) => !context.standardsRunner.isPooled(rawLength),
-        async validate(content, options) {
-          const adapter = context.standards.get('hl7');
-          if (!adapter) throw new Error('The hl7 standard adapter is not registered.');
+        async validate(adapter, content, options) {
           // the pool's queue is bounded: when it is full, wait and try again rather than fail a good message
           for (let attempt = 0; ; attempt++) {
             try {
@@ -146,7 +142,7 @@ export const plugin: PluginModule<MonitorConfig> = {
     registerInterfaceRoutes(routes, {
       interfaces,
       clock,
-      loadedProfiles: () => context.standards.list().flatMap((adapter) => adapter.profiles().map((p) => p.name)),
+      readableStandards: () => readableStandards(context.standards.list()),
       changed: async (monitored) => {
         await watchManager.apply(monitored);
         events.emit('monitor.interface.changed', { interfaceId: monitored.id, monitored });

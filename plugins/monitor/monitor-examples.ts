@@ -12,6 +12,7 @@ const INTERFACE_NAME = 'ADT inbound (Epic)';
 const EPIC_ADT = {
   id: INTERFACE_ID,
   name: INTERFACE_NAME,
+  standard: 'hl7',
   directoryPath: '/var/spool/hl7/epic-adt',
   filePattern: '*.hl7',
   profileName: 'acme-adt',
@@ -86,6 +87,7 @@ export const MONITOR_EXAMPLES = {
   createInterface: {
     body: {
       name: INTERFACE_NAME,
+      standard: 'hl7',
       directoryPath: '/var/spool/hl7/epic-adt',
       filePattern: '*.hl7',
       profileName: 'acme-adt',

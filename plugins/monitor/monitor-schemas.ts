@@ -20,14 +20,18 @@ const directoryPath = z.string().min(1, 'directoryPath may not be empty').max(40
 const profileName = z.string().trim().min(1).max(200).nullable();
 const filePattern = z.string().min(1, 'filePattern may not be empty').max(1000);
 const validationMode = z.enum(['strict', 'compatibility']);
+const standard = z.enum(['hl7', 'fhir', 'ncpdp', 'auto']);
 
 /** Body of POST /api/monitor/interfaces. */
 export const createInterfaceBody = z
   .object({
     name,
+    /** Default `auto` (detected per file); a profile alone fixes the standard to the profile's. */
+    standard: standard.optional(),
     directoryPath,
     profileName: profileName.optional(),
-    filePattern: filePattern.default('*.hl7'),
+    /** Default: the standard's usual file names (`*.hl7`; FHIR `*.{json,ndjson}`; NCPDP `*.{xml,ncpdp,d0,dat}`; auto all). */
+    filePattern: filePattern.optional(),
     validationMode: validationMode.default('compatibility'),
     recursive: z.boolean().default(false),
     usePolling: z.boolean().default(false),
@@ -39,6 +43,7 @@ export const createInterfaceBody = z
 export const updateInterfaceBody = z
   .object({
     name,
+    standard,
     directoryPath,
     profileName,
     filePattern,
@@ -55,6 +60,7 @@ export const updateInterfaceBody = z
 export const interfaceSchema = z.object({
   id: z.string(),
   name: z.string(),
+  standard,
   directoryPath: z.string(),
   filePattern: z.string(),
   profileName: z.string().nullable(),

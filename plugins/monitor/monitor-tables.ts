@@ -20,6 +20,8 @@ export interface InterfaceRow {
   use_polling: number;
   /** JSON of the alert rule overrides. */
   alert_rules: string;
+  /** `hl7`, `fhir`, `ncpdp` or `auto` (004). */
+  standard: string;
   created_at: string;
   updated_at: string;
 }
@@ -314,5 +316,11 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
     },
     '003_rollup_dimensions': rollupDimensionsMigration,
     '004_alert_escalation': alertEscalationMigration,
+    '004_interface_standard': {
+      // interfaces made before an interface declared its standard read every file as it comes (auto)
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('monitor_interfaces').addColumn('standard', 'varchar(10)', (c) => c.notNull().defaultTo('auto')).execute();
+      },
+    },
   };
 }
