@@ -208,7 +208,10 @@ export class TracingService {
     if (query.patientId !== undefined) filter.patientId = query.patientId;
     const perInterface = new Map<string, DigestedEvent[]>();
     const everyEvent: TraceEvent[] = [];
-    for await (const record of this.monitor.streamMessages(filter, { include: ['raw'] })) {
+    // Content matters only where a sender's control id repeats: those few messages are read again with their raw
+    // text (unless the monitor keeps a digest), so the window itself is read without raw.
+    const byControlId = new Map<string, DigestedEvent[]>();
+    for await (const record of this.monitor.streamMessages(filter)) {
       if (messagesRead >= cap) {
         truncated = true;
         break;
@@ -216,10 +219,24 @@ export class TracingService {
       messagesRead++;
       const event = this.eventOf(record, names);
       const list = perInterface.get(record.interfaceId);
-      const digested = { event, digest: digestOf(record) };
+      const digested: DigestedEvent = { event, digest: digestOf(record) };
       if (list) list.push(digested);
       else perInterface.set(record.interfaceId, [digested]);
       if (query.interfaceId === undefined) everyEvent.push(event);
+      if (event.controlId) {
+        const key = `${record.interfaceId}\u0000${event.sendingApplication ?? ''}\u0000${event.sendingFacility ?? ''}\u0000${event.controlId}`;
+        const same = byControlId.get(key);
+        if (same) same.push(digested);
+        else byControlId.set(key, [digested]);
+      }
+    }
+    for (const same of byControlId.values()) {
+      if (same.length < 2) continue;
+      for (const digested of same) {
+        if (digested.digest !== null) continue;
+        const full = await this.monitor.getMessage(digested.event.messageId, { include: ['raw'] });
+        digested.digest = full ? digestOf(full) : null;
+      }
     }
     let resends = 0;
     let contentUnknown = 0;
