@@ -1,0 +1,128 @@
+/**
+ * Failure patterns of an interface: its failed messages clustered by issue code, field, message type and sending
+ * application, ranked by how many messages show each, with first and last seen, example control ids and a trend
+ * against the previous window of the same length.
+ *
+ * Cluster keys are versioned (`v1:...`), as Sentry keeps its grouping versions: a better grouping later gets `v2`
+ * keys and leaves the keys of history as they were, so stored references to a cluster keep meaning the same thing.
+ */
+import { normalisePath } from './triage-engine.ts';
+
+/** Version of the cluster keys this module makes. */
+export const CLUSTER_KEY_VERSION = 1;
+
+/** What the clustering reads of a failed message (a projection of the monitor's MessageFacts). */
+export interface FailureFacts {
+  receivedAt: string;
+  messageType: string | null;
+  triggerEvent: string | null;
+  controlId: string | null;
+  sendingApplication: string | null;
+  standard: string;
+  errors: ReadonlyArray<{ field: string; code: string }>;
+}
+
+/** Trend of a cluster against the previous window. */
+export type PatternTrend = 'new' | 'rising' | 'steady' | 'falling';
+
+/** One cluster. */
+export interface FailurePattern {
+  key: string;
+  code: string;
+  field: string;
+  messageType: string | null;
+  sendingApplication: string | null;
+  standard: string;
+  /** Messages showing the pattern in the window. */
+  count: number;
+  /** Share of the window's failed messages (0..1). */
+  share: number;
+  previousCount: number;
+  trend: PatternTrend;
+  firstSeen: string;
+  lastSeen: string;
+  /** Up to three control ids (MSH-10) of messages showing it, most recent first. */
+  exampleControlIds: string[];
+}
+
+/** Accumulates clusters from a stream of failed messages. */
+export class PatternCounter {
+  private readonly clusters = new Map<string, FailurePattern & { examples: string[] }>();
+  failedMessages = 0;
+
+  /** Counts one failed message (each of its clusters once). */
+  add(facts: FailureFacts): void {
+    this.failedMessages++;
+    const type = facts.messageType ? (facts.triggerEvent ? `${facts.messageType}^${facts.triggerEvent}` : facts.messageType) : null;
+    const seen = new Set<string>();
+    for (const error of facts.errors) {
+      const field = normalisePath(error.field);
+      const key = `v${CLUSTER_KEY_VERSION}:${error.code}|${field}|${type ?? ''}|${facts.sendingApplication ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const cluster = this.clusters.get(key);
+      if (cluster) {
+        cluster.count++;
+        if (facts.receivedAt < cluster.firstSeen) cluster.firstSeen = facts.receivedAt;
+        if (facts.receivedAt >= cluster.lastSeen) {
+          cluster.lastSeen = facts.receivedAt;
+          if (facts.controlId) cluster.examples.push(facts.controlId);
+          if (cluster.examples.length > 3) cluster.examples.shift();
+        }
+      } else {
+        this.clusters.set(key, {
+          key,
+          code: error.code,
+          field,
+          messageType: type,
+          sendingApplication: facts.sendingApplication,
+          standard: facts.standard,
+          count: 1,
+          share: 0,
+          previousCount: 0,
+          trend: 'new',
+          firstSeen: facts.receivedAt,
+          lastSeen: facts.receivedAt,
+          exampleControlIds: [],
+          examples: facts.controlId ? [facts.controlId] : [],
+        });
+      }
+    }
+  }
+
+  /** Counts per cluster key (for the previous window). */
+  counts(): Map<string, number> {
+    return new Map([...this.clusters.entries()].map(([key, cluster]) => [key, cluster.count]));
+  }
+
+  /** Clusters ranked by count (then key), with trend against the previous window's counts. */
+  ranked(previous: ReadonlyMap<string, number>, limit: number): FailurePattern[] {
+    const all = [...this.clusters.values()].sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+    return all.slice(0, limit).map(({ examples, ...cluster }) => {
+      const before = previous.get(cluster.key) ?? 0;
+      return {
+        ...cluster,
+        share: this.failedMessages === 0 ? 0 : Math.round((cluster.count / this.failedMessages) * 1000) / 1000,
+        previousCount: before,
+        trend: trendOf(cluster.count, before),
+        exampleControlIds: [...examples].reverse(),
+      };
+    });
+  }
+
+  /** Number of clusters. */
+  get size(): number {
+    return this.clusters.size;
+  }
+}
+
+/**
+ * Trend from two counts: `new` when the previous window had none; rising or falling when the count moved by at least
+ * half and by at least three messages (so 1 -> 2 is steady, noise rather than a trend); steady otherwise.
+ */
+export function trendOf(current: number, previous: number): PatternTrend {
+  if (previous === 0) return 'new';
+  const change = current - previous;
+  if (Math.abs(change) < 3 || Math.abs(change) < previous * 0.5) return 'steady';
+  return change > 0 ? 'rising' : 'falling';
+}

@@ -1,0 +1,58 @@
+/**
+ * The AI triage plugin: triage of one message (offline knowledge base, optional model), and patterns, summary and
+ * upgrade check of a monitored interface read through the monitor's query contract. The upgrade detector also runs
+ * as a monitor alert rule (`vendor-upgrade`) when `upgradeAlertRule` is on.
+ */
+import { join } from 'node:path';
+import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { DEIDENTIFY_SERVICE, type DeidentifyService } from '../deidentify/api.ts';
+import { MONITOR_SERVICE, type MonitorService } from '../monitor/api.ts';
+import { triageErrors } from './errors.ts';
+import { InterfaceAnalysis } from './interface-analysis.ts';
+import { loadKnowledgeBase } from './knowledge-base.ts';
+import { llmConfigProblem, rephraseWithModel } from './llm-client.ts';
+import { buildTriagePrompt } from './llm-prompt.ts';
+import { type TriageConfig, triageConfigSchema } from './triage-config.ts';
+import { TriageEngine, type TriageInput, type TriageResult } from './triage-engine.ts';
+import { registerTriageRoutes } from './triage-routes.ts';
+import { createUpgradeAlertRule } from './upgrade-alert-rule.ts';
+
+/** Registers the routes, the error catalogue and, when configured, the upgrade alert rule. */
+export const plugin: PluginModule<TriageConfig> = {
+  configSchema: triageConfigSchema,
+  register(context) {
+    context.registerErrors(triageErrors.catalogue);
+    const { base, problems } = loadKnowledgeBase(
+      join(context.directory, 'knowledge'),
+      context.profiles.map((pack) => pack.directory),
+    );
+    for (const problem of problems) context.logger.warn({ file: problem.file }, `Triage knowledge file ${problem.file} was skipped: ${problem.problem}`);
+    const engine = new TriageEngine(base, {
+      detect: (content) => context.standards.detect(content),
+      validate: (adapter, content) => context.standardsRunner.validate(adapter, content, { mode: 'strict', maxIssues: 1_000 }),
+    });
+    const deidentify = context.container.resolve<DeidentifyService>(DEIDENTIFY_SERVICE);
+    const llm = context.config.llm;
+    const llmProblem = llm.enabled ? llmConfigProblem(llm) : undefined;
+    if (llmProblem) context.logger.error(`The triage model is off: ${llmProblem}.`);
+    const triage = async (input: TriageInput): Promise<TriageResult> => {
+      const offline = await engine.triage(input);
+      if (!llm.enabled) return offline;
+      if (llmProblem) return { ...offline, notes: [...offline.notes, `The model is off: ${llmProblem}.`] };
+      let deidentified: string | null = null;
+      try {
+        deidentified = offline.standard ? deidentify.deidentify(input.content, offline.standard).messageContent : null;
+      } catch {
+        deidentified = null;
+      }
+      return rephraseWithModel(llm, offline, buildTriagePrompt(offline, deidentified), process.env);
+    };
+    // The monitor is resolved on use: its service is registered by then (manifest `requires`).
+    const monitor = () => context.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const analysis = new InterfaceAnalysis(monitor, base, () => context.clock.nowMs());
+    registerTriageRoutes(context.routes, { entitlement: context.entitlement, triage, analysis });
+    if (context.config.upgradeAlertRule) {
+      monitor().registerAlertRule(createUpgradeAlertRule(analysis, context.config.upgradeAlertHours));
+    }
+  },
+};

@@ -1,0 +1,90 @@
+/**
+ * The four AI triage routes on the bridge base. Thin: read the body, check the tier (enterprise, in the handler as
+ * the SPEC says: 402 TIER_REQUIRED below it), call the engine or the analysis service.
+ */
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import type { Entitlement } from '../../kernel/entitlement.ts';
+import type { InterfaceAnalysis } from './interface-analysis.ts';
+import type { TriageResult } from './triage-engine.ts';
+import { TRIAGE_EXAMPLES } from './triage-examples.ts';
+import {
+  interfaceWindowBodySchema,
+  patternsResultSchema,
+  summaryResultSchema,
+  triageBodySchema,
+  triageResultSchema,
+  upgradeResultSchema,
+} from './triage-schemas.ts';
+
+/** What the routes call. */
+export interface TriageRouteServices {
+  entitlement: Entitlement;
+  triage(input: { content: string; validationErrors?: string[]; interfaceContext?: string }): Promise<TriageResult>;
+  analysis: InterfaceAnalysis;
+}
+
+/** Registers triage, patterns, summary and upgrade-check. */
+export function registerTriageRoutes(routes: RouteRegistrar, services: TriageRouteServices): void {
+  const enterprise = () => services.entitlement.require('enterprise', 'AI triage');
+  routes.route({
+    method: 'POST',
+    url: '/api/monitor/triage',
+    summary: 'Explain a failed message: root cause, explanation, ordered fixes, affected fields, category, confidence',
+    description:
+      'Offline rules engine (knowledge base per standard, field meanings from the standard\'s definitions); an optional ' +
+      'local model only rephrases, seeing structure and the de-identified message. Enterprise tier (402 below it).',
+    tags: ['ai-triage'],
+    body: triageBodySchema,
+    examples: TRIAGE_EXAMPLES.triage,
+    response: triageResultSchema,
+    heavy: true,
+    handler({ body }) {
+      enterprise();
+      const content = typeof body.messageContent === 'string' ? body.messageContent : JSON.stringify(body.messageContent);
+      return services.triage({
+        content,
+        ...(body.validationErrors ? { validationErrors: body.validationErrors } : {}),
+        ...(body.interfaceContext ? { interfaceContext: body.interfaceContext } : {}),
+      });
+    },
+  });
+  routes.route({
+    method: 'POST',
+    url: '/api/monitor/patterns',
+    summary: 'Recurring failure patterns of an interface: clusters by code, field, message type and sender, with trends',
+    tags: ['ai-triage'],
+    body: interfaceWindowBodySchema,
+    examples: TRIAGE_EXAMPLES.patterns,
+    response: patternsResultSchema,
+    handler({ body }) {
+      enterprise();
+      return services.analysis.patterns(body.interfaceId, body.sinceHours);
+    },
+  });
+  routes.route({
+    method: 'POST',
+    url: '/api/monitor/summary',
+    summary: 'A plain-English summary of an interface\'s health with the facts behind it',
+    tags: ['ai-triage'],
+    body: interfaceWindowBodySchema,
+    examples: TRIAGE_EXAMPLES.summary,
+    response: summaryResultSchema,
+    handler({ body }) {
+      enterprise();
+      return services.analysis.summary(body.interfaceId, body.sinceHours);
+    },
+  });
+  routes.route({
+    method: 'POST',
+    url: '/api/monitor/upgrade-check',
+    summary: 'Whether the sender of an interface was upgraded: change point, changes, confidence (UpgradeDetectionResult)',
+    tags: ['ai-triage'],
+    body: interfaceWindowBodySchema,
+    examples: TRIAGE_EXAMPLES.upgradeCheck,
+    response: upgradeResultSchema,
+    handler({ body }) {
+      enterprise();
+      return services.analysis.upgradeCheck(body.interfaceId, body.sinceHours);
+    },
+  });
+}
