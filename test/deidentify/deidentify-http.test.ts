@@ -1,0 +1,136 @@
+// POST /api/deidentify through the real HTTP interface, the key file of the data folder, and `workbench deidentify`.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { sourceCliArgs } from '../helpers/cli-process.ts';
+
+const MESSAGE = [
+  'MSH|^~\\&|ADT1|GOOD HEALTH HOSPITAL|GHH LAB|GOOD HEALTH HOSPITAL|20250615120000||ADT^A01^ADT_A01|MSG00001|P|2.5.1',
+  'EVN||20250615120000',
+  'PID|1||PATID1234^^^GOOD HEALTH HOSPITAL^MR||EVERYMAN^ADAM^A||19610615|M|||2222 HOME STREET^^GREENSBORO^NC^27401||(555)555-2004|||||ACCT778899|123-45-6789',
+  'NK1|1|EVERYMAN^EVE|SPO^SPOUSE|2222 HOME STREET^^GREENSBORO^NC^27401|(555)555-2005',
+  'PV1|1|I|2000^2012^01||||004777^ATTEND^AARON^A',
+].join('\r');
+
+const PHI = ['EVERYMAN', 'ADAM', 'PATID1234', '19610615', '2222 HOME STREET', 'GREENSBORO', '27401', '555-2004', '555-2005', 'ACCT778899', '123-45-6789', 'ATTEND', 'AARON'];
+
+let server: TestWorkbench;
+beforeAll(async () => {
+  server = await startTestWorkbench();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+describe('POST /api/deidentify', () => {
+  it('replaces every identifying value, keeps routing and structure, and reports kinds and paths without values', async () => {
+    const response = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: MESSAGE } });
+    expect(response.status).toBe(200);
+    const { standard, messageContent, report } = response.json.data;
+    expect(standard).toBe('hl7');
+    for (const value of PHI) expect(messageContent).not.toContain(value);
+    const lines = messageContent.split('\r');
+    expect(lines[0]).toBe(MESSAGE.split('\r')[0]);
+    expect(lines.map((line: string) => line.split('|').length)).toEqual(MESSAGE.split('\r').map((line) => line.split('|').length));
+    expect(report.byKind).toMatchObject({ name: expect.any(Number), date: expect.any(Number), medicalRecordNumber: 1, ssn: 1, phone: 2 });
+    expect(report.replacements).toContainEqual({ path: 'PID.5.1', kind: 'name', count: 1 });
+    const reportText = JSON.stringify(report);
+    for (const value of PHI) expect(reportText).not.toContain(value);
+    const again = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: MESSAGE, standard: 'hl7' } });
+    expect(again.json.data.messageContent).toBe(messageContent);
+    const validation = await server.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent, standard: 'hl7' } });
+    expect(validation.json.data.isValid).toBe(true);
+  });
+
+  it('keeps its key in the data folder, readable by its owner only', async () => {
+    await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: MESSAGE } });
+    const stats = statSync(join(server.dataDir, 'deidentify.key'));
+    if (process.platform !== 'win32') expect(stats.mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(server.dataDir, 'deidentify.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('de-identifies a FHIR resource sent as an object', async () => {
+    const patient = {
+      resourceType: 'Patient',
+      identifier: [{ system: 'http://hospital.example/mrn', value: 'MRN-55501' }],
+      name: [{ family: 'Chalmers', given: ['Peter', 'James'] }],
+      telecom: [{ system: 'email', value: 'peter.chalmers@mail.example' }],
+      birthDate: '1974-12-25',
+      address: [{ line: ['534 Erewhon St'], city: 'PleasantVille', postalCode: '3999' }],
+    };
+    const response = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: patient } });
+    expect(response.status).toBe(200);
+    const text = response.json.data.messageContent;
+    for (const value of ['MRN-55501', 'Chalmers', 'Peter', 'peter.chalmers', '1974-12-25', 'Erewhon', 'PleasantVille']) expect(text).not.toContain(value);
+    expect(JSON.parse(text)).toMatchObject({ resourceType: 'Patient', name: [{ family: expect.any(String) }] });
+  });
+
+  it('answers 400 naming the field for a missing, empty or wrong-typed messageContent, and for content of no standard', async () => {
+    for (const body of [{}, { messageContent: '' }, { messageContent: 42 }, { messageContent: MESSAGE, standard: 'x12' }]) {
+      const response = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body });
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(response.json.error)).toMatch(/messageContent|standard/);
+    }
+    const unknown = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: 'hello there' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.code).toBe('DEIDENTIFY_STANDARD_UNKNOWN');
+    const xml = await server.call('bridge', {
+      method: 'POST',
+      path: '/api/deidentify',
+      body: { messageContent: '<Patient xmlns="http://hl7.org/fhir"><id value="x"/></Patient>', standard: 'fhir' },
+    });
+    expect(xml.status).toBe(400);
+    expect(xml.json.error.code).toBe('DEIDENTIFY_FORMAT_UNSUPPORTED');
+    const broken = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: '{"resourceType": "Patient",', standard: 'fhir' } });
+    expect(broken.status).toBe(400);
+    expect(broken.json.error.code).toBe('DEIDENTIFY_CONTENT_UNREADABLE');
+    const deep = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: '['.repeat(5000) + ']'.repeat(5000), standard: 'fhir' } });
+    expect(deep.status).toBe(400);
+  });
+});
+
+describe('workbench deidentify', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wb-deid-cli-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function workbench(...args: string[]) {
+    const result = spawnSync(process.execPath, [...sourceCliArgs, ...args], {
+      env: { ...process.env, WORKBENCH_DATA_DIR: join(dir, 'data'), WORKBENCH_LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return { code: result.status, out: result.stdout, err: result.stderr };
+  }
+
+  it('writes de-identified copies of a folder, the same patient mapped alike in every file and in every run', () => {
+    const input = join(dir, 'in');
+    mkdirSync(join(input, 'sub'), { recursive: true });
+    writeFileSync(join(input, 'a.hl7'), MESSAGE);
+    writeFileSync(join(input, 'sub', 'b.hl7'), MESSAGE.replace('MSG00001', 'MSG00002').replace('ADT^A01^ADT_A01', 'ADT^A08^ADT_A01'));
+    const first = workbench('deidentify', input, '--out', join(dir, 'out1'));
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/a\.hl7 -> .*: \d+ replaced \(.*name \d+/);
+    const a = readFileSync(join(dir, 'out1', 'in', 'a.hl7'), 'utf8');
+    const b = readFileSync(join(dir, 'out1', 'in', 'sub', 'b.hl7'), 'utf8');
+    for (const value of PHI) expect(a + b).not.toContain(value);
+    const pid = (text: string) => text.split('\r').find((line) => line.startsWith('PID'));
+    expect(pid(b)).toBe(pid(a));
+    expect(workbench('deidentify', join(input, 'a.hl7'), '--out', join(dir, 'out2')).code).toBe(0);
+    expect(readFileSync(join(dir, 'out2', 'a.hl7'), 'utf8')).toBe(a);
+  });
+
+  it('refuses an output folder inside the input (exit 2) and reports a file of no standard (exit 1)', () => {
+    const input = join(dir, 'refuse');
+    mkdirSync(input, { recursive: true });
+    writeFileSync(join(input, 'note.txt'), 'not a message');
+    expect(workbench('deidentify', input, '--out', join(input, 'out')).code).toBe(2);
+    expect(workbench('deidentify', join(dir, 'missing'), '--out', join(dir, 'o')).code).toBe(2);
+    const unknown = workbench('deidentify', input, '--out', join(dir, 'out3'));
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/note\.txt: .*not recognisable/);
+  });
+});
