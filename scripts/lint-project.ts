@@ -6,6 +6,8 @@
  * - a plugin reaches kernel services only through its plugin context: it never imports (other than `import type`)
  *   the kernel's boot, wiring and service-construction modules listed in KERNEL_INTERNALS;
  * - kernel and plugin code writes through the logger or the CLI's io, never `console.log`;
+ * - only the monitor opens its tables: no kernel or other plugin file names a `monitor_*` table (in a query, a
+ *   table name or anywhere else in its text); they read stored messages and roll-ups through the monitor's api.ts;
  * - every exported function, class, interface, type and const of kernel and plugins has a doc comment.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -36,6 +38,9 @@ const KERNEL_INTERNALS = new Set(
   ].map((file) => `kernel/${file}`),
 );
 
+/** A table of the monitor (`monitor_messages`, `monitor_minutes`, ...): only plugins/monitor may name one. */
+const MONITOR_TABLE = /\bmonitor_[a-z][a-z_]*/;
+
 const IMPORT = /(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const EXPORT = /^export\s+(?:async\s+)?(?:function|class|interface|type|const|let|enum|abstract\s+class)\s+(\w+)/;
 
@@ -64,6 +69,10 @@ for (const top of ['kernel', 'plugins']) {
     const lines = text.split('\n');
     lines.forEach((line, index) => {
       if (/\bconsole\.log\(/.test(line)) problems.push(`${rel}:${index + 1}: console.log in service code`);
+      const table = ownPlugin === 'monitor' ? null : MONITOR_TABLE.exec(line);
+      if (table) {
+        problems.push(`${rel}:${index + 1}: names the monitor's table ${table[0]}; read stored messages and roll-ups through the monitor's api.ts (MONITOR_SERVICE)`);
+      }
       const exported = EXPORT.exec(line);
       if (!exported) return;
       let previous = index - 1;
