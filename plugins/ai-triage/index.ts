@@ -29,7 +29,8 @@ export const plugin: PluginModule<TriageConfig> = {
     for (const problem of problems) context.logger.warn({ file: problem.file }, `Triage knowledge file ${problem.file} was skipped: ${problem.problem}`);
     const engine = new TriageEngine(base, {
       detect: (content) => context.standards.detect(content),
-      validate: (adapter, content) => context.standardsRunner.validate(adapter, content, { mode: 'strict', maxIssues: 1_000 }),
+      // Compatibility mode: its errors are what receivers reject; what only strict mode fails comes as warnings, ranked after.
+      validate: (adapter, content) => context.standardsRunner.validate(adapter, content, { mode: 'compatibility', maxIssues: 1_000 }),
     });
     const deidentify = context.container.resolve<DeidentifyService>(DEIDENTIFY_SERVICE);
     const llm = context.config.llm;

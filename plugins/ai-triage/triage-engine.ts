@@ -84,7 +84,11 @@ const CATEGORY_RANK: Record<TriageCategory, number> = {
   none: 12,
 };
 
+/** Codes saying the content could not be read at all (checked even when the caller sends its own findings). */
+const UNREADABLE_CODES = new Set(['PARSE_ERROR', 'NOT_FHIR_RESOURCE', 'MESSAGE_UNPARSEABLE', 'MSH_INVALID']);
+
 const CODE_PATTERN = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g;
+const CODE_PATTERN_ONE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 const HL7_PATH = /\b([A-Z][A-Z0-9]{2})(?:\[\d+\])?((?:[.-]\d+(?:\[\d+\])?)+)\b/;
 const DOTTED_PATH = /\b([A-Z][A-Za-z]+(?:\.[A-Za-z@][\w@]*(?:\[\d+\])?)+)/;
 
@@ -114,8 +118,14 @@ export function parseFindingText(text: string, knownCodes: ReadonlySet<string>):
     code = WORD_CODES.find(([pattern]) => pattern.test(bounded))?.[1] ?? 'UNKNOWN_FINDING';
     guessed = true;
   }
+  // A finding usually starts with its path (`PID.5 ...`, `message[3].SAC ...`); otherwise the first path it names.
+  const first = bounded.trim().split(/[\s:,;]+/, 1)[0] ?? '';
   const hl7 = HL7_PATH.exec(bounded);
-  const field = hl7 ? `${hl7[1]}${hl7[2]!.replace(/-/g, '.')}` : (DOTTED_PATH.exec(bounded)?.[1] ?? '');
+  const field = /^[A-Za-z][\w[\]@-]*\.[\w[\].@-]+$/.test(first) && !CODE_PATTERN_ONE.test(first)
+    ? first
+    : hl7
+      ? `${hl7[1]}${hl7[2]!.replace(/-/g, '.')}`
+      : (DOTTED_PATH.exec(bounded)?.[1] ?? '');
   return { code, field: normalisePath(field), severity: 'error', guessed };
 }
 
@@ -160,6 +170,10 @@ export class TriageEngine {
     if (input.validationErrors !== undefined) {
       const known = this.knowledge.codes(standard);
       findings = input.validationErrors.map((text) => parseFindingText(text, known));
+      // The caller's findings explain a message that can be read; content that cannot is a parse failure first.
+      const own = await this.dependencies.validate(adapter, input.content);
+      const unreadable = own.errors.filter((issue) => UNREADABLE_CODES.has(issue.code));
+      if (unreadable.length > 0) findings = [...unreadable, ...findings];
       if (findings.some((finding) => finding.guessed)) notes.push('Some findings named no known issue code; their code was inferred from their words.');
     } else {
       const result = await this.dependencies.validate(adapter, input.content);
@@ -181,7 +195,16 @@ export class TriageEngine {
     const errors = ranked.filter((item) => item.finding.severity !== 'warning');
     const pool = errors.length > 0 ? errors : ranked;
     const explained = pool.filter((item) => item.entry !== undefined) as Array<{ finding: TriageFinding; entry: KnowledgeEntry; index: number }>;
-    explained.sort((a, b) => CATEGORY_RANK[a.entry.category] - CATEGORY_RANK[b.entry.category] || b.entry.confidence - a.entry.confidence || a.index - b.index);
+    // Knowledge keyed to the very field or signal beats a generic entry; then what breaks reading comes first.
+    // Content that cannot be read comes before anything said about its fields.
+    const specific = (entry: KnowledgeEntry) => (entry.category === 'parse-failure' ? -1 : entry.field !== undefined || entry.signal !== undefined ? 0 : 1);
+    explained.sort(
+      (a, b) =>
+        specific(a.entry) - specific(b.entry) ||
+        CATEGORY_RANK[a.entry.category] - CATEGORY_RANK[b.entry.category] ||
+        b.entry.confidence - a.entry.confidence ||
+        a.index - b.index,
+    );
     const primary = explained[0];
     const describe = (path: string) => this.describe(adapter, path, version);
     const values = (field: string): Record<string, string> => {
@@ -190,7 +213,7 @@ export class TriageEngine {
         field: field || 'the message',
         fieldLabel: description ? `${field} (${description.name})` : field || 'A field',
         dataType: description?.dataType ?? 'its data type',
-        table: description?.table ?? '(its table)',
+        table: description?.table ?? 'its table',
         messageType: messageType ?? 'this message type',
         version: version ?? '(undeclared)',
         count: String(findings.length),
@@ -215,7 +238,7 @@ export class TriageEngine {
       }
       if (findings.length === 0) {
         return {
-          rootCause: `No problem found: the ${messageType ?? 'message'} validates as ${adapter.displayName}${version ? ` v${version}` : ''}.`,
+          rootCause: `No problem found: the ${messageType ?? 'message'} validates as ${adapter.displayName}${version && /^\d/.test(version) ? ` v${version}` : ''}.`,
           explanation: 'The message passed validation with no errors or warnings, so a failure on the receiving side is more likely a routing, profile or acknowledgement problem than the content.',
           suggestedFixes: [{ order: 1, side: 'receiver', field: 'MSH', action: 'Check the receiver\'s own error log and acknowledgement (MSA) for the reason it refused the message, and which profile it applies.' }],
           affectedFields: [],
