@@ -12,6 +12,8 @@
  * - Memory: 1,000 batch files of 1,000 messages (1,000,000 messages, raw text kept) into a service started as
  *   `workbench start` (default config: worker pool warm) in its own process; its RSS once it is idle after start,
  *   and once the last message is counted. `WORKBENCH_BENCH_MONITOR_MESSAGES` scales it down for a quick run.
+ * - Roll-up reads (monitor-rollup-bench.ts): series over 30 days by hour and topN over 24 h on 1,000,000 stored
+ *   messages across 20 interfaces, each beside the same question answered from the raw messages.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { TOKENS } from '../kernel/tokens.ts';
 import { projectRoot } from '../kernel/project-root.ts';
 import { send } from '../test/helpers/http-client.ts';
 import { killed, startServiceProcess, writeServiceConfig } from '../scripts/monitor-crash-scenario.ts';
+import { runMonitorRollupBench } from './monitor-rollup-bench.ts';
 
 const MESSAGE_BYTES = 1024;
 
@@ -260,7 +263,9 @@ export async function runMonitorBench(): Promise<Record<string, number>> {
   console.log(
     `RSS after ingesting ${total.toLocaleString('en-US')} messages: ${memory.rssMb} MB beside ${memory.idleRssMb} MB idle after start: ratio ${ratio(memory.rssMb, memory.idleRssMb)}x (${memory.seconds} s, ${memory.messagesPerSecond} msg/s)`,
   );
+  const rollups = await runMonitorRollupBench();
   return {
+    ...rollups,
     singleFileMessagesPerSecond: Math.round(single),
     singleFileCeilingMessagesPerSecond: Math.round(singleCeiling),
     singleFileRatio: ratio(single, singleCeiling),

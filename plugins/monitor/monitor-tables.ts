@@ -5,7 +5,7 @@
  */
 import type { Generated, Kysely, Migration, Selectable } from 'kysely';
 import { alertEscalationMigration } from './alert-migration.ts';
-import { rollupDimensionsMigration, type RollupTables } from './rollup-tables.ts';
+import { rollupCoveringIndexesMigration, rollupDimensionsMigration, type RollupTables } from './rollup-tables.ts';
 
 /** A monitored interface. */
 export interface InterfaceRow {
@@ -316,6 +316,7 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
     },
     '003_rollup_dimensions': rollupDimensionsMigration,
     '004_alert_escalation': alertEscalationMigration,
+    '005_rollup_covering_indexes': rollupCoveringIndexesMigration,
     '004_interface_standard': {
       // interfaces made before an interface declared its standard read every file as it comes (auto)
       async up(db: Kysely<any>) {

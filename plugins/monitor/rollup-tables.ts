@@ -109,3 +109,23 @@ export const rollupDimensionsMigration: Migration = {
       .execute();
   },
 };
+
+/**
+ * Migration `005_rollup_covering_indexes`: the reads over every interface (a series, a top-N) sum the parts of every
+ * row in a range of bucket starts; indexes that hold those parts answer them without visiting the table rows.
+ */
+export const rollupCoveringIndexesMigration: Migration = {
+  // migrations run before table types exist
+  async up(db: Kysely<any>) {
+    const parts = ['messages', 'failed', 'latency_sum', 'latency_count', 'stale_latency', 'clock_skew'];
+    await db.schema.dropIndex('monitor_rollups_start').execute();
+    await db.schema.createIndex('monitor_rollups_start').on('monitor_rollups').columns(['step', 'start', 'interface_id', ...parts]).execute();
+    await db.schema
+      .createIndex('monitor_rollup_dimensions_parts')
+      .on('monitor_rollup_dimensions')
+      .columns(['step', 'dimension', 'start', 'interface_id', 'value', ...parts])
+      .execute();
+    await db.schema.dropIndex('monitor_minutes_minute').execute();
+    await db.schema.createIndex('monitor_minutes_minute').on('monitor_minutes').columns(['minute', 'interface_id', ...parts]).execute();
+  },
+};
