@@ -20,8 +20,8 @@ export function csvField(value: CellValue): string {
 }
 
 /** Opens one CSV file per default table in `directory`. */
-export async function createCsvWriter(directory: string): Promise<PopulationWriter> {
-  const sinks = DEFAULT_TABLES.map((table) => new FileSink(join(directory, `${table.name}.csv`), `${table.name}.csv`, 'text/csv'));
+export async function createCsvWriter(directory: string, compress = false): Promise<PopulationWriter> {
+  const sinks = DEFAULT_TABLES.map((table) => new FileSink(join(directory, `${table.name}.csv`), `${table.name}.csv`, 'text/csv', { compress }));
   await Promise.all(sinks.map((sink, i) => sink.write(`${DEFAULT_TABLES[i].columns.map((c) => c.name).join(',')}\r\n`)));
   return {
     async write(patient) {

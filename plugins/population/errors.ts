@@ -25,7 +25,10 @@ export const populationErrors = defineErrorCatalogue({
   },
   POPULATION_JOB_NOT_FOUND: { status: 404, message: 'No population job has the id "{id}".' },
   POPULATION_JOB_NOT_COMPLETED: { status: 409, message: 'Population job "{id}" is {state}; {what} is available once it has completed.' },
-  POPULATION_JOB_FINISHED: { status: 409, message: 'Population job "{id}" has already {state}; only a queued or running job can be cancelled.' },
+  POPULATION_DISK_FULL: {
+    status: 507,
+    message: 'The job would write about {needed}{ahead} but {free} is free on the disk of the data folder (past plugins.population.diskReserveMb){hint}; delete finished jobs (DELETE /api/population/generate/{id}) or generate fewer patients.',
+  },
   POPULATION_QUEUE_FULL: { status: 503, message: '{queued} population jobs are already waiting; try again when one has finished.' },
   POPULATION_FILE_NOT_FOUND: { status: 404, message: 'Population job "{id}" has no file "{name}"; its files are {files}.' },
   LEARNED_PROFILE_NOT_FOUND: { status: 404, message: 'No learned profile is named "{name}".' },

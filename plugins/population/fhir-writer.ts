@@ -131,8 +131,8 @@ export function fhirBundleOf(patient: PatientRecord, seed: number): Json {
 }
 
 /** Opens `population.ndjson` (one Bundle per line) in `directory`. */
-export function createFhirWriter(directory: string, seed: number): PopulationWriter {
-  const sink = new FileSink(join(directory, 'population.ndjson'), 'population.ndjson', 'application/fhir+ndjson');
+export function createFhirWriter(directory: string, seed: number, compress = false): PopulationWriter {
+  const sink = new FileSink(join(directory, 'population.ndjson'), 'population.ndjson', 'application/fhir+ndjson', { compress });
   return {
     async write(patient) {
       sink.records++;

@@ -14,6 +14,9 @@ import {
   complianceSchema,
   fileParamsSchema,
   generateBodySchema,
+  cancelledJobSchema,
+  jobListQuerySchema,
+  jobListSchema,
   jobParamsSchema,
   jobViewSchema,
 } from './population-schemas.ts';
@@ -63,6 +66,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
           sqlDialect: factory && connected ? connected.schema.provider : (body.sqlDialect ?? connected?.schema.provider ?? 'postgres'),
           schemaTarget: factory ? 'connected' : 'default',
           targetDatabase: factory && connected ? connected.connection.target.label : null,
+          compress: body.compress,
         },
         factory,
       );
@@ -83,15 +87,35 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   });
 
   routes.route({
+    method: 'GET',
+    url: '/api/population/generate',
+    examples: POPULATION_EXAMPLES.list,
+    summary: 'Population jobs, newest first, with the disk their files take and the disk still free',
+    tags: TAGS,
+    tier: 'professional',
+    query: jobListQuerySchema,
+    response: jobListSchema,
+    async handler({ query }) {
+      const listed = await jobs.list(query.limit);
+      return { ...listed, jobs: listed.jobs.map((job) => ({ ...withDownloads(job), diskBytes: job.diskBytes })) };
+    },
+  });
+
+  routes.route({
     method: 'DELETE',
     url: '/api/population/generate/:id',
     examples: POPULATION_EXAMPLES.cancel,
-    summary: 'Cancel a queued or running population job',
+    summary: 'Cancel a queued or running population job; remove a finished one with its files',
+    description: 'A finished job (completed, failed or cancelled) is removed with its files: its id then answers 404.',
     tags: TAGS,
     tier: 'professional',
     params: jobParamsSchema,
-    response: jobViewSchema,
-    handler: async ({ params }) => withDownloads(await jobs.cancel(params.id)),
+    response: cancelledJobSchema,
+    async handler({ params }) {
+      const job = await jobs.cancelOrDelete(params.id);
+      // A removed job's files are gone: no download paths.
+      return job.deleted ? job : { ...withDownloads(job), deleted: false };
+    },
   });
 
   routes.route({
@@ -111,7 +135,12 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
         raw: true,
         contentType: file.contentType,
         body: createReadStream(path),
-        headers: { 'content-disposition': `attachment; filename="${file.name}"`, 'content-length': String(file.bytes) },
+        headers: {
+          'content-disposition': `attachment; filename="${file.name}"`,
+          'content-length': String(file.bytes),
+          // A compressed file is sent as stored; clients decode it (curl --compressed, browsers by themselves).
+          ...(file.encoding === 'gzip' ? { 'content-encoding': 'gzip' } : {}),
+        },
       };
     },
   });

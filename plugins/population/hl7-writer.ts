@@ -117,8 +117,8 @@ export function hl7MessagesOf(patient: PatientRecord): string {
 }
 
 /** Opens `population.hl7` in `directory`. */
-export function createHl7Writer(directory: string): PopulationWriter {
-  const sink = new FileSink(join(directory, 'population.hl7'), 'population.hl7', 'application/hl7-v2');
+export function createHl7Writer(directory: string, compress = false): PopulationWriter {
+  const sink = new FileSink(join(directory, 'population.hl7'), 'population.hl7', 'application/hl7-v2', { compress });
   return {
     async write(patient) {
       const text = hl7MessagesOf(patient);

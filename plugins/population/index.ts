@@ -23,6 +23,7 @@ export interface PopulationConfig {
   connectTimeoutMs: number;
   statementTimeoutMs: number;
   jobRetentionDays: number;
+  diskReserveMb: number;
 }
 
 /** The plugin module the kernel loads. */
@@ -35,6 +36,8 @@ export const plugin: PluginModule<PopulationConfig> = {
       statementTimeoutMs: z.number().int().min(1000).max(3_600_000).default(300_000),
       /** Days a finished job and its files are kept (0: kept until deleted by hand). */
       jobRetentionDays: z.number().int().min(0).max(3650).default(14),
+      /** Disk a job must leave free on the data folder's file system (the store and the system need room too). */
+      diskReserveMb: z.number().int().min(0).max(100_000_000).default(1024),
     })
     .strict(),
 
@@ -55,6 +58,7 @@ export const plugin: PluginModule<PopulationConfig> = {
       now,
       generatorVersion: `workbench-population/${context.manifest.version}`,
       maxQueued: context.config.maxQueuedJobs,
+      diskReserveBytes: context.config.diskReserveMb * 1024 * 1024,
       learnedIdentities: () => profiles.identities(),
     });
     const seeds = createSeedRuns({ db, jobs, profiles, synthetic, logger: context.logger, now });

@@ -143,9 +143,14 @@ export const POPULATION_EXAMPLES = {
     },
   },
   get: { params: { id: JOB_ID }, response: COMPLETED_JOB },
+  list: {
+    query: { limit: 20 },
+    response: { jobs: [{ ...COMPLETED_JOB, diskBytes: 2093114 }], diskBytes: 2093114, freeBytes: 182736183296 },
+  },
   cancel: {
     params: { id: 'pop_e2f54765b1a84e6292f3' },
     response: {
+      deleted: false,
       jobId: 'pop_e2f54765b1a84e6292f3',
       state: 'cancelled',
       params: { ...JOB_PARAMS, count: 100000, format: 'csv', geographicFocus: 'us', seed: 143349832 },

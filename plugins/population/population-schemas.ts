@@ -18,8 +18,17 @@ export const generateBodySchema = z
       .enum(['default', 'connected'])
       .optional()
       .describe('tables of the sql script: the connected schema (default when a connected database has population tables) or the default patient schema'),
+    compress: z
+      .boolean()
+      .default(false)
+      .describe('write the files gzip-compressed (about a fifth of the size; downloads are served with Content-Encoding: gzip)'),
   })
   .strict();
+
+/** Query of GET /api/population/generate. */
+export const jobListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('newest jobs listed, 1 to 1,000 (default 100)'),
+});
 
 /** Path parameter of the job routes. */
 export const jobParamsSchema = z.object({ id: z.string().min(1).max(64) });
@@ -34,6 +43,7 @@ const outputFileSchema = z.object({
   records: z.number(),
   contentType: z.string(),
   downloadPath: z.string().optional(),
+  encoding: z.literal('gzip').optional().describe('the file is stored and served gzip-compressed; bytes is the compressed size, sha256 that of the content'),
 });
 
 /** A job as the routes return it. */
@@ -48,6 +58,7 @@ export const jobViewSchema = z.object({
     sqlDialect: z.enum(PROVIDERS),
     schemaTarget: z.enum(['default', 'connected']),
     targetDatabase: z.string().nullable(),
+    compress: z.boolean().optional(),
   }),
   progress: z.object({ generated: z.number(), total: z.number(), percent: z.number() }),
   counts: z.record(z.string(), z.number()),
@@ -95,4 +106,16 @@ export const complianceSchema = z.object({
   outputSha256: z.string(),
   generatedAt: z.string().nullable(),
   attestedAt: z.string(),
+});
+
+/** `data` of DELETE /api/population/generate/{id}: the job as it was, and whether it was removed (a finished job). */
+export const cancelledJobSchema = jobViewSchema.extend({
+  deleted: z.boolean().describe('true: the job was finished and is removed with its files (its id now answers 404); false: it was cancelled'),
+});
+
+/** `data` of GET /api/population/generate. */
+export const jobListSchema = z.object({
+  jobs: z.array(jobViewSchema.extend({ diskBytes: z.number().int().describe('bytes its files take on disk') })),
+  diskBytes: z.number().int().describe('bytes the files of every job take'),
+  freeBytes: z.number().int().describe('bytes free on the disk of the data folder'),
 });

@@ -51,8 +51,9 @@ export async function createSqlWriter(
   header: string,
   targets: readonly SqlTarget[] = defaultSqlTargets(),
   prelude: readonly string[] = defaultSchemaSql(provider),
+  compress = false,
 ): Promise<PopulationWriter> {
-  const sink = new FileSink(join(directory, 'population.sql'), 'population.sql', 'application/sql');
+  const sink = new FileSink(join(directory, 'population.sql'), 'population.sql', 'application/sql', { compress });
   const transaction = transactionSql(provider);
   await sink.write(`${header.split('\n').map((line) => `-- ${line}`).join('\n')}\n${transaction.begin}\n\n`);
   for (const statement of prelude) await sink.write(`${statement}\n\n`);

@@ -164,8 +164,9 @@ describe('POST /api/population/generate', () => {
     }
   });
 
-  it('answers 409 for analytics of a running job, cancels it, and 404 for an unknown job', async () => {
-    const submitted = await wb.call('population', { path: '/api/population/generate', body: { count: 1_000_000, format: 'fhir', seed: 1 } });
+  it('answers 409 for analytics of a running job, cancels it, removes it once finished, and 404 for an unknown job', async () => {
+    // A job long enough to be caught running, small enough on disk (compressed CSV) for any machine's free space.
+    const submitted = await wb.call('population', { path: '/api/population/generate', body: { count: 1_000_000, format: 'csv', compress: true, seed: 1 } });
     expect(submitted.status).toBe(202);
     const id = submitted.json.data.jobId;
     const early = await wb.call('population', { path: `/api/population/generate/${id}/analytics` });
@@ -178,8 +179,10 @@ describe('POST /api/population/generate', () => {
       return r.json.data.state === 'cancelled' ? r.json.data : undefined;
     });
     expect(final.files).toEqual([]);
-    const again = await wb.call('population', { method: 'DELETE', path: `/api/population/generate/${id}` });
-    expect(again.status).toBe(409);
+    const removed = await wb.call('population', { method: 'DELETE', path: `/api/population/generate/${id}` });
+    expect(removed.status).toBe(200);
+    expect(removed.json.data).toMatchObject({ jobId: id, state: 'cancelled', deleted: true });
+    expect((await wb.call('population', { path: `/api/population/generate/${id}` })).status).toBe(404);
     for (const path of [`/api/population/generate/nope`, `/api/population/generate/nope/analytics`, `/api/population/compliance/nope`]) {
       const r = await wb.call('population', { path });
       expect(r.status, path).toBe(404);
