@@ -15,6 +15,7 @@ const benches: Bench[] = [
   ['cli', async () => (await import('./cli-startup-bench.ts')).runCliStartupBench],
   ['population', async () => (await import('./population-bench.ts')).runPopulationBench],
   ['monitor', async () => (await import('./monitor-bench.ts')).runMonitorBench],
+  ['analytics', async () => (await import('./analytics-bench.ts')).runAnalyticsBench],
   ['monitorStream', async () => (await import('./monitor-stream-bench.ts')).runMonitorStreamBench],
   ['tracing', async () => (await import('./tracing-bench.ts')).runTracingBench],
   ['audit', async () => (await import('./audit-bench.ts')).runAuditBench],

@@ -45,22 +45,58 @@ export function csvDocument(columns: readonly string[], rows: Iterable<readonly 
 const CHUNK_CHARS = 64 * 1024;
 
 /**
- * A CSV stream: the header row, then each row as the source yields it. The source is pulled only as fast as the
- * reader consumes (back-pressure), so memory stays flat whatever the number of rows.
+ * A CSV stream from batches of rows (or of records already written with {@link csvLine}, each ending in CRLF): the
+ * header row, then each batch as the source yields it. The source is pulled
+ * only as fast as the reader consumes (back-pressure), so memory stays flat whatever the number of rows; a source
+ * that reads a slice at a time yields one batch per slice, so the rows of a slice cost no await each.
  */
-export function csvStream(columns: readonly string[], rows: AsyncIterable<readonly CsvCell[]> | Iterable<readonly CsvCell[]>): Readable {
+export function csvBatchStream(
+  columns: readonly string[],
+  batches: AsyncIterable<Iterable<readonly CsvCell[]> | string> | Iterable<Iterable<readonly CsvCell[]> | string>,
+): Readable {
   return Readable.from(
     (async function* () {
       let chunk = csvLine(columns);
-      for await (const row of rows) {
-        chunk += csvLine(row);
-        if (chunk.length >= CHUNK_CHARS) {
-          yield chunk;
-          chunk = '';
+      for await (const batch of batches) {
+        // a batch may come as records already written with csvField/csvLine (a source that knows its columns)
+        if (typeof batch === 'string') {
+          chunk += batch;
+          if (chunk.length >= CHUNK_CHARS) {
+            yield chunk;
+            chunk = '';
+          }
+          continue;
+        }
+        for (const row of batch) {
+          chunk += csvLine(row);
+          if (chunk.length >= CHUNK_CHARS) {
+            yield chunk;
+            chunk = '';
+          }
         }
       }
       if (chunk.length > 0) yield chunk;
     })(),
     { objectMode: false },
+  );
+}
+
+/** A CSV stream of rows (see {@link csvBatchStream}); a synchronous source is read without an await per row. */
+export function csvStream(columns: readonly string[], rows: AsyncIterable<readonly CsvCell[]> | Iterable<readonly CsvCell[]>): Readable {
+  if (Symbol.iterator in rows) return csvBatchStream(columns, [rows]);
+  return csvBatchStream(
+    columns,
+    (async function* () {
+      // rows that arrive one by one are passed on in small batches
+      let batch: Array<readonly CsvCell[]> = [];
+      for await (const row of rows) {
+        batch.push(row);
+        if (batch.length >= 500) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+    })(),
   );
 }

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { RollupMetric } from '../monitor/api.ts';
-import { csvStream, type CsvCell } from '../../kernel/csv.ts';
+import { csvBatchStream, csvField } from '../../kernel/csv.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
 import { bucketCount, bucketStart, STEP_MS, stepOf, type Granularity, type Window } from './time-window.ts';
@@ -40,11 +40,12 @@ export function checkExportRows(request: SeriesExport): number {
   return rows;
 }
 
-/** The rows of an export, slice by slice. */
-export async function* seriesRows(source: AnalyticsSource, request: SeriesExport): AsyncGenerator<CsvCell[]> {
+/** The records of an export, one batch of CSV text per slice. */
+export async function* seriesRows(source: AnalyticsSource, request: SeriesExport): AsyncGenerator<string> {
   const step = stepOf(request.granularity);
   const width = STEP_MS[step];
-  const label = request.interfaceId ?? 'all';
+  // the columns that are the same on every row are written once (through the kernel's field writer)
+  const middle = `,${csvField(request.interfaceId ?? 'all')},${csvField(request.granularity)},${csvField(request.metric)},`;
   const end = request.window.until.getTime();
   let sliceStart = request.window.since.getTime();
   while (sliceStart < end) {
@@ -56,16 +57,18 @@ export async function* seriesRows(source: AnalyticsSource, request: SeriesExport
       step,
       metric: request.metric,
     });
+    let text = '';
     for (const point of points) {
-      yield [point.start, label, request.granularity, request.metric, point.value, point.messages, point.failed, point.messages - point.failed];
+      text += `${csvField(point.start)}${middle}${csvField(point.value)},${point.messages},${point.failed},${point.messages - point.failed}\r\n`;
     }
+    yield text;
     sliceStart = sliceEnd;
   }
 }
 
 /** The export as a CSV stream with a header row. */
 export function seriesCsv(source: AnalyticsSource, request: SeriesExport): Readable {
-  return csvStream(SERIES_CSV_COLUMNS, seriesRows(source, request));
+  return csvBatchStream(SERIES_CSV_COLUMNS, seriesRows(source, request));
 }
 
 /** A file name that says what the export holds (`analytics-all-messagesTotal-oneHour-20260101T0000Z.csv`). */

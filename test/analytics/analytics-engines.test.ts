@@ -122,8 +122,8 @@ describe('sliced CSV export', () => {
     const since = new Date('2026-05-01T00:00:00Z');
     const until = new Date('2026-05-31T00:00:00Z');
     const starts: string[] = [];
-    for await (const row of seriesRows(source, { interfaceId: null, granularity: 'oneMinute', metric: 'messagesTotal', window: { since, until } })) {
-      starts.push(row[0] as string);
+    for await (const batch of seriesRows(source, { interfaceId: null, granularity: 'oneMinute', metric: 'messagesTotal', window: { since, until } })) {
+      for (const line of batch.split('\r\n')) if (line) starts.push(line.split(',')[0]);
     }
     expect(starts).toHaveLength(30 * 1440);
     expect(new Set(starts).size).toBe(starts.length);

@@ -1,0 +1,207 @@
+/**
+ * Analytics bench: with 1,000,000 stored messages over 30 days across 20 interfaces (stored through the ingest's
+ * commit, so roll-ups and messages are written as files would write them), each analytics answer through HTTP beside
+ * the same question answered from the raw stored messages (one SQL GROUP BY over `monitor_messages`) in the same run:
+ *
+ * - timeseries of every interface over 30 days by hour, median of 20 calls;
+ * - topn of interfaces over 24 hours, median of 20;
+ * - the overview dashboard over 24 hours (totals, two series, top failing interfaces, open alerts), median of 20;
+ * - the CSV export of one interface over 30 days by minute, rows per second and the heap's growth while it streams,
+ *   beside a 360-day export (12x the rows) whose heap growth should be the same (flat memory);
+ * - the dashboard page's first load (HTML and every asset it names) beside the 300 KB ceiling.
+ *
+ * `WORKBENCH_BENCH_ANALYTICS_MESSAGES` scales the stored messages down for a quick run.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { createWorkbench } from '../kernel/workbench.ts';
+import { TOKENS } from '../kernel/tokens.ts';
+import type { Storage } from '../kernel/storage.ts';
+import { recordMessages, type RecordedMessage } from '../plugins/monitor/testing.ts';
+
+const INTERFACES = 20;
+const DAYS = 30;
+const DAY_MS = 86_400_000;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+/** Median milliseconds of `runs` calls after two warm-up calls. */
+async function timed(runs: number, call: () => Promise<unknown>): Promise<number> {
+  await call();
+  await call();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await call();
+    times.push(performance.now() - start);
+  }
+  return round(median(times));
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+const TYPES = [['ADT', 'A01'], ['ADT', 'A08'], ['ORU', 'R01'], ['ORM', 'O01'], ['SIU', 'S12']] as const;
+const FACILITIES = ['MAIN', 'NORTH', 'SOUTH', 'LAB', 'CLINIC'];
+const CODES = ['REQUIRED_FIELD_MISSING', 'INVALID_DATE', 'TABLE_VALUE_UNKNOWN'];
+
+/** One interface's messages: files of 20 messages at even steps over the window, about 3 % failing. */
+function history(index: number, count: number, untilMs: number): RecordedMessage[] {
+  const perFile = 20;
+  const files = Math.ceil(count / perFile);
+  const step = (DAYS * DAY_MS) / files;
+  const messages: RecordedMessage[] = [];
+  for (let f = 0; f < files; f++) {
+    const receivedAt = new Date(Math.floor(untilMs - DAYS * DAY_MS + f * step + index * 7));
+    for (let m = 0; m < perFile && messages.length < count; m++) {
+      const n = f * perFile + m;
+      const [messageType, triggerEvent] = TYPES[n % TYPES.length];
+      const fails = (n * 7919 + index) % 100 < 3;
+      messages.push({
+        receivedAt,
+        messageType,
+        triggerEvent,
+        controlId: `I${index}M${n}`,
+        sendingFacility: FACILITIES[(n + index) % FACILITIES.length],
+        ...(fails ? { errorCodes: [CODES[n % CODES.length]] } : {}),
+        latencyMs: 200 + ((n * 37) % 5000),
+      });
+    }
+  }
+  return messages;
+}
+
+/** Reads a streamed answer to its end; answers the bytes, rows and the heap's peak growth while it streamed. */
+async function streamed(url: string): Promise<{ seconds: number; rows: number; heapGrowthMb: number }> {
+  global.gc?.();
+  const baseline = process.memoryUsage().heapUsed;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  }, 5);
+  const start = performance.now();
+  const response = await fetch(url);
+  if (!response.ok || !response.body) throw new Error(`${url}: HTTP ${response.status}`);
+  let rows = 0;
+  for await (const chunk of response.body) {
+    const bytes = Buffer.from(chunk as Uint8Array);
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) rows++;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  clearInterval(sampler);
+  return { seconds, rows: rows - 1, heapGrowthMb: round((peak - baseline) / 1024 / 1024, 1) };
+}
+
+export async function runAnalyticsBench(): Promise<Record<string, number>> {
+  const total = Number(process.env.WORKBENCH_BENCH_ANALYTICS_MESSAGES ?? 1_000_000);
+  const dir = mkdtempSync(join(tmpdir(), 'workbench-analytics-bench-'));
+  const workbench = await createWorkbench({
+    env: {},
+    overrides: {
+      dataDir: join(dir, 'data'),
+      logging: { level: 'error' },
+      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
+      plugins: { monitor: { checkIntervalMs: 60_000 } },
+    },
+  });
+  const urls = await workbench.start();
+  const base = urls.monitor.replace(/\/$/, '');
+  try {
+    const storage = workbench.container.resolve<Storage>(TOKENS.Storage);
+    const ids: string[] = [];
+    for (let i = 0; i < INTERFACES; i++) {
+      mkdirSync(join(dir, `feed-${i}`));
+      const response = await fetch(`${base}/api/monitor/interfaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Feed ${String(i).padStart(2, '0')}`, directoryPath: join(dir, `feed-${i}`), filePattern: '*.none' }),
+      });
+      const created = (await response.json()) as { data: { id: string } | null; error: unknown };
+      if (!created.data) throw new Error(`interface not created: ${JSON.stringify(created.error)}`);
+      ids.push(created.data.id);
+    }
+    const nowMs = Date.now();
+    // whole minutes, so the 30-day window holds exactly 30 x 1,440 minute buckets
+    const untilMs = Math.floor(nowMs / 60_000) * 60_000;
+    const started = performance.now();
+    for (let i = 0; i < ids.length; i++) await recordMessages(storage, ids[i], history(i, Math.ceil(total / INTERFACES), untilMs - 60_000), { filesPerCommit: 500 });
+    const storeSeconds = (performance.now() - started) / 1000;
+    console.log(`stored ${total.toLocaleString('en-US')} messages over ${DAYS} days across ${INTERFACES} interfaces in ${round(storeSeconds, 1)} s`);
+
+    const until = new Date(untilMs).toISOString();
+    const since30 = new Date(untilMs - DAYS * DAY_MS).toISOString();
+    const since24 = new Date(untilMs - DAY_MS).toISOString();
+    const db = storage.db;
+
+    const series = await timed(20, () => getJson(`${base}/api/monitor/analytics/timeseries?since=${since30}&until=${until}&granularity=oneHour`));
+    const seriesRaw = await timed(3, () =>
+      sql`select substr(received_at, 1, 13) as hour, count(*) as messages, sum(1 - is_valid) as failed from monitor_messages where received_at >= ${since30} and received_at < ${until} group by hour`.execute(db),
+    );
+    console.log(`timeseries 30 days by hour, every interface: ${series} ms median; the same from raw messages: ${seriesRaw} ms; ratio ${round(series / seriesRaw, 3)}x`);
+
+    const topn = await timed(20, () => getJson(`${base}/api/monitor/analytics/topn?since=${since24}&until=${until}`));
+    const topnRaw = await timed(5, () =>
+      sql`select interface_id, count(*) as messages from monitor_messages where received_at >= ${since24} and received_at < ${until} group by interface_id order by messages desc limit 10`.execute(db),
+    );
+    console.log(`topn of interfaces over 24 h: ${topn} ms median; the same from raw messages: ${topnRaw} ms; ratio ${round(topn / topnRaw, 3)}x`);
+
+    const overview = await timed(20, () => getJson(`${base}/api/monitor/analytics/dashboards/overview?since=${since24}&until=${until}`));
+    const overviewRaw = await timed(5, async () => {
+      await sql`select count(*), sum(1 - is_valid), sum(latency_ms) from monitor_messages where received_at >= ${since24} and received_at < ${until}`.execute(db);
+      await sql`select substr(received_at, 1, 13) as hour, count(*), sum(1 - is_valid) from monitor_messages where received_at >= ${since24} and received_at < ${until} group by hour`.execute(db);
+      await sql`select interface_id, sum(1 - is_valid) as failed from monitor_messages where received_at >= ${since24} and received_at < ${until} group by interface_id order by failed desc limit 5`.execute(db);
+    });
+    console.log(`overview dashboard over 24 h: ${overview} ms median; the same from raw messages: ${overviewRaw} ms; ratio ${round(overview / overviewRaw, 3)}x`);
+
+    const csvUrl = (sinceIso: string) => `${base}/api/monitor/analytics/export/csv?interfaceId=${ids[0]}&since=${sinceIso}&until=${until}&granularity=oneMinute`;
+    await streamed(csvUrl(since30));
+    const month = await streamed(csvUrl(since30));
+    const year = await streamed(csvUrl(new Date(untilMs - 360 * DAY_MS).toISOString()));
+    const csvRate = Math.round(month.rows / month.seconds);
+    const yearRate = Math.round(year.rows / year.seconds);
+    const rawStart = performance.now();
+    const rawRows = await sql`select substr(received_at, 1, 16) as minute, count(*), sum(1 - is_valid) from monitor_messages where interface_id = ${ids[0]} and received_at >= ${since30} and received_at < ${until} group by minute`.execute(db);
+    const rawRate = Math.round(rawRows.rows.length / ((performance.now() - rawStart) / 1000));
+    console.log(
+      `CSV of one interface, 30 days by minute: ${month.rows.toLocaleString('en-US')} rows at ${csvRate.toLocaleString('en-US')} rows/s (heap +${month.heapGrowthMb} MB); the minutes that have messages, from raw messages: ${rawRows.rows.length.toLocaleString('en-US')} rows at ${rawRate.toLocaleString('en-US')} rows/s; ratio ${round(csvRate / rawRate, 3)}x`,
+    );
+    console.log(`CSV over 360 days by minute: ${year.rows.toLocaleString('en-US')} rows at ${yearRate.toLocaleString('en-US')} rows/s (heap +${year.heapGrowthMb} MB beside +${month.heapGrowthMb} MB for 30 days)`);
+
+    const page = await (await fetch(`${base}/`)).text();
+    let pageBytes = Buffer.byteLength(page);
+    for (const [, path] of page.matchAll(/(?:src|href)="(\/dashboard\/[^"]+)"/g)) pageBytes += (await (await fetch(`${base}${path}`)).arrayBuffer()).byteLength;
+    const ceiling = 300 * 1024;
+    console.log(`dashboard first load (HTML and assets): ${round(pageBytes / 1024, 1)} KB beside the 300 KB ceiling; ratio ${round(pageBytes / ceiling, 3)}x`);
+
+    return {
+      storedMessages: total,
+      storeSeconds: round(storeSeconds, 1),
+      timeseries30dHourMedianMs: series,
+      timeseries30dHourRawMs: seriesRaw,
+      timeseriesRatio: round(series / seriesRaw, 3),
+      topn24hMedianMs: topn,
+      topn24hRawMs: topnRaw,
+      topnRatio: round(topn / topnRaw, 3),
+      overview24hMedianMs: overview,
+      overview24hRawMs: overviewRaw,
+      overviewRatio: round(overview / overviewRaw, 3),
+      csv30dMinuteRowsPerSecond: csvRate,
+      csv30dHeapGrowthMb: month.heapGrowthMb,
+      csv360dMinuteRowsPerSecond: yearRate,
+      csv360dHeapGrowthMb: year.heapGrowthMb,
+      csvRawRowsPerSecond: rawRate,
+      csvRatio: round(csvRate / rawRate, 3),
+      pageFirstLoadKb: round(pageBytes / 1024, 1),
+      pageToCeilingRatio: round(pageBytes / ceiling, 3),
+    };
+  } finally {
+    await workbench.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
