@@ -17,12 +17,19 @@ const MESSAGE = [
 
 const PHI = ['EVERYMAN', 'ADAM', 'PATID1234', '19610615', '2222 HOME STREET', 'GREENSBORO', '27401', '555-2004', '555-2005', 'ACCT778899', '123-45-6789', 'ATTEND', 'AARON'];
 
+// A fixed key for the checks of absent values: the pseudonyms are then the same on every run (a random key could, once
+// in a while, make a pseudonym that happens to contain an original digit run).
+const keyDir = mkdtempSync(join(tmpdir(), 'wb-deid-key-'));
+const FIXED_KEY = '3c'.repeat(32) + '\n';
+writeFileSync(join(keyDir, 'deidentify.key'), FIXED_KEY, { mode: 0o600 });
+
 let server: TestWorkbench;
 beforeAll(async () => {
-  server = await startTestWorkbench();
+  server = await startTestWorkbench({ config: { plugins: { deidentify: { keyFile: join(keyDir, 'deidentify.key') } } } });
 });
 afterAll(async () => {
   await server.stop();
+  rmSync(keyDir, { recursive: true, force: true });
 });
 
 describe('POST /api/deidentify', () => {
@@ -45,11 +52,17 @@ describe('POST /api/deidentify', () => {
     expect(validation.json.data.isValid).toBe(true);
   });
 
-  it('keeps its key in the data folder, readable by its owner only', async () => {
-    await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: MESSAGE } });
-    const stats = statSync(join(server.dataDir, 'deidentify.key'));
-    if (process.platform !== 'win32') expect(stats.mode & 0o777).toBe(0o600);
-    expect(readFileSync(join(server.dataDir, 'deidentify.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+  it('creates its key in the data folder on first use, readable by its owner only', async () => {
+    const fresh = await startTestWorkbench();
+    try {
+      const response = await fresh.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: MESSAGE } });
+      expect(response.status).toBe(200);
+      const stats = statSync(join(fresh.dataDir, 'deidentify.key'));
+      if (process.platform !== 'win32') expect(stats.mode & 0o777).toBe(0o600);
+      expect(readFileSync(join(fresh.dataDir, 'deidentify.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      await fresh.stop();
+    }
   });
 
   it('de-identifies a FHIR resource sent as an object', async () => {
@@ -108,6 +121,8 @@ describe('workbench deidentify', () => {
   it('writes de-identified copies of a folder, the same patient mapped alike in every file and in every run', () => {
     const input = join(dir, 'in');
     mkdirSync(join(input, 'sub'), { recursive: true });
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    writeFileSync(join(dir, 'data', 'deidentify.key'), FIXED_KEY, { mode: 0o600 });
     writeFileSync(join(input, 'a.hl7'), MESSAGE);
     writeFileSync(join(input, 'sub', 'b.hl7'), MESSAGE.replace('MSG00001', 'MSG00002').replace('ADT^A01^ADT_A01', 'ADT^A08^ADT_A01'));
     const first = workbench('deidentify', input, '--out', join(dir, 'out1'));
