@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { cachingStatements } from './sqlite-statement-cache.ts';
 
 /** The store behind every plugin. */
 export interface Storage {
@@ -58,6 +59,8 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   let db: Kysely<any>;
   let dialect: 'sqlite' | 'postgres';
   let handle: SQLiteDatabase.Database | undefined;
+  let pingServer: (() => Promise<boolean>) | undefined;
+  let closeServerPing: (() => Promise<void>) | undefined;
   if (options.url) {
     dialect = 'postgres';
     // The PostgreSQL driver loads only when a PostgreSQL store is configured.
@@ -68,6 +71,35 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     const { guardPostgresPool } = await import('./connection-loss.ts');
     guardPostgresPool(pool, options.onConnectionLost ?? (() => undefined));
     db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    // Health asks on a connection of its own, so a pool busy with a dashboard's queries never delays its answer.
+    // A lost connection is dropped and the next ping connects again.
+    const connectionString = options.url;
+    let healthClient: Promise<InstanceType<typeof pg.Client>> | undefined;
+    const dropHealthClient = () => {
+      const dropped = healthClient;
+      healthClient = undefined;
+      void dropped?.then((client) => client.end()).catch(() => undefined);
+    };
+    pingServer = async () => {
+      healthClient ??= (async () => {
+        const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
+        client.on('error', () => dropHealthClient());
+        await client.connect();
+        return client;
+      })();
+      try {
+        await (await healthClient).query('select 1 as ok');
+        return true;
+      } catch (error) {
+        dropHealthClient();
+        throw error;
+      }
+    };
+    closeServerPing = async () => {
+      const client = healthClient;
+      healthClient = undefined;
+      await client?.then((c) => c.end()).catch(() => undefined);
+    };
   } else {
     dialect = 'sqlite';
     // The store holds credentials' digests and message data: the folder is the user's alone (0700) and the file
@@ -79,11 +111,13 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
-    db = new Kysely({ dialect: new SqliteDialect({ database }) });
+    db = new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(database) }) });
     handle = database;
   }
   let closed = false;
   let lastHealthyAt = Number.NEGATIVE_INFINITY;
+  const direct = handle?.prepare('select 1 as ok');
+  const pingDirect = direct ? async () => direct.get() !== undefined : pingServer;
   const PING_REUSE_MS = 1_000;
   const storage: Storage = {
     db,
@@ -112,7 +146,9 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       if (now - lastHealthyAt < PING_REUSE_MS) return true;
       let timer: NodeJS.Timeout | undefined;
       try {
-        const probe = sql`select 1 as ok`.execute(db).then(() => true);
+        // Beside Kysely's connections, whose queue a busy dashboard fills: health must answer at once. On SQLite
+        // better-sqlite3 runs the statement synchronously, so nothing runs in between on that connection.
+        const probe = pingDirect ? pingDirect() : sql`select 1 as ok`.execute(db).then(() => true);
         const timeout = new Promise<boolean>((resolve) => {
           timer = setTimeout(() => resolve(false), timeoutMs);
         });
@@ -129,6 +165,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     async close() {
       if (closed) return;
       closed = true;
+      await closeServerPing?.();
       await db.destroy();
     },
   };
