@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 
-type Bench = [name: string, load: () => Promise<() => Promise<Record<string, number>>>];
+type Bench = [name: string, load: () => Promise<() => Promise<Record<string, number>>>, onlyWhenNamed?: boolean];
 
 const benches: Bench[] = [
   ['kernel', async () => (await import('./kernel-bench.ts')).runKernelBench],
@@ -15,18 +15,20 @@ const benches: Bench[] = [
   ['cli', async () => (await import('./cli-startup-bench.ts')).runCliStartupBench],
   ['population', async () => (await import('./population-bench.ts')).runPopulationBench],
   ['monitor', async () => (await import('./monitor-bench.ts')).runMonitorBench],
-  ['analytics', async () => (await import('./analytics-bench.ts')).runAnalyticsBench],
   ['monitorStream', async () => (await import('./monitor-stream-bench.ts')).runMonitorStreamBench],
+  ['analytics', async () => (await import('./analytics-bench.ts')).runAnalyticsBench],
   ['tracing', async () => (await import('./tracing-bench.ts')).runTracingBench],
   ['audit', async () => (await import('./audit-bench.ts')).runAuditBench],
   ['work', async () => (await import('./work-pool-bench.ts')).runWorkPoolBench],
   ['bounds', async () => (await import('./output-bounds-bench.ts')).runOutputBoundsBench],
+  // A minute of load (WORKBENCH_LOAD_SECONDS): run only when named, `npm run bench -- load`.
+  ['load', async () => (await import('./load-bench.ts')).runLoadBench, true],
 ];
 
 const only = process.argv.slice(2);
 const figures: Record<string, Record<string, number>> = {};
-for (const [name, load] of benches) {
-  if (only.length > 0 && !only.includes(name)) continue;
+for (const [name, load, onlyWhenNamed] of benches) {
+  if (only.length > 0 ? !only.includes(name) : onlyWhenNamed === true) continue;
   console.log(`\n== ${name} ==`);
   figures[name] = await (await load())();
 }
