@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
-import { MONITOR_SERVICE, type AlertRule, type MonitorService } from '../monitor/api.ts';
+import { MONITOR_SERVICE, type MonitorService } from '../monitor/api.ts';
 import { SequenceSyntaxError, formatSequence, parseSequence } from './sequence-syntax.ts';
 import { SequenceStore, tracingMigrations } from './sequence-store.ts';
 import { tracingErrors } from './tracing-errors.ts';
@@ -83,8 +83,6 @@ export const plugin: PluginModule<TracingConfig> = {
       clock: context.clock,
       configNames: new Set(configSequences.map((s) => s.name)),
     });
-    // The alert-rule extension point arrives with the monitor's alerting work; until then gaps are read, not alerted.
-    const registrar = monitor as MonitorService & { registerAlertRule?: (rule: AlertRule) => void };
-    if (typeof registrar.registerAlertRule === 'function') registrar.registerAlertRule(createGapAlertRule(service));
+    monitor.registerAlertRule(createGapAlertRule(service));
   },
 };

@@ -322,7 +322,10 @@ export class TracingService {
     const matchesType = (m: LatencyMessage) => wanted === undefined || m.messageType === wanted || m.messageType.startsWith(`${wanted}^`);
     const read = async (interfaceId: string, isDestination: boolean): Promise<LatencyMessage[]> => {
       const messages: LatencyMessage[] = [];
-      for await (const record of this.monitor.streamMessages({ interfaceIds: [interfaceId], since: query.since, until })) {
+      // Without an explicit until the window is open-ended: a message received at this very instant still counts.
+      const window: MessageFilter = { interfaceIds: [interfaceId], since: query.since };
+      if (query.until !== undefined) window.until = query.until;
+      for await (const record of this.monitor.streamMessages(window)) {
         if (messages.length >= cap) {
           truncated = true;
           break;
