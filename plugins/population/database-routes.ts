@@ -48,6 +48,21 @@ const cleanupQuery = z
   })
   .strict();
 
+/** A cleanup as the routes answer it. */
+const cleanupSchema = z.object({
+  cleanupId: z.string(),
+  database: z.string().describe('provider://host:port/database'),
+  state: z.enum(['running', 'completed', 'failed']),
+  deleted: z.record(z.string(), z.number().int()).describe('rows deleted per table, of the seed runs cleaned so far'),
+  total: z.number().int(),
+  expected: z.number().int().describe('rows the manifests of the seed runs being cleaned record'),
+  seedRuns: z.array(z.string()).describe('seed runs this cleanup deletes, newest first'),
+  cleanedSeedRuns: z.array(z.string()).describe('seed runs whose deletion has committed'),
+  error: z.string().nullable().describe('why it stopped (CLEANUP_FAILED); the runs cleaned before stay cleaned'),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
 /** A profile as routes return it: identity hashes are counted, never listed. */
 function publicProfile(profile: LearnedProfile) {
   const { identities, ...rest } = profile;
@@ -202,26 +217,44 @@ export function registerDatabaseRoutes(
     method: 'DELETE',
     url: '/api/population/seed/cleanup',
     examples: POPULATION_EXAMPLES.cleanup,
-    summary: 'Delete exactly the rows seeded into a database (reverse foreign-key order, never TRUNCATE)',
+    summary: 'Delete exactly the rows seeded into a database (background; poll the returned cleanup)',
+    description:
+      'Answers 202 with {cleanupId}; poll GET /api/population/seed/cleanup/{id}. Reverse foreign-key order, never ' +
+      'TRUNCATE, one transaction per seed run: the counts polled are rows whose deletion committed.',
     tags: TAGS,
     tier: 'professional',
     query: cleanupQuery,
-    response: anyObject,
+    response: cleanupSchema,
+    successStatus: 202,
     async handler({ query }) {
       if (!query.connectionString) {
         const connected = session.require('clean up');
-        return seeds.cleanup(connected.connection);
+        return seeds.startCleanup(connected.connection);
       }
       if (!query.provider) throw populationErrors.create('CONNECTION_STRING_INVALID', { provider: 'database', reason: 'provider (postgres, mysql or sqlserver) is required with connectionString' });
       const target = parseConnectionString(query.provider, query.connectionString);
       const current = session.peek();
-      if (current && current.connection.target.key === target.key) return seeds.cleanup(current.connection);
+      if (current && current.connection.target.key === target.key) return seeds.startCleanup(current.connection);
       const connection = await openDatabaseConnection(target, deps.timeouts);
       try {
-        return await seeds.cleanup(connection);
-      } finally {
+        // The connection opened for this cleanup closes when the cleanup ends.
+        return await seeds.startCleanup(connection, () => connection.close());
+      } catch (error) {
         await connection.close().catch(() => undefined);
+        throw error;
       }
     },
+  });
+
+  routes.route({
+    method: 'GET',
+    url: '/api/population/seed/cleanup/:id',
+    examples: POPULATION_EXAMPLES.cleanupState,
+    summary: 'State and counts of a cleanup',
+    tags: TAGS,
+    tier: 'professional',
+    params: z.object({ id: z.string().min(1).max(64) }),
+    response: cleanupSchema,
+    handler: ({ params }) => seeds.cleanup(params.id),
   });
 }

@@ -41,6 +41,7 @@ export const populationErrors = defineErrorCatalogue({
     message: 'The connected schema has none of the population tables ({tables}), so there is nothing to seed into.',
   },
   SEED_RUN_NOT_FOUND: { status: 404, message: 'No seed run has the id "{id}".' },
+  CLEANUP_NOT_FOUND: { status: 404, message: 'No cleanup has the id "{id}" (cleanups are kept in memory until the service stops).' },
   SEED_BUSY: { status: 409, message: 'A seed or cleanup is already running on this database (run "{id}"); wait for it to finish.' },
   NOTHING_TO_CLEAN: {
     status: 404,

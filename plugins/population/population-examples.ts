@@ -7,6 +7,7 @@
 const JOB_ID = 'pop_fc2fb6867cad4309ae82';
 const SEED_JOB_ID = 'pop_41575f89cf4b44c29a73';
 const SEED_RUN_ID = 'seed_f9ef2ddc4d3545e1998e';
+const CLEANUP_ID = 'clean_5d0e7b1f2c8a4e6b9d31';
 /** A connected database as answers name it: provider, host and database, never the credentials. */
 const DATABASE = 'postgres://10.20.8.31:5432/ehr_staging';
 
@@ -334,6 +335,34 @@ export const POPULATION_EXAMPLES = {
     },
   },
   cleanup: {
-    response: { database: DATABASE, deleted: { encounters: 1386, patients: 500 }, total: 1886, seedRuns: [SEED_RUN_ID] },
+    response: {
+      cleanupId: CLEANUP_ID,
+      database: DATABASE,
+      state: 'running',
+      deleted: {},
+      total: 0,
+      expected: 1886,
+      seedRuns: [SEED_RUN_ID],
+      cleanedSeedRuns: [],
+      error: null,
+      createdAt: '2026-01-15T10:31:02.118Z',
+      finishedAt: null,
+    },
+  },
+  cleanupState: {
+    params: { id: CLEANUP_ID },
+    response: {
+      cleanupId: CLEANUP_ID,
+      database: DATABASE,
+      state: 'completed',
+      deleted: { encounters: 1386, patients: 500 },
+      total: 1886,
+      expected: 1886,
+      seedRuns: [SEED_RUN_ID],
+      cleanedSeedRuns: [SEED_RUN_ID],
+      error: null,
+      createdAt: '2026-01-15T10:31:02.118Z',
+      finishedAt: '2026-01-15T10:31:02.407Z',
+    },
   },
 };

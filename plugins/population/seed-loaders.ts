@@ -144,7 +144,8 @@ async function postgresLoader(pool: pg.Pool): Promise<BatchLoader> {
         await pipeline(Readable.from(buffer.csv()), client.query(copyFrom(statement)));
       } catch (error) {
         const e = error as { message?: string; where?: string };
-        const line = /line (\d+)/.exec(e.where ?? '')?.[1];
+        // The COPY context names the row; a trigger's PL/pgSQL context before it has a "line" of its own.
+        const line = /COPY [^\n]*?, line (\d+)/.exec(e.where ?? '')?.[1];
         throw new SeedRowError(table.table, line ? Number(line) - 1 : null, e.message ?? String(error));
       }
     },

@@ -48,6 +48,27 @@ export type SeedRunView = {
   finishedAt: string | null;
 };
 
+/**
+ * A cleanup as callers see it: `deleted` and `total` count the rows of the seed runs already cleaned (each run is one
+ * transaction, so the counts only ever hold committed deletions); `expected` is what the manifests record.
+ */
+export type CleanupView = {
+  cleanupId: string;
+  database: string;
+  state: 'running' | 'completed' | 'failed';
+  deleted: Record<string, number>;
+  total: number;
+  expected: number;
+  seedRuns: string[];
+  cleanedSeedRuns: string[];
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+};
+
+/** Cleanups kept in memory to be polled (they are not stored: a seed run's own state says whether it was cleaned). */
+const KEPT_CLEANUPS = 100;
+
 const PATIENTS_PER_BATCH = 1000;
 const TEXT_DELETE_BATCH = 1000;
 
@@ -173,6 +194,7 @@ async function profilesOf(store: ProfileStore, connected: ConnectedDatabase): Pr
 export function createSeedRuns(deps: SeedRunsDeps) {
   const { db } = deps;
   const busy = new Map<string, string>();
+  const cleanups = new Map<string, CleanupView>();
 
   async function seedableJob(jobId: string): Promise<JobParams> {
     const job = await deps.jobs.completed(jobId, 'seeding');
@@ -470,8 +492,13 @@ export function createSeedRuns(deps: SeedRunsDeps) {
         .execute();
     },
 
-    /** Deletes every recorded key of the database, child tables first; counts per table. 404 when nothing is recorded. */
-    async cleanup(connection: DatabaseConnection): Promise<{ database: string; deleted: Record<string, number>; total: number; seedRuns: string[] }> {
+    /**
+     * Starts deleting every recorded key of the database in the background, child tables first, one transaction per
+     * seed run (newest first), and answers at once with the cleanup to poll. Refused before anything starts: 409
+     * SEED_BUSY while a seed or cleanup runs there, 404 NOTHING_TO_CLEAN when nothing is recorded. `release` runs
+     * once the cleanup has ended (it closes a connection opened for it).
+     */
+    async startCleanup(connection: DatabaseConnection, release: () => Promise<void> = async () => undefined): Promise<CleanupView> {
       const target = connection.target;
       const running = busy.get(target.key);
       if (running) throw populationErrors.create('SEED_BUSY', { id: running });
@@ -484,45 +511,84 @@ export function createSeedRuns(deps: SeedRunsDeps) {
         .execute();
       const recorded = runs.filter((r) => (JSON.parse(r.manifest) as { tables: TableManifest[] }).tables.length > 0);
       if (recorded.length === 0) throw populationErrors.create('NOTHING_TO_CLEAN', { database: target.label });
-      busy.set(target.key, 'cleanup');
-      const deleted: Record<string, number> = {};
-      try {
-        for (const run of recorded) {
-          const tables = (JSON.parse(run.manifest) as { tables: TableManifest[] }).tables;
-          let current = '';
-          try {
-            await connection.db.transaction().execute(async (trx) => {
-              for (const m of [...tables].reverse()) {
-                current = m.table;
-                let count = 0;
-                for (const segment of keySegments(m)) {
-                  if (m.kind === 'integer') {
-                    const result = await trx.deleteFrom(m.table).where(m.keyColumn, '>=', segment.from).where(m.keyColumn, '<=', segment.to).executeTakeFirst();
-                    count += Number(result.numDeletedRows);
-                    continue;
-                  }
-                  for (let id = segment.from; id <= segment.to; id += TEXT_DELETE_BATCH) {
-                    const keys: string[] = [];
-                    for (let k = id; k < Math.min(segment.to + 1, id + TEXT_DELETE_BATCH); k++) keys.push(`${m.prefix}${k}`);
-                    const result = await trx.deleteFrom(m.table).where(m.keyColumn, 'in', keys).executeTakeFirst();
-                    count += Number(result.numDeletedRows);
-                  }
-                }
-                deleted[m.table] = (deleted[m.table] ?? 0) + count;
-              }
-            });
-          } catch (error) {
-            throw populationErrors.create('CLEANUP_FAILED', {
-              table: current,
-              reason: `${(error as Error).message.split('\n')[0].slice(0, 300)} (rows added since may reference the seeded rows)`,
-            });
-          }
-          await db.updateTable('population_seed_runs').set({ state: 'cleaned', finished_at: deps.now().toISOString() }).where('id', '=', run.id).execute();
-        }
-      } finally {
-        busy.delete(target.key);
+      const cleanup: CleanupView = {
+        cleanupId: `clean_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+        database: target.label,
+        state: 'running',
+        deleted: {},
+        total: 0,
+        expected: recorded.reduce((n, r) => n + (JSON.parse(r.manifest) as { tables: TableManifest[] }).tables.reduce((m, t) => m + t.rows, 0), 0),
+        seedRuns: recorded.map((r) => r.id),
+        cleanedSeedRuns: [],
+        error: null,
+        createdAt: deps.now().toISOString(),
+        finishedAt: null,
+      };
+      busy.set(target.key, cleanup.cleanupId);
+      cleanups.set(cleanup.cleanupId, cleanup);
+      // Only the latest cleanups are kept to be polled; older ones have long been read.
+      for (const id of cleanups.keys()) {
+        if (cleanups.size <= KEPT_CLEANUPS) break;
+        if (cleanups.get(id)?.state !== 'running') cleanups.delete(id);
       }
-      return { database: target.label, deleted, total: Object.values(deleted).reduce((a, b) => a + b, 0), seedRuns: recorded.map((r) => r.id) };
+      void (async () => {
+        try {
+          for (const run of recorded) {
+            const tables = (JSON.parse(run.manifest) as { tables: TableManifest[] }).tables;
+            const counted: Record<string, number> = {};
+            let current = '';
+            try {
+              await connection.db.transaction().execute(async (trx) => {
+                for (const m of [...tables].reverse()) {
+                  current = m.table;
+                  let count = 0;
+                  for (const segment of keySegments(m)) {
+                    if (m.kind === 'integer') {
+                      const result = await trx.deleteFrom(m.table).where(m.keyColumn, '>=', segment.from).where(m.keyColumn, '<=', segment.to).executeTakeFirst();
+                      count += Number(result.numDeletedRows);
+                      continue;
+                    }
+                    for (let id = segment.from; id <= segment.to; id += TEXT_DELETE_BATCH) {
+                      const keys: string[] = [];
+                      for (let k = id; k < Math.min(segment.to + 1, id + TEXT_DELETE_BATCH); k++) keys.push(`${m.prefix}${k}`);
+                      const result = await trx.deleteFrom(m.table).where(m.keyColumn, 'in', keys).executeTakeFirst();
+                      count += Number(result.numDeletedRows);
+                    }
+                  }
+                  counted[m.table] = count;
+                }
+              });
+            } catch (error) {
+              throw populationErrors.create('CLEANUP_FAILED', {
+                table: current,
+                reason: `${(error as Error).message.split('\n')[0].slice(0, 300)} (rows added since may reference the seeded rows)`,
+              });
+            }
+            await db.updateTable('population_seed_runs').set({ state: 'cleaned', finished_at: deps.now().toISOString() }).where('id', '=', run.id).execute();
+            // Counts show once their run's transaction committed: what the poll reports is what is gone.
+            for (const [table, count] of Object.entries(counted)) cleanup.deleted[table] = (cleanup.deleted[table] ?? 0) + count;
+            cleanup.total = Object.values(cleanup.deleted).reduce((a, b) => a + b, 0);
+            cleanup.cleanedSeedRuns.push(run.id);
+          }
+          cleanup.state = 'completed';
+        } catch (error) {
+          cleanup.state = 'failed';
+          cleanup.error = (error as Error).message;
+          deps.logger.warn({ cleanupId: cleanup.cleanupId, reason: cleanup.error }, 'cleanup failed');
+        } finally {
+          cleanup.finishedAt = deps.now().toISOString();
+          busy.delete(target.key);
+          await release().catch(() => undefined);
+        }
+      })();
+      return { ...cleanup, deleted: { ...cleanup.deleted }, cleanedSeedRuns: [...cleanup.cleanedSeedRuns] };
+    },
+
+    /** A cleanup's state and counts (404 for an id this process did not start or no longer keeps). */
+    cleanup(id: string): CleanupView {
+      const cleanup = cleanups.get(id);
+      if (!cleanup) throw populationErrors.create('CLEANUP_NOT_FOUND', { id });
+      return { ...cleanup, deleted: { ...cleanup.deleted }, cleanedSeedRuns: [...cleanup.cleanedSeedRuns] };
     },
   };
 

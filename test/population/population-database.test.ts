@@ -14,10 +14,34 @@ import {
   freshSqlServerDatabase,
   generateAndWait,
   seedUntilDone,
+  cleanUntilDone,
   testMssqlUrl,
   testMysqlUrl,
   testPostgresUrl,
 } from './population-test-kit.ts';
+
+/** Makes the database refuse the insert of one patient (a trigger), so a seed fails at a row known in advance. */
+async function blockPatient(database: FreshDatabase, id: number): Promise<void> {
+  if (database.provider === 'postgres') {
+    await database.query(
+      `create or replace function block_patient() returns trigger language plpgsql as $$ begin if new.id = ${id} then raise exception 'patient ${id} is blocked'; end if; return new; end $$`,
+    );
+    await database.query('create trigger block_patient before insert on patients for each row execute function block_patient()');
+  } else if (database.provider === 'mysql') {
+    await database.query(
+      `create trigger block_patient before insert on patients for each row begin if new.id = ${id} then signal sqlstate '45000' set message_text = 'patient ${id} is blocked'; end if; end`,
+    );
+  } else {
+    await database.query(
+      `create trigger block_patient on patients after insert as if exists (select 1 from inserted where id = ${id}) throw 50000, 'patient ${id} is blocked', 1`,
+    );
+  }
+}
+
+/** Removes the trigger of {@link blockPatient}. */
+async function unblockPatient(database: FreshDatabase): Promise<void> {
+  await database.query(database.provider === 'postgres' ? 'drop trigger block_patient on patients' : 'drop trigger block_patient');
+}
 
 const POSTGRES_SCHEMA = [
   `create type sex_code as enum ('female', 'male', 'other')`,
@@ -128,7 +152,7 @@ for (const server of servers) {
     let database: FreshDatabase;
 
     beforeAll(async () => {
-      wb = await startTestWorkbench();
+      wb = await startTestWorkbench({ onlyPlugins: new Set(['population']) });
       database = await server.fresh(serverUrl);
       for (const statement of server.schema) await database.query(statement);
     });
@@ -263,18 +287,16 @@ for (const server of servers) {
       await database.query(`insert into patients values (9000000, 'OTHER1', 'Grace', 'Hopper', 'female', '1906-12-09', '10001', 'NY', 'active', null)`);
       await database.query(`insert into encounters (patient_id, class_code, start_time, department_id) values (9000000, 'AMB', '2024-03-01 09:00', 1)`);
 
-      const cleaned = await wb.call('population', {
-        method: 'DELETE',
-        path: `/api/population/seed/cleanup?provider=${server.provider}&connectionString=${encodeURIComponent(database.url)}`,
-      });
+      const cleaned = await cleanUntilDone(wb, `?provider=${server.provider}&connectionString=${encodeURIComponent(database.url)}`);
       expect(cleaned.status).toBe(200);
+      expect(cleaned.json.data).toMatchObject({ state: 'completed', total: cleaned.json.data.expected });
       expect(cleaned.json.data.deleted).toEqual({ observations: job.counts.observations, encounters: job.counts.encounters, patients: 120 });
       const final = await counts(database);
       expect(final).toEqual({ ...before, patients: before.patients + 1, encounters: before.encounters + 1 });
       const kept = await database.query(`select mrn from patients order by id`);
       expect(kept.map((r: { mrn: string }) => r.mrn)).toEqual(['REAL0001', 'REAL0002', 'OTHER1']);
 
-      const again = await wb.call('population', { method: 'DELETE', path: '/api/population/seed/cleanup' });
+      const again = await cleanUntilDone(wb);
       expect(again.status).toBe(404);
       expect(again.json.error.code).toBe('NOTHING_TO_CLEAN');
     });
@@ -282,30 +304,30 @@ for (const server of servers) {
     it('rolls back a failing batch, names the table and row, and records only committed keys', async () => {
       const job = await generateAndWait(wb, { count: 1500, format: 'csv', seed: 12 });
       const before = await counts(database);
-      // A row the second batch collides with: the unique MRN of the 1,200th patient, under a key below the offset.
+      // A row of the second batch the database refuses: the 1,200th patient (unique values never collide any more).
       const maxId = Number((await database.query('select max(id) as m from patients'))[0].m);
-      await database.query(`insert into patients values (-5, 'SYN00001200', 'Block', 'Er', 'other', '2000-01-01', '10001', 'NY', 'active', null)`);
+      await blockPatient(database, maxId + 1200);
       const run = await seedUntilDone(wb, job.jobId);
       expect(run.state).toBe('failed');
       expect(run.error).toContain('table patients');
       expect(run.error).toContain(`id = ${maxId + 1200}`);
       const after = await counts(database);
-      expect(after.patients - before.patients - 1).toBe(1000);
+      expect(after.patients - before.patients).toBe(1000);
       expect(run.tables.find((t: { table: string }) => t.table === 'patients')).toMatchObject({ from: maxId + 1, to: maxId + 1000, rows: 1000 });
-      const cleaned = await wb.call('population', { method: 'DELETE', path: '/api/population/seed/cleanup' });
+      const cleaned = await cleanUntilDone(wb);
       expect(cleaned.status).toBe(200);
       expect(cleaned.json.data.deleted.patients).toBe(1000);
-      expect((await counts(database)).patients).toBe(before.patients + 1);
+      expect((await counts(database)).patients).toBe(before.patients);
+      await unblockPatient(database);
     });
 
     it('stops at a failing first batch while later batches load beside it, and records exactly what is there', async () => {
-      await database.query('delete from patients where id = -5');
       const job = await generateAndWait(wb, { count: 2500, format: 'csv', seed: 13 });
       const before = await counts(database);
       const maxId = Number((await database.query('select max(id) as m from patients'))[0].m);
       const maxEncounter = Number((await database.query('select max(id) as m from encounters'))[0].m);
-      // The 500th patient collides, in the first batch; the second batch loads meanwhile where the engine loads side by side.
-      await database.query(`insert into patients values (-6, 'SYN00000500', 'Block', 'Er', 'other', '2000-01-01', '10001', 'NY', 'active', null)`);
+      // The 500th patient is refused, in the first batch; the second batch loads meanwhile where the engine loads side by side.
+      await blockPatient(database, maxId + 500);
       const run = await seedUntilDone(wb, job.jobId);
       expect(run.state).toBe('failed');
       expect(run.error).toContain('table patients');
@@ -319,11 +341,11 @@ for (const server of servers) {
       expect(seededPatients % 1000).toBe(0);
       expect(run.inserted).toBe(run.tables.reduce((n: number, t: { rows: number }) => n + t.rows, 0));
       const after = await counts(database);
-      expect(after.patients - before.patients - 1 + after.encounters - before.encounters + after.observations - before.observations).toBe(run.inserted);
-      const cleaned = await wb.call('population', { method: 'DELETE', path: '/api/population/seed/cleanup' });
+      expect(after.patients - before.patients + after.encounters - before.encounters + after.observations - before.observations).toBe(run.inserted);
+      const cleaned = await cleanUntilDone(wb);
       expect(cleaned.status).toBe(run.inserted > 0 ? 200 : 404);
-      expect(await counts(database)).toEqual({ ...before, patients: before.patients + 1 });
-      await database.query('delete from patients where id = -6');
+      expect(await counts(database)).toEqual(before);
+      await unblockPatient(database);
     });
 
     it('writes a sql script for the connected schema that the database runs as is', async () => {

@@ -74,6 +74,12 @@ describe('population jobs on disk', () => {
     expect(after.json.data.diskBytes).toBe(total - entry.diskBytes);
   });
 
+  it('answers 404 CLEANUP_NOT_FOUND for a cleanup id it does not know', async () => {
+    const res = await wb.call('population', { path: '/api/population/seed/cleanup/clean_nope' });
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe('CLEANUP_NOT_FOUND');
+  });
+
   it('refuses with 507 a job whose estimated size exceeds the free disk, before writing anything', async () => {
     const small = await startTestWorkbench({ onlyPlugins: new Set(['population']), config: { plugins: { population: { diskReserveMb: 90_000_000 } } } });
     try {

@@ -12,6 +12,7 @@ import {
   freshPostgresDatabase,
   generateAndWait,
   seedUntilDone,
+  cleanUntilDone,
   testMysqlUrl,
   testPostgresUrl,
 } from './population-test-kit.ts';
@@ -64,8 +65,9 @@ for (const server of servers) {
       expect(mrns[0]).toBe('SYN00000051');
       expect(mrns.at(-1)).toBe('SYN00000110');
       expect(Math.min(...rows.filter((r: { id: number }) => Number(r.id) !== 7).map((r: { badge: number }) => Number(r.badge)))).toBe(91);
-      const cleaned = await wb.call('population', { method: 'DELETE', path: '/api/population/seed/cleanup' });
-      expect(cleaned.status, cleaned.text).toBe(200);
+      const cleaned = await cleanUntilDone(wb);
+      expect(cleaned.status).toBe(200);
+      expect(cleaned.json.data).toMatchObject({ state: 'completed', total: 60, deleted: { patients: 60 } });
       expect(await database.query('select mrn from patients')).toEqual([{ mrn: 'SYN00000050' }]);
     });
 

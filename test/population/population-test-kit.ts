@@ -46,6 +46,21 @@ export async function seedUntilDone(wb: TestWorkbench, jobId: string): Promise<a
   });
 }
 
+/**
+ * Starts a cleanup (`query` as the DELETE's query string, e.g. `?provider=...`) and waits until it has ended; returns
+ * the final cleanup, or the refusal (404 NOTHING_TO_CLEAN, 409 SEED_BUSY) as it came.
+ */
+export async function cleanUntilDone(wb: TestWorkbench, query = ''): Promise<{ status: number; json: any }> {
+  const started = await wb.call('population', { method: 'DELETE', path: `/api/population/seed/cleanup${query}` });
+  if (started.status !== 202) return started;
+  const id = started.json.data.cleanupId as string;
+  const data = await waitFor(`cleanup ${id}`, async () => {
+    const r = await wb.call('population', { path: `/api/population/seed/cleanup/${id}` });
+    return r.json.data.state === 'running' ? undefined : r.json.data;
+  });
+  return { status: 200, json: { data } };
+}
+
 /** A database created for one test, with a client to it and its URL. */
 export interface FreshDatabase {
   provider: 'postgres' | 'mysql' | 'sqlserver';
