@@ -150,9 +150,16 @@ async function seedBench(
     const seedSeconds = (performance.now() - started) / 1000;
     if (run.state !== 'completed') throw new Error(`seed ${run.state}: ${run.error}`);
     const cleanupStart = performance.now();
-    const cleaned = await call('/api/population/seed/cleanup', undefined, 'DELETE');
+    const cleanupStarted = await call('/api/population/seed/cleanup', undefined, 'DELETE');
+    if (cleanupStarted.status !== 202) throw new Error(`cleanup answered ${cleanupStarted.status}: ${cleanupStarted.text}`);
+    // Cleanup runs in the background: timed until its poll says it ended.
+    const cleanedData = await waitFor(async () => {
+      const r = await call(`/api/population/seed/cleanup/${cleanupStarted.json.data.cleanupId}`);
+      return r.json.data.state === 'running' ? undefined : r.json.data;
+    });
     const cleanupSeconds = (performance.now() - cleanupStart) / 1000;
-    if (cleaned.status !== 200) throw new Error(`cleanup answered ${cleaned.status}: ${cleaned.text}`);
+    if (cleanedData.state !== 'completed') throw new Error(`cleanup ${cleanedData.state}: ${cleanedData.error}`);
+    const cleaned = { json: { data: cleanedData } };
 
     // Ceiling: the same CSV rows into tables with the same columns and no keys, by the same statement kind.
     const files = new Map<string, string>();

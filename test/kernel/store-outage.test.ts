@@ -11,7 +11,7 @@ import pg from 'pg';
 import { ownPostgresMissing, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.ts';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { adtMessage, waitFor } from '../monitor/monitor-harness.ts';
-import { generateAndWait } from '../population/population-test-kit.ts';
+import { cleanUntilDone, generateAndWait } from '../population/population-test-kit.ts';
 
 const missing = ownPostgresMissing();
 if (missing) console.warn(`[notice] store outage tests skipped: ${missing}.`);
@@ -164,11 +164,12 @@ describe.skipIf(!!missing)('a population seed target that goes away mid-seed', (
     expect(recorded('patients')).toBeGreaterThanOrEqual(seeded.patients);
     expect(recorded('encounters')).toBeGreaterThanOrEqual(seeded.encounters);
     if (recorded('patients') > seeded.patients) expect(failed.error).toMatch(/could not be asked whether 1 batch committed/);
-    const cleaned = await wb.call('population', { method: 'DELETE', path: `/api/population/seed/cleanup?provider=postgres&connectionString=${encodeURIComponent(target)}` });
+    const cleaned = await cleanUntilDone(wb, `?provider=postgres&connectionString=${encodeURIComponent(target)}`);
     if (failed.inserted === 0) {
       expect(cleaned.status).toBe(404);
     } else {
-      expect(cleaned.status, cleaned.text).toBe(200);
+      expect(cleaned.status).toBe(200);
+      expect(cleaned.json.data.state).toBe('completed');
       expect(cleaned.json.data.total).toBe(seeded.patients + seeded.encounters);
     }
     expect(await held()).toEqual({ patients: 1, encounters: 0 });
