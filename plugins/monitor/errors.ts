@@ -16,5 +16,9 @@ export const monitorErrors = defineErrorCatalogue({
     status: 400,
     message: 'standard "{standard}" cannot be monitored here: no loaded plugin reads its files; available: {available}.',
   },
-  INTERFACE_NAME_TAKEN: { status: 409, message: 'An interface named "{name}" already exists.' },
+  INTERFACE_NAME_TAKEN: { status: 409, message: 'An interface named "{name}" already exists (names are compared ignoring case).' },
+  INTERFACE_FOLDER_TAKEN: {
+    status: 409,
+    message: 'Interface "{other}" ({otherId}) already watches {path} with pattern "{pattern}", which can match the same files; one file would be counted twice.',
+  },
 });

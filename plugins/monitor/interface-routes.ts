@@ -8,6 +8,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { MonitoredInterface } from './api.ts';
 import { monitorErrors } from './errors.ts';
+import { overlappingInterface, type WatchedPlace } from './folder-overlap.ts';
 import { checkDirectory, checkFilePattern } from './interface-input.ts';
 import { checkStandard, defaultFilePattern, standardWithProfile, type ReadableStandard } from './interface-standard.ts';
 import type { InterfaceChanges, InterfaceStore } from './interface-store.ts';
@@ -45,6 +46,16 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     }
   }
 
+  /** 409 when another interface would count files of this one (same folder, or nested with subfolders, and overlapping patterns). */
+  async function checkFolderFree(place: WatchedPlace): Promise<void> {
+    const other = overlappingInterface(place, await interfaces.list());
+    if (other) {
+      throw monitorErrors.create('INTERFACE_FOLDER_TAKEN', { other: other.name, otherId: other.id, path: other.directoryPath, pattern: other.filePattern }, [
+        { location: 'body', path: 'filePattern', message: `interface "${other.name}" watches the same files` },
+      ]);
+    }
+  }
+
   routes.route({
     method: 'GET',
     url: '/api/monitor/interfaces',
@@ -77,6 +88,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
       const filePattern = body.filePattern ?? (body.standard === undefined ? '*.hl7' : defaultFilePattern(standard, readable));
       checkFilePattern(filePattern);
       await checkNameFree(body.name);
+      await checkFolderFree({ directoryPath, filePattern, recursive: body.recursive });
       const created = await interfaces.create(
         {
           name: body.name,
@@ -132,6 +144,14 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
         changes.standard = standardWithProfile(body.standard ?? current.standard, profile, readable);
       }
       if (body.name !== undefined) await checkNameFree(body.name, params.id);
+      if (body.directoryPath !== undefined || body.filePattern !== undefined || body.recursive !== undefined) {
+        await checkFolderFree({
+          id: params.id,
+          directoryPath: changes.directoryPath ?? current.directoryPath,
+          filePattern: body.filePattern ?? current.filePattern,
+          recursive: body.recursive ?? current.recursive,
+        });
+      }
       const updated = await interfaces.update(params.id, changes, clock.now().toISOString());
       if (!updated) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });
       await deps.changed(updated);

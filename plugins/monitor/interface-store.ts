@@ -66,9 +66,14 @@ export class InterfaceStore {
     return row ? toInterface(row) : undefined;
   }
 
-  /** The interface with that name, if any. */
+  /** The interface with that name compared ignoring case, if any. */
   async findByName(name: string): Promise<MonitoredInterface | undefined> {
-    const row = await this.db.selectFrom('monitor_interfaces').selectAll().where('name', '=', name).executeTakeFirst();
+    // names are unique ignoring case: "ADT Feed" and "adt feed" would be two rows a person cannot tell apart
+    const row = await this.db
+      .selectFrom('monitor_interfaces')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+      .executeTakeFirst();
     return row ? toInterface(row) : undefined;
   }
 
