@@ -37,6 +37,8 @@ const configSchema = z
     observedWindowHours: z.number().int().min(1).max(24 * 31).default(24),
     /** Most observed sequences listed. */
     observedTop: z.number().int().min(1).max(100).default(10),
+    /** Most messages the observed sequences read: the first of the window (the listing stays quick on a busy store). */
+    observedMaxMessages: z.number().int().min(100).max(1_000_000).default(20_000),
     /** Window the gap alert rule judges, in minutes before now. */
     alertWindowMinutes: z.number().int().min(1).max(24 * 60).default(60),
     /** Window of the latency's fallback pairing by patient, type and MSH-7, in ms. */
@@ -78,11 +80,13 @@ export const plugin: PluginModule<TracingConfig> = {
     const service = new TracingService(monitor, store, configSequences, limits, () => context.clock.nowMs());
     registerTracingRoutes(context.routes, {
       service,
-      store,
       monitor,
       clock: context.clock,
       configNames: new Set(configSequences.map((s) => s.name)),
     });
     monitor.registerAlertRule(createGapAlertRule(service));
+    // Event names of a trace come from the interface list, read once and forgotten when it changes.
+    context.events.on('monitor.interface.changed', () => service.forgetInterfaces());
+    context.events.on('monitor.interface.deleted', () => service.forgetInterfaces());
   },
 };

@@ -9,7 +9,6 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { MonitorService } from '../monitor/api.ts';
 import { SequenceSyntaxError, formatSequence, parseSequence } from './sequence-syntax.ts';
-import type { SequenceStore } from './sequence-store.ts';
 import { tracingErrors } from './tracing-errors.ts';
 import { TRACING_EXAMPLES } from './tracing-examples.ts';
 import {
@@ -51,9 +50,9 @@ async function requireInterface(monitor: MonitorService, field: string, id: stri
 /** Registers the tracing routes. */
 export function registerTracingRoutes(
   routes: RouteRegistrar,
-  deps: { service: TracingService; store: SequenceStore; monitor: MonitorService; clock: Clock; configNames: ReadonlySet<string> },
+  deps: { service: TracingService; monitor: MonitorService; clock: Clock; configNames: ReadonlySet<string> },
 ): void {
-  const { service, store, monitor, clock, configNames } = deps;
+  const { service, monitor, clock, configNames } = deps;
 
   routes.route({
     method: 'GET',
@@ -163,8 +162,9 @@ export function registerTracingRoutes(
     url: '/api/monitor/sequences',
     summary: 'Expected sequences (config and API) and the paths the monitor observes most often, with patient counts',
     description:
-      'Observed paths come from the first plugins.tracing.maxScanMessages messages of the last observedWindowHours ' +
-      'hours: per patient, message types in time order (repeats and acknowledgements left out, at most 8 steps).',
+      'Observed paths come from the first plugins.tracing.observedMaxMessages messages of the last observedWindowHours ' +
+      'hours: per patient, message types in time order (repeats and acknowledgements left out, at most 8 steps); ' +
+      'computed at most once a minute.',
     tags: TAGS,
     examples: TRACING_EXAMPLES.listSequences,
     response: sequencesSchema,
@@ -192,7 +192,7 @@ export function registerTracingRoutes(
       const sequence = requireSequence('sequence', body.sequence);
       if (configNames.has(body.name)) throw tracingErrors.create('SEQUENCE_EXISTS', { name: body.name });
       const stored = { name: body.name, sequence, alert: body.alert, createdAt: clock.now().toISOString() };
-      if (!(await store.add(stored))) throw tracingErrors.create('SEQUENCE_EXISTS', { name: body.name });
+      if (!(await service.addSequence(stored))) throw tracingErrors.create('SEQUENCE_EXISTS', { name: body.name });
       return { ...stored, source: 'api' as const };
     },
   });
@@ -208,7 +208,7 @@ export function registerTracingRoutes(
     response: z.object({ name: z.string(), removed: z.boolean() }),
     async handler({ params }) {
       if (configNames.has(params.name)) throw tracingErrors.create('SEQUENCE_FROM_CONFIG', { name: params.name });
-      if (!(await store.remove(params.name))) throw kernelErrors.create('NOT_FOUND', { what: `Sequence "${params.name}"` });
+      if (!(await service.removeSequence(params.name))) throw kernelErrors.create('NOT_FOUND', { what: `Sequence "${params.name}"` });
       return { name: params.name, removed: true };
     },
   });

@@ -11,7 +11,7 @@ import { hourlySeries, pairMessages, summarise, type LatencyHour, type LatencyMe
 import { observedSequences, patientKeyOf, type ObservedSequence } from './observed-sequences.ts';
 import { sequenceGaps, type JudgedSequence } from './sequence-gaps.ts';
 import { formatSequence, parseSequence } from './sequence-syntax.ts';
-import type { SequenceStore } from './sequence-store.ts';
+import type { SequenceStore, StoredSequence } from './sequence-store.ts';
 import { GAP_KINDS, compareEvents, toTraceEvent, typeText, type Gap, type GapKind, type TraceEvent } from './trace-model.ts';
 
 /** A sequence as listed: from config or defined through the API. */
@@ -31,6 +31,8 @@ export interface TracingLimits {
   observedWindowHours: number;
   /** Most observed sequences listed. */
   observedTop: number;
+  /** Most messages the observed sequences read (the first of the window). */
+  observedMaxMessages: number;
   /** Window the gap alert rule judges, in minutes before now. */
   alertWindowMinutes: number;
   /** Window of the MSH-7 fallback pairing of the latency, in ms. */
@@ -107,6 +109,14 @@ export interface LatencyResult extends LatencySummary {
   truncated: boolean;
 }
 
+/** Answer of the observed sequences. */
+export interface ObservedAnswer {
+  sequences: ObservedSequence[];
+  since: string;
+  messagesRead: number;
+  truncated: boolean;
+}
+
 /** Names of interfaces by id. */
 type InterfaceNames = Map<string, string>;
 
@@ -132,10 +142,49 @@ export class TracingService {
     private readonly nowMs: () => number,
   ) {}
 
+  /** Interface names as last read; forgotten when the monitor says an interface changed. */
+  private names: Promise<InterfaceNames> | undefined;
+
+  /** The interface names by id (read once, until {@link forgetInterfaces}). */
+  private interfaceNames(): Promise<InterfaceNames> {
+    const names = (this.names ??= interfaceNames(this.monitor));
+    names.catch(() => {
+      if (this.names === names) this.names = undefined;
+    });
+    return names;
+  }
+
+  /** Forgets the interface names (an interface was created, renamed or deleted). */
+  forgetInterfaces(): void {
+    this.names = undefined;
+  }
+
+  /** API sequences as last read (the table changes only through this service). */
+  private stored: Promise<DefinedSequence[]> | undefined;
+  /** The observed answer of the last minute: every listing within it shares one read. */
+  private observedMemo: { atMs: number; answer: Promise<ObservedAnswer> } | undefined;
+
   /** Config sequences, then API ones, by name. */
   async definedSequences(): Promise<DefinedSequence[]> {
-    const stored = (await this.store.list()).map((s): DefinedSequence => ({ ...s, source: 'api' }));
-    return [...this.configSequences, ...stored];
+    this.stored ??= this.store.list().then((list) => list.map((s): DefinedSequence => ({ ...s, source: 'api' })));
+    try {
+      return [...this.configSequences, ...(await this.stored)];
+    } catch (error) {
+      this.stored = undefined;
+      throw error;
+    }
+  }
+
+  /** Adds an API sequence; false when the name is taken. */
+  async addSequence(sequence: StoredSequence): Promise<boolean> {
+    this.stored = undefined;
+    return this.store.add(sequence);
+  }
+
+  /** Removes an API sequence; false when there was none. */
+  async removeSequence(name: string): Promise<boolean> {
+    this.stored = undefined;
+    return this.store.remove(name);
   }
 
   private async judgedSequences(only?: string, alerting = false): Promise<JudgedSequence[]> {
@@ -158,7 +207,7 @@ export class TracingService {
     if (query.since !== undefined) filter.since = query.since;
     const [page, names, sequences] = await Promise.all([
       this.monitor.queryMessages(filter, { limit: query.limit }),
-      interfaceNames(this.monitor),
+      this.interfaceNames(),
       this.judgedSequences(),
     ]);
     const events = page.messages.map((m) => this.eventOf(m, names)).sort(compareEvents);
@@ -197,7 +246,7 @@ export class TracingService {
   /** Gaps of a window: sequences (all interfaces), MSH-13 and control ids (per interface). */
   async gaps(query: GapsQuery): Promise<GapsResult> {
     const sequences = await this.judgedSequences(query.sequence);
-    const names = await interfaceNames(this.monitor);
+    const names = await this.interfaceNames();
     const cap = this.limits.maxScanMessages;
     let messagesRead = 0;
     let truncated = false;
@@ -368,14 +417,28 @@ export class TracingService {
     };
   }
 
-  /** The most common paths of the recent window (the first `maxScanMessages` messages of it). */
-  async observed(): Promise<{ sequences: ObservedSequence[]; since: string; messagesRead: number; truncated: boolean }> {
-    const since = new Date(this.nowMs() - this.limits.observedWindowHours * 3_600_000);
-    const names = await interfaceNames(this.monitor);
+  /**
+   * The most common paths of the recent window, from its first `observedMaxMessages` messages. Computed at most once
+   * a minute: listings within the minute share the answer.
+   */
+  observed(): Promise<ObservedAnswer> {
+    const now = this.nowMs();
+    if (this.observedMemo && now - this.observedMemo.atMs < 60_000 && now >= this.observedMemo.atMs) return this.observedMemo.answer;
+    const answer = this.readObserved(now);
+    this.observedMemo = { atMs: now, answer };
+    answer.catch(() => {
+      if (this.observedMemo?.answer === answer) this.observedMemo = undefined;
+    });
+    return answer;
+  }
+
+  private async readObserved(nowMs: number): Promise<ObservedAnswer> {
+    const since = new Date(nowMs - this.limits.observedWindowHours * 3_600_000);
+    const names = await this.interfaceNames();
     const events: TraceEvent[] = [];
     let truncated = false;
     for await (const record of this.monitor.streamMessages({ since })) {
-      if (events.length >= this.limits.maxScanMessages) {
+      if (events.length >= this.limits.observedMaxMessages) {
         truncated = true;
         break;
       }
