@@ -2,13 +2,16 @@
  * `npm run bench -- monitorStream`: streaming 1,000,000 stored messages (20 interfaces, 30 days) through the query
  * contract's keyset cursor (`streamMessages`, default projection: every fact, no raw text) on SQLite, beside the
  * ceiling of a plain `SELECT` of the same columns in the same order iterated on the database's own handle (no paging,
- * no mapping to records). RSS is sampled every 100,000 messages: flat memory means the peak stays near the start.
+ * no mapping to records). RSS is sampled after a full collection every 100,000 messages: flat memory means the peak
+ * stays near the start.
  * A keyset page deep in the store is timed beside the first page (a page's cost must not follow its depth).
  * Rows are written straight into the table (this is a read benchmark; ingest has its own in monitor-bench.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Kysely } from 'kysely';
 import { createStorage } from '../kernel/storage.ts';
 import { MessageQueries } from '../plugins/monitor/message-query.ts';
@@ -18,7 +21,13 @@ const MESSAGES = Number(process.env.WORKBENCH_STREAM_MESSAGES ?? 1_000_000);
 const INTERFACES = 20;
 const DAYS = 30;
 
+// a collection before each sample, so RSS shows what the stream keeps, not garbage not yet collected
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+/** RSS (MB) after a full collection. */
 function rssMb(): number {
+  collect();
   return Math.round(process.memoryUsage().rss / (1024 * 1024));
 }
 
@@ -95,7 +104,6 @@ export async function runMonitorStreamBench(): Promise<Record<string, number>> {
     for (const row of scan.iterate()) if (row) scanned++;
     const ceilingPerSecond = scanned / ((performance.now() - ceilingStarted) / 1000);
 
-    global.gc?.();
     const rssStart = rssMb();
     let rssPeak = rssStart;
     let streamed = 0;
@@ -118,13 +126,8 @@ export async function runMonitorStreamBench(): Promise<Record<string, number>> {
 
     // a page at the start and one 900,000 messages deep cost the same
     const first = await queries.query({}, { limit: 1000 });
-    let deepCursor: string | null = null;
-    for await (const message of queries.stream({}, {})) {
-      if (message.controlId === `CTRL${Math.floor(MESSAGES * 0.9)}`) {
-        deepCursor = message.cursor;
-        break;
-      }
-    }
+    const deep = await queries.query({ controlId: `CTRL${Math.floor(MESSAGES * 0.9)}` }, { limit: 1 });
+    const deepCursor = deep.messages[0]?.cursor ?? null;
     const pageMs = async (after: string | null): Promise<number> => {
       const times: number[] = [];
       for (let i = 0; i < 20; i++) {
