@@ -74,6 +74,8 @@ export class WatchManager {
   /** Starts watching the given interfaces and the periodic check. */
   async start(interfaces: MonitoredInterface[]): Promise<void> {
     for (const monitored of interfaces) await this.apply(monitored);
+    // Started again after a start that failed on an unreachable store: one timer, not two.
+    clearInterval(this.timer);
     this.timer = setInterval(() => void this.check(), this.deps.checkIntervalMs);
     this.timer.unref();
   }
