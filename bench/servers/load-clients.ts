@@ -15,6 +15,8 @@ interface LoadPlan {
   validators: number;
   /** Files per second at most; 0 writes as fast as the disk takes them. */
   filesPerSecond: number;
+  /** Prefix of the files' names and control ids (a soak runs one writer per phase). */
+  prefix?: string;
 }
 
 const plan = JSON.parse(process.argv[2] ?? '{}') as LoadPlan;
@@ -42,6 +44,13 @@ interface Outcome {
 }
 
 const outcomes: Record<string, Outcome> = {};
+/** When each failure happened (epoch ms, the first 100,000), so a caller can tell planned outages from the rest. */
+const failureTimes: number[] = [];
+
+function failedNow(record: Outcome): void {
+  record.failed++;
+  if (failureTimes.length < 100_000) failureTimes.push(Date.now());
+}
 
 function outcome(kind: string): Outcome {
   outcomes[kind] ??= { ok: 0, failed: 0, timeouts: 0, resets: 0, non2xx: 0, maxMs: 0 };
@@ -69,7 +78,7 @@ function request(base: string, path: string, kind: string, body?: string): Promi
           const status = res.statusCode ?? 0;
           if (status >= 200 && status < 300) record.ok++;
           else {
-            record.failed++;
+            failedNow(record);
             record.non2xx++;
           }
           resolve();
@@ -77,13 +86,13 @@ function request(base: string, path: string, kind: string, body?: string): Promi
       },
     );
     req.setTimeout(REQUEST_TIMEOUT_MS, () => {
-      record.failed++;
+      failedNow(record);
       record.timeouts++;
       req.destroy(new Error('timeout'));
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.message !== 'timeout') {
-        record.failed++;
+        failedNow(record);
         record.resets++;
       }
       resolve();
@@ -124,8 +133,8 @@ async function writer(): Promise<void> {
         continue;
       }
     }
-    const name = `load-${filesWritten}`;
-    await writeFile(join(plan.folder, `${name}.hl7`), loadMessage(`F${filesWritten}`));
+    const name = `${plan.prefix ?? 'load'}-${filesWritten}`;
+    await writeFile(join(plan.folder, `${name}.hl7`), loadMessage(name));
     filesWritten++;
   }
 }
@@ -136,4 +145,4 @@ await Promise.all([
   writer(),
 ]);
 agent.destroy();
-process.stdout.write(`${JSON.stringify({ filesWritten, outcomes })}\n`);
+process.stdout.write(`${JSON.stringify({ filesWritten, outcomes, failureTimes })}\n`);

@@ -1,0 +1,284 @@
+/**
+ * `npm run soak` (`node --import tsx scripts/soak.ts`): the shared process for a set time under everything at once.
+ * A real `workbench start` child on a PostgreSQL store of its own (a cluster this script creates, never the
+ * machine's server) watches a folder while files arrive at full speed and dashboard clients poll and validate (the
+ * load child of `npm run bench -- load`); meanwhile the service is killed with SIGKILL and started again several
+ * times, and the PostgreSQL server is stopped for a while and started again. This process only probes
+ * `GET /api/health`. At the end every file must be counted exactly once. Prints one JSON line: files written,
+ * counted, lost, double-counted, failed requests (outside the planned kills and outage, and during them), health
+ * p99 outside them, and restarts needed beyond the planned kills (a process that ended on its own).
+ *
+ * Settings (environment): SOAK_SECONDS (180), SOAK_KILLS (3), SOAK_OUTAGE_SECONDS (20), SOAK_POLLERS (50),
+ * SOAK_VALIDATORS (10), SOAK_FILES_PER_SECOND (0: full speed). Exit code 1 when a file was lost or counted twice
+ * or a restart was needed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { sourceCliArgs } from '../test/helpers/cli-process.ts';
+import { startOwnPostgres, type OwnPostgres } from '../test/helpers/own-postgres.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function setting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = Number(raw);
+  return raw !== undefined && raw !== '' && Number.isFinite(value) ? value : fallback;
+}
+
+const seconds = setting('SOAK_SECONDS', 180);
+const kills = setting('SOAK_KILLS', 3);
+const outageSeconds = setting('SOAK_OUTAGE_SECONDS', 20);
+const pollers = setting('SOAK_POLLERS', 50);
+const validators = setting('SOAK_VALIDATORS', 10);
+const filesPerSecond = setting('SOAK_FILES_PER_SECOND', 0);
+const log = (line: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** One GET with a time-out; status 0 when it failed. */
+function get(url: string, agent?: http.Agent, timeoutMs = 10_000): Promise<{ status: number; ms: number; text: string }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = http.get(url, agent ? { agent } : {}, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, text: Buffer.concat(chunks).toString() }));
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve({ status: 0, ms: performance.now() - started, text: '' }));
+  });
+}
+
+function postJson(url: string, body: unknown): Promise<{ status: number; json: any }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The service child: started, killed, and restarted when it ended on its own. */
+class Service {
+  child: ChildProcess | undefined;
+  /** Exits nobody asked for. */
+  unplannedExits = 0;
+  private planned = false;
+  output = '';
+
+  constructor(private readonly configPath: string) {}
+
+  start(): void {
+    this.planned = false;
+    const child = spawn(process.execPath, [...sourceCliArgs, 'start', '--config', this.configPath], {
+      env: { ...process.env, WORKBENCH_LOG_LEVEL: process.env.WORKBENCH_LOG_LEVEL ?? 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString()).slice(-65_536);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.once('exit', (code, signal) => {
+      if (this.planned || this.child !== child) return;
+      this.unplannedExits++;
+      log(`the service ended on its own (${signal ?? code}); starting it again. Log tail:\n${this.output.slice(-2000)}`);
+      this.start();
+    });
+    this.child = child;
+  }
+
+  /** SIGKILL, then waits until it is gone. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.planned = true;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.planned = true;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  }
+}
+
+async function waitHealthy(url: string, limitMs = 180_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if ((await get(url, undefined, 5_000)).status === 200) return;
+    await sleep(200);
+  }
+  throw new Error(`no healthy answer from ${url} within ${limitMs / 1000} s`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+let server: OwnPostgres | undefined;
+let service: Service | undefined;
+const root = mkdtempSync(join(tmpdir(), 'wb-soak-'));
+try {
+  server = await startOwnPostgres();
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query('create database store');
+  await admin.end();
+  const storeUrl = server.url.replace(/\/postgres$/, '/store');
+  const folder = join(root, 'watched');
+  mkdirSync(folder);
+  // Fixed ports, so the addresses stay the same across restarts.
+  const ports = { bridge: await freePort(), monitor: await freePort(), population: await freePort() };
+  const configPath = join(root, 'config.json');
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      dataDir: join(root, 'data'),
+      storage: { url: storeUrl },
+      servers: { bridge: { port: ports.bridge }, monitor: { port: ports.monitor }, population: { port: ports.population } },
+      plugins: { monitor: { settleMs: 200, checkIntervalMs: 500 } },
+    }),
+  );
+  const monitorUrl = `http://127.0.0.1:${ports.monitor}`;
+  const bridgeUrl = `http://127.0.0.1:${ports.bridge}`;
+  const healthUrl = `${monitorUrl}/api/health`;
+  service = new Service(configPath);
+  service.start();
+  await waitHealthy(healthUrl);
+  const created = await postJson(`${monitorUrl}/api/monitor/interfaces`, { name: 'soak', directoryPath: folder });
+  if (created.status !== 201) throw new Error(`interface not created: ${JSON.stringify(created.json)}`);
+  const interfaceId = created.json.data.id as string;
+  log(`service up, ${seconds} s with ${kills} kills and a ${outageSeconds} s store outage; files at ${filesPerSecond || 'full'} speed`);
+
+  // The load: its own process, for the whole run, through every kill and the outage.
+  const plan = { monitorUrl, bridgeUrl, interfaceId, folder, seconds, pollers, validators, filesPerSecond, prefix: 'soak' };
+  const load = spawn(process.execPath, ['--import', 'tsx', join(here, '..', 'bench', 'servers', 'load-clients.ts'), JSON.stringify(plan)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let loadOutput = '';
+  load.stdout.on('data', (chunk: Buffer) => (loadOutput += chunk.toString()));
+  const loadEnded = new Promise<void>((resolve) => load.once('exit', () => resolve()));
+  const started = Date.now();
+
+  // Planned disruptions: windows during which failures are expected.
+  const windows: Array<{ from: number; to: number }> = [];
+  const disruptions = (async () => {
+    const slots = kills + 2;
+    for (let k = 0; k < kills; k++) {
+      await sleep(Math.max(0, started + ((k + 1) * seconds * 1000) / slots - Date.now()));
+      const from = Date.now();
+      log(`kill -9 number ${k + 1}`);
+      await service?.kill();
+      service?.start();
+      await waitHealthy(healthUrl);
+      windows.push({ from, to: Date.now() });
+    }
+    if (outageSeconds > 0) {
+      await sleep(Math.max(0, started + ((kills + 1) * seconds * 1000) / slots - Date.now()));
+      const from = Date.now();
+      log('PostgreSQL store stopped');
+      await server?.stop('immediate');
+      await sleep(outageSeconds * 1000);
+      await server?.start();
+      log('PostgreSQL store started again');
+      await waitHealthy(healthUrl);
+      windows.push({ from, to: Date.now() });
+    }
+  })();
+
+  // Health, one probe at a time, for the whole run.
+  const probes: Array<{ at: number; ms: number; ok: boolean }> = [];
+  let loadDone = false;
+  void loadEnded.then(() => (loadDone = true));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  while (!loadDone) {
+    const answer = await get(healthUrl, agent);
+    probes.push({ at: Date.now(), ms: answer.ms, ok: answer.status === 200 });
+    await sleep(50);
+  }
+  agent.destroy();
+  await disruptions;
+  const result = JSON.parse(loadOutput.trim().split('\n').at(-1) ?? '{}') as {
+    filesWritten: number;
+    outcomes: Record<string, { ok: number; failed: number }>;
+    failureTimes: number[];
+  };
+
+  // Counting catches up after the load (up to five minutes).
+  const store = new pg.Client({ connectionString: storeUrl });
+  await store.connect();
+  const count = async () =>
+    (
+      await store.query(
+        `select count(*)::int as rows, count(distinct path)::int as paths from monitor_files where interface_id = $1`,
+        [interfaceId],
+      )
+    ).rows[0] as { rows: number; paths: number };
+  const catchUp = Date.now() + 300_000;
+  let counted = await count();
+  while (counted.paths < result.filesWritten && Date.now() < catchUp) {
+    await sleep(1_000);
+    counted = await count();
+  }
+  const messages = (
+    await store.query(`select count(*)::int as rows, count(distinct control_id)::int as ids from monitor_messages where control_id like 'soak-%'`)
+  ).rows[0] as { rows: number; ids: number };
+  await store.end();
+
+  const inWindow = (at: number) => windows.some((w) => at >= w.from && at <= w.to + 2_000);
+  const steady = probes.filter((p) => !inWindow(p.at));
+  const latencies = steady.map((p) => p.ms).sort((a, b) => a - b);
+  const requests = Object.values(result.outcomes).reduce((n, o) => n + o.ok + o.failed, 0);
+  const failedOutside = result.failureTimes.filter((at) => !inWindow(at)).length;
+  const figures = {
+    seconds,
+    kills,
+    outageSeconds,
+    filesWritten: result.filesWritten,
+    filesCounted: counted.paths,
+    lost: Math.max(0, result.filesWritten - counted.paths),
+    doubleCounted: counted.rows - counted.paths + (messages.rows - messages.ids),
+    requests,
+    failedRequests: failedOutside,
+    failedDuringKillsAndOutage: result.failureTimes.length - failedOutside,
+    healthProbes: steady.length,
+    healthFailed: steady.filter((p) => !p.ok).length,
+    healthP50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
+    healthP99Ms: Math.round(percentile(latencies, 99) * 10) / 10,
+    restartsNeeded: service.unplannedExits,
+  };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+  process.exitCode = figures.lost === 0 && figures.doubleCounted === 0 && figures.restartsNeeded === 0 ? 0 : 1;
+} finally {
+  await service?.stop();
+  await server?.destroy();
+  rmSync(root, { recursive: true, force: true });
+}
