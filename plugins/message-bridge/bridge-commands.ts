@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { PluginCommand } from '../../kernel/plugin-api.ts';
-import { MAX_SEED, type StandardsRegistry, type ValidationIssue } from '../../kernel/standards-registry.ts';
+import { MAX_SEED, type StandardAdapter, type StandardsRegistry, type ValidationIssue } from '../../kernel/standards-registry.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.ts';
@@ -52,6 +52,14 @@ async function guarded(io: { err(text: string): void }, body: () => Promise<numb
   }
 }
 
+/** The last line of `validate` over several files: `47 files, 2 valid, 45 invalid` (and what could not be read). */
+function summaryLine(files: number, tally: { valid: number; invalid: number; unrecognised: number; unreadable: number }): string {
+  const parts = [`${files} files`, `${tally.valid} valid`, `${tally.invalid + tally.unrecognised} invalid`];
+  if (tally.unrecognised > 0) parts.push(`${tally.unrecognised} of them without a recognisable message`);
+  if (tally.unreadable > 0) parts.push(`${tally.unreadable} unreadable`);
+  return parts.join(', ');
+}
+
 /** Builds the bridge's commands over the standards registry (lists bounded as the config says). */
 export function createBridgeCommands(standards: StandardsRegistry, config: BridgeConfig): PluginCommand[] {
   return [
@@ -81,6 +89,8 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
           const mode = values.mode;
           let anyInvalid = false;
           let unreadable = false;
+          // Per file: valid when every message in it is, invalid otherwise (or when it holds no recognisable message).
+          const tally = { valid: 0, invalid: 0, unrecognised: 0, unreadable: 0 };
           const reports: unknown[] = [];
           for (const file of positionals) {
             let content: string;
@@ -90,14 +100,28 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
               if (!(error instanceof UnreadableFileError)) throw error;
               io.err(error.message);
               unreadable = true;
+              tally.unreadable++;
               continue;
             }
             // An NDJSON file (what `generate` writes for JSON standards) holds one message per line.
             const lines = splitNdjson(content);
             const messages = lines ?? [{ line: undefined, message: content }];
+            let fileValid = true;
+            let fileRecognised = true;
             for (const { line, message } of messages) {
               const name = line === undefined ? file : `${file}:${line}`;
-              const adapter = selectAdapter(standards, values.standard, message, name);
+              let adapter: StandardAdapter;
+              try {
+                adapter = selectAdapter(standards, values.standard, message, name);
+              } catch (error) {
+                // A file that was read but holds no message of any standard is an invalid input (1), not bad usage (2).
+                if (!(error instanceof WorkbenchError) || error.code !== 'STANDARD_NOT_DETECTED') throw error;
+                anyInvalid = true;
+                fileRecognised = false;
+                if (values.json) reports.push({ file, ...(line === undefined ? {} : { line }), isValid: false, error: { code: error.code, message: error.message } });
+                else io.out(`${name}: INVALID (no recognisable message: ${error.message})`);
+                continue;
+              }
               const result = withIssueTotals(
                 adapter.validate(message, {
                   mode,
@@ -108,6 +132,7 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
                 config.maxIssues,
               );
               anyInvalid ||= !result.isValid;
+              fileValid &&= result.isValid;
               if (values.json) {
                 reports.push({ file, ...(line === undefined ? {} : { line }), standard: adapter.id, ...result });
                 continue;
@@ -119,8 +144,12 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
               const unlisted = totals.errors + totals.warnings - result.errors.length - result.warnings.length;
               if (unlisted > 0) io.out(`  ... and ${unlisted} more issue(s) not listed (plugins.message-bridge.maxIssues is ${config.maxIssues})`);
             }
+            if (!fileRecognised) tally.unrecognised++;
+            else if (fileValid) tally.valid++;
+            else tally.invalid++;
           }
           if (values.json) io.out(JSON.stringify(reports, null, 2));
+          else if (positionals.length > 1) io.out(summaryLine(positionals.length, tally));
           // A file that cannot be read is a usage problem (2), which outranks an invalid message (1).
           return unreadable ? 2 : anyInvalid ? 1 : 0;
         }),
@@ -142,8 +171,9 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
             io.err('diff needs exactly two files: LEFT RIGHT.');
             return 2;
           }
-          const [left, right] = positionals.map((file) => readMessageFile(file));
-          const adapter = selectDiffAdapter(standards, values.standard, left, right);
+          const [leftFile, rightFile] = positionals as [string, string];
+          const [left, right] = [readMessageFile(leftFile), readMessageFile(rightFile)];
+          const adapter = selectDiffAdapter(standards, values.standard, left, right, { left: `LEFT (${leftFile})`, right: `RIGHT (${rightFile})` });
           const result = withDifferenceTotals(
             adapter.diff(left, right, { ignoredFields: values.ignore, maxDifferences: config.maxDifferences }),
             config.maxDifferences,

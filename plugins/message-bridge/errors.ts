@@ -14,6 +14,6 @@ export const bridgeErrors = defineErrorCatalogue({
   },
   STANDARDS_DIFFER: {
     status: 400,
-    message: 'leftMessage looks like {left} but rightMessage looks like {right}; only messages of one standard compare.',
+    message: '{leftName} looks like {left} but {rightName} looks like {right}; only messages of one standard compare.',
   },
 });

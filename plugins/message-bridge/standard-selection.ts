@@ -32,19 +32,21 @@ export function selectAdapter(
 
 /**
  * The adapter for a diff: named, else detected from both sides; 400 STANDARDS_DIFFER when the two sides look like
- * different standards. The API and the CLI both use it, so they answer a diff alike.
+ * different standards. The API and the CLI both use it, so they answer a diff alike; each names the two sides its
+ * own way (`leftMessage` in the API, `LEFT (a.hl7)` in the CLI).
  */
 export function selectDiffAdapter(
   registry: StandardsRegistry,
   standard: string | undefined,
   left: string,
   right: string,
+  names: { left: string; right: string } = { left: 'leftMessage', right: 'rightMessage' },
 ): StandardAdapter {
-  const adapter = selectAdapter(registry, standard, left, 'leftMessage');
+  const adapter = selectAdapter(registry, standard, left, names.left);
   if (standard) return adapter;
-  const other = selectAdapter(registry, undefined, right, 'rightMessage');
+  const other = selectAdapter(registry, undefined, right, names.right);
   if (other.id !== adapter.id) {
-    throw bridgeErrors.create('STANDARDS_DIFFER', { left: adapter.displayName, right: other.displayName });
+    throw bridgeErrors.create('STANDARDS_DIFFER', { left: adapter.displayName, right: other.displayName, leftName: names.left, rightName: names.right });
   }
   return adapter;
 }

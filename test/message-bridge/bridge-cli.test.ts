@@ -133,6 +133,6 @@ describe('workbench generate, validate, diff', () => {
     const fhir = file('one.json', JSON.stringify({ resourceType: 'Patient', id: 'x' }));
     const diff = workbench('diff', hl7, fhir);
     expect(diff.code).toBe(2);
-    expect(diff.err).toContain('leftMessage looks like HL7 v2 but rightMessage looks like HL7 FHIR R4');
+    expect(diff.err).toContain(`LEFT (${hl7}) looks like HL7 v2 but RIGHT (${fhir}) looks like HL7 FHIR R4`);
   });
 });
