@@ -23,10 +23,10 @@ export interface TracingHarness {
   get(path: string): Promise<TestResponse>;
   post(path: string, body: unknown): Promise<TestResponse>;
   del(path: string): Promise<TestResponse>;
-  /** Creates a watched interface over a fresh folder; returns its id and folder. */
-  addInterface(name: string): Promise<{ id: string; dir: string }>;
-  /** Writes each message as a file of its own into `dir` and waits until the monitor stored them all. */
-  deliver(dir: string, messages: string[]): Promise<void>;
+  /** Creates a watched interface over a fresh folder (`fields` added to the request); returns its id and folder. */
+  addInterface(name: string, fields?: Record<string, unknown>): Promise<{ id: string; dir: string }>;
+  /** Writes each message as a file of its own (`.hl7`, or `extension`) into `dir`; waits until all are stored. */
+  deliver(dir: string, messages: string[], extension?: string): Promise<void>;
   /** Messages of a journey from POST /api/generate (body: scenario options). */
   journeys(body: Record<string, unknown>): Promise<string[]>;
   stop(): Promise<void>;
@@ -69,16 +69,18 @@ export async function startTracingHarness(options: { storage: 'sqlite' | 'postgr
     get: (path) => wb.call('monitor', { method: 'GET', path }),
     post: (path, body) => wb.call('monitor', { method: 'POST', path, body }),
     del: (path) => wb.call('monitor', { method: 'DELETE', path }),
-    async addInterface(name) {
+    async addInterface(name, fields = {}) {
       const dir = join(root, `folder-${++folders}`);
       mkdirSync(dir, { recursive: true });
-      const created = await wb.call('monitor', { method: 'POST', path: '/api/monitor/interfaces', body: { name, directoryPath: dir } });
+      const created = await wb.call('monitor', { method: 'POST', path: '/api/monitor/interfaces', body: { name, directoryPath: dir, ...fields } });
       if (created.status !== 201) throw new Error(`interface ${name}: ${created.status} ${JSON.stringify(created.json)}`);
       return { id: created.json.data.id, dir };
     },
-    async deliver(dir, messages) {
+    async deliver(dir, messages, extension = 'hl7') {
       const before = await count();
-      for (const message of messages) writeFileSync(join(dir, `${String(++files).padStart(6, '0')}.hl7`), `${message}\r`);
+      for (const message of messages) {
+        writeFileSync(join(dir, `${String(++files).padStart(6, '0')}.${extension}`), extension === 'hl7' ? `${message}\r` : message);
+      }
       await waitFor(async () => (await count()) === before + messages.length, 20_000, `${messages.length} messages stored`);
     },
     async journeys(body) {
