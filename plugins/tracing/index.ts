@@ -41,6 +41,8 @@ const configSchema = z
     observedMaxMessages: z.number().int().min(100).max(1_000_000).default(20_000),
     /** Window the gap alert rule judges, in minutes before now. */
     alertWindowMinutes: z.number().int().min(1).max(24 * 60).default(60),
+    /** Most messages the gap alert rule reads of its window (one read serves every interface). */
+    alertMaxMessages: z.number().int().min(100).max(1_000_000).default(50_000),
     /** Window of the latency's fallback pairing by patient, type and MSH-7, in ms. */
     matchWindowMs: z.number().int().min(0).max(86_400_000).default(DEFAULT_MATCH_WINDOW_MS),
   })

@@ -35,6 +35,8 @@ export interface TracingLimits {
   observedMaxMessages: number;
   /** Window the gap alert rule judges, in minutes before now. */
   alertWindowMinutes: number;
+  /** Most messages the gap alert rule reads of its window. */
+  alertMaxMessages: number;
   /** Window of the MSH-7 fallback pairing of the latency, in ms. */
   matchWindowMs: number;
 }
@@ -447,19 +449,46 @@ export class TracingService {
     return { sequences: observedSequences(events, this.limits.observedTop), since: since.toISOString(), messagesRead: events.length, truncated };
   }
 
+  /** The alerting sequences' gaps of the window, shared by every interface's judgement (see {@link alertingGaps}). */
+  private alertMemo: { promise: Promise<{ gaps: Gap[]; names: InterfaceNames }>; settledAt: number | null } | undefined;
+
   /**
    * Sequence gaps of the alerting sequences over the last `alertWindowMinutes` that concern an interface (a step
-   * bound to it, or one of its messages around the gap).
+   * bound to it, or one of its messages around the gap). The rule judges every interface after each commit and on
+   * each check, so the window is read once for all of them: the read in flight, or one finished less than a second
+   * ago, answers every interface; a window reads at most `alertMaxMessages` messages.
    */
   async alertingGaps(interfaceId: string): Promise<Gap[]> {
     const sequences = await this.judgedSequences(undefined, true);
     if (sequences.length === 0) return [];
-    const result = await this.gaps({
-      interfaceId,
-      since: new Date(this.nowMs() - this.limits.alertWindowMinutes * 60_000),
-      limit: 1_000,
-    });
-    const alerting = new Set(sequences.map((s) => s.name));
-    return result.gaps.filter((gap) => gap.sequenceName !== null && alerting.has(gap.sequenceName));
+    const memo = this.alertMemo;
+    const fresh = memo !== undefined && (memo.settledAt === null || performance.now() - memo.settledAt < 1_000);
+    if (!fresh) {
+      const promise = this.readAlertingGaps(sequences);
+      const entry: { promise: typeof promise; settledAt: number | null } = { promise, settledAt: null };
+      this.alertMemo = entry;
+      promise.then(
+        () => {
+          entry.settledAt = performance.now();
+        },
+        () => {
+          if (this.alertMemo === entry) this.alertMemo = undefined;
+        },
+      );
+    }
+    const { gaps, names } = await this.alertMemo!.promise;
+    const name = names.get(interfaceId);
+    return gaps.filter((gap) => gap.interfaceId === interfaceId || (name !== undefined && (gap.interfaceId === name || gap.seen.some((s) => s.interface === name))));
+  }
+
+  private async readAlertingGaps(sequences: JudgedSequence[]): Promise<{ gaps: Gap[]; names: InterfaceNames }> {
+    const names = await this.interfaceNames();
+    const since = new Date(this.nowMs() - this.limits.alertWindowMinutes * 60_000);
+    const events: TraceEvent[] = [];
+    for await (const record of this.monitor.streamMessages({ since })) {
+      if (events.length >= this.limits.alertMaxMessages) break;
+      events.push(this.eventOf(record, names));
+    }
+    return { gaps: this.judgeSequences(events, sequences), names };
   }
 }
