@@ -18,6 +18,7 @@ const benches: Bench[] = [
   ['monitorStream', async () => (await import('./monitor-stream-bench.ts')).runMonitorStreamBench],
   ['analytics', async () => (await import('./analytics-bench.ts')).runAnalyticsBench],
   ['tracing', async () => (await import('./tracing-bench.ts')).runTracingBench],
+  ['triage', async () => (await import('./ai-triage-bench.ts')).runAiTriageBench],
   ['audit', async () => (await import('./audit-bench.ts')).runAuditBench],
   ['work', async () => (await import('./work-pool-bench.ts')).runWorkPoolBench],
   ['bounds', async () => (await import('./output-bounds-bench.ts')).runOutputBoundsBench],

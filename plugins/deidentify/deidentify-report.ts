@@ -24,15 +24,26 @@ export interface DeidentificationReport {
 
 /** Collects replacements while an engine walks a message. */
 export class ReportBuilder {
-  private readonly entries = new Map<string, ReplacementEntry>();
+  // Path, then kind: two look-ups without building a key string for every replaced value; `list` keeps the entries
+  // in the order first seen, so building the report needs no walk over the maps.
+  private readonly entries = new Map<string, Map<IdentifierKind, ReplacementEntry>>();
+  private readonly list: ReplacementEntry[] = [];
   private readonly notes = new Set<string>();
 
   /** Counts one replaced value. */
   add(path: string, kind: IdentifierKind): void {
-    const key = `${kind}\0${path}`;
-    const entry = this.entries.get(key);
+    let byKind = this.entries.get(path);
+    if (!byKind) {
+      byKind = new Map();
+      this.entries.set(path, byKind);
+    }
+    const entry = byKind.get(kind);
     if (entry) entry.count++;
-    else this.entries.set(key, { path, kind, count: 1 });
+    else {
+      const created = { path, kind, count: 1 };
+      byKind.set(kind, created);
+      this.list.push(created);
+    }
   }
 
   /** Adds a note (kept once). */
@@ -40,9 +51,9 @@ export class ReportBuilder {
     this.notes.add(text);
   }
 
-  /** The report, entries by path then kind. */
+  /** The report, entries by path then kind (code-unit order: the same everywhere, and cheap per message). */
   build(): DeidentificationReport {
-    const replacements = [...this.entries.values()].sort((a, b) => a.path.localeCompare(b.path) || a.kind.localeCompare(b.kind));
+    const replacements = this.list.sort(byPathThenKind);
     const byKind: Partial<Record<IdentifierKind, number>> = {};
     let total = 0;
     for (const entry of replacements) {
@@ -51,4 +62,9 @@ export class ReportBuilder {
     }
     return { replacements, byKind, total, notes: [...this.notes] };
   }
+}
+
+function byPathThenKind(a: ReplacementEntry, b: ReplacementEntry): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  return a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0;
 }

@@ -76,6 +76,18 @@ interface Delimiters {
   subcomponent: string;
 }
 
+/** How one value is replaced (an identifier kind replaces by shape). */
+type Replacement = 'family' | 'given' | 'street' | 'phoneOrEmail' | 'providerId' | IdentifierKind;
+
+/** Given names (words) replaced one by one, so "Mary Ann" stays two names. */
+function givenNames(pseudonyms: Pseudonymizer, text: string): string {
+  if (!text.includes(' ')) return pseudonyms.givenName(text);
+  return text
+    .split(' ')
+    .map((word) => (word ? pseudonyms.givenName(word) : word))
+    .join(' ');
+}
+
 /** How one field is rewritten. */
 type FieldKind = 'XPN' | 'XCN' | 'XAD' | 'XTN' | 'CX' | 'DLN' | 'DATE' | 'TS' | IdentifierKind;
 
@@ -162,6 +174,8 @@ function mod11CheckDigit(payload: string): string {
  */
 export class Hl7Deidentifier {
   private readonly plans = new Map<string, FieldKind | null>();
+  private readonly segmentPlans = new Map<string, boolean>();
+  private readonly planLists = new Map<string, Array<FieldKind | null>>();
 
   constructor(
     private readonly pseudonyms: Pseudonymizer,
@@ -227,13 +241,16 @@ export class Hl7Deidentifier {
       context.report.note(`${id} (a Z-segment) was left as it was: only a profile says what its fields hold.`);
       return body;
     }
+    // Segments with nothing to replace (most order and result segments in most versions) are not split at all.
+    if (!this.segmentHasPlans(id, context.version)) return body;
     const fields = body.split(context.delimiters.field);
     let changed = false;
     const obxType = id === 'OBX' ? (fields[2] ?? '').trim().toUpperCase() : '';
+    const plans = this.segmentPlanList(id, context.version);
     for (let number = 1; number < fields.length; number++) {
       const value = fields[number]!;
       if (value === '' || value === '""') continue;
-      let kind = this.plan(id, number, context.version);
+      let kind = number < plans.length ? plans[number]! : this.plan(id, number, context.version);
       if (id === 'OBX' && number === 5) kind = OBX_VALUE_KINDS[obxType] ?? null;
       if (!kind) continue;
       const rewritten = value
@@ -246,6 +263,32 @@ export class Hl7Deidentifier {
       }
     }
     return changed ? fields.join(context.delimiters.field) : body;
+  }
+
+  /** The plans of fields 0..100 of `segment` in `version`, as one array (one look-up per segment, not per field). */
+  private segmentPlanList(segment: string, version: string | undefined): ReadonlyArray<FieldKind | null> {
+    const key = `${version ?? ''}|${segment}`;
+    let list = this.planLists.get(key);
+    if (!list) {
+      list = [null];
+      for (let number = 1; number <= 100; number++) list.push(this.plan(segment, number, version));
+      if (this.planLists.size > 10_000) this.planLists.clear();
+      this.planLists.set(key, list);
+    }
+    return list;
+  }
+
+  /** Whether any of the first 100 fields of `segment` has a plan in `version` (cached per segment and version). */
+  private segmentHasPlans(segment: string, version: string | undefined): boolean {
+    const key = `${version ?? ''}|${segment}`;
+    let known = this.segmentPlans.get(key);
+    if (known === undefined) {
+      known = segment === 'OBX' || segment === 'NTE';
+      for (let number = 1; !known && number <= 100; number++) known = this.plan(segment, number, version) !== null;
+      if (this.segmentPlans.size > 10_000) this.segmentPlans.clear();
+      this.segmentPlans.set(key, known);
+    }
+    return known;
   }
 
   /** How field `number` of `segment` is rewritten in `version` (cached), or null when it is left alone. */
@@ -269,82 +312,119 @@ export class Hl7Deidentifier {
       else if (type === 'TS') kind = 'TS';
       else if ((type === 'CX' || type === 'DLN') && PEOPLE_SEGMENTS.has(segment)) kind = type;
     }
+    // MSH-12 is the sender's text: the caches are cleared rather than grown by versions nobody defines.
+    if (this.plans.size > 50_000) this.plans.clear();
     this.plans.set(key, kind);
     return kind;
+  }
+
+  /** One value made from another by a replacement rule (no closures per call: this runs for every field). */
+  private make(rule: Replacement, text: string, path: string, context: MessageContext): string {
+    const { pseudonyms } = context;
+    switch (rule) {
+      case 'family':
+        return pseudonyms.familyName(text);
+      case 'given':
+        return givenNames(pseudonyms, text);
+      case 'street':
+        return pseudonyms.streetLine(text);
+      case 'city':
+        return pseudonyms.city(text);
+      case 'county':
+        return pseudonyms.county(text);
+      case 'postalCode':
+        return pseudonyms.postalCode(text);
+      case 'phone':
+        return pseudonyms.phone(text);
+      case 'email':
+        return pseudonyms.email(text);
+      case 'phoneOrEmail':
+        return text.includes('@') ? pseudonyms.email(text) : pseudonyms.phone(text);
+      case 'freeText':
+        return pseudonyms.freeText();
+      case 'ssn':
+        return pseudonyms.ssn(text);
+      case 'providerId':
+        return /^\d{10}$/.test(text) ? pseudonyms.npi(text) : pseudonyms.shaped('otherIdentifier', text);
+      case 'date':
+        return this.shiftOrDisguise(text, path, context);
+      default:
+        return pseudonyms.shaped(rule, text);
+    }
+  }
+
+  /** Replaces the first subcomponent of component `index` (when filled); counts it under `kind`. */
+  private setComponent(components: string[], index: number, rule: Replacement, kind: IdentifierKind, path: string, context: MessageContext): void {
+    const current = components[index];
+    if (current === undefined || current === '' || current === '""') return;
+    const { delimiters } = context;
+    const cut = current.indexOf(delimiters.subcomponent);
+    const first = cut < 0 ? current : current.slice(0, cut);
+    components[index] = this.make(rule, unescaped(first, delimiters.escape), path, context) + (cut < 0 ? '' : current.slice(cut));
+    context.report.add(`${path}.${index + 1}`, kind);
+  }
+
+  /** Replaces the filled subcomponents of component `index` from `from` to `to` (inclusive). */
+  private setSubcomponents(components: string[], index: number, from: number, to: number, rule: Replacement, kind: IdentifierKind, path: string, context: MessageContext): void {
+    const current = components[index];
+    if (current === undefined || current === '') return;
+    const { delimiters } = context;
+    const parts = current.split(delimiters.subcomponent);
+    let touched = false;
+    for (let position = from; position <= to && position < parts.length; position++) {
+      const part = parts[position]!;
+      if (part === '' || part === '""') continue;
+      parts[position] = this.make(rule, unescaped(part, delimiters.escape), path, context);
+      touched = true;
+    }
+    if (touched) {
+      components[index] = parts.join(delimiters.subcomponent);
+      context.report.add(`${path}.${index + 1}`, kind);
+    }
   }
 
   private rewrite(kind: FieldKind, value: string, path: string, context: MessageContext): string {
     const { delimiters, report, pseudonyms } = context;
     const components = value.split(delimiters.component);
-    const clean = (text: string) => unescaped(text, delimiters.escape);
-    const setComponent = (index: number, make: (text: string) => string | undefined, reportKind: IdentifierKind) => {
-      const current = components[index];
-      if (current === undefined || current === '' || current === '""') return;
-      const parts = current.split(delimiters.subcomponent);
-      const made = make(clean(parts[0]!));
-      if (made === undefined) return;
-      parts[0] = made;
-      components[index] = parts.join(delimiters.subcomponent);
-      report.add(`${path}.${index + 1}`, reportKind);
-    };
-    const setSubcomponents = (index: number, positions: number[], make: (text: string) => string, reportKind: IdentifierKind) => {
-      const current = components[index];
-      if (current === undefined || current === '') return;
-      const parts = current.split(delimiters.subcomponent);
-      let touched = false;
-      for (const position of positions) {
-        const part = parts[position];
-        if (part === undefined || part === '' || part === '""') continue;
-        parts[position] = make(clean(part));
-        touched = true;
-      }
-      if (touched) {
-        components[index] = parts.join(delimiters.subcomponent);
-        report.add(`${path}.${index + 1}`, reportKind);
-      }
-    };
-    const shiftDate = (text: string) => this.shiftOrDisguise(text, path, context);
-    const family = (text: string) => pseudonyms.familyName(text);
-    const given = (text: string) => text.split(' ').map((word) => (word ? pseudonyms.givenName(word) : word)).join(' ');
     switch (kind) {
       case 'XPN':
-        setSubcomponents(0, [0, 1, 2, 3, 4], family, 'name');
-        setComponent(1, given, 'name');
-        setComponent(2, given, 'name');
+        this.setSubcomponents(components, 0, 0, 4, 'family', 'name', path, context);
+        this.setComponent(components, 1, 'given', 'name', path, context);
+        this.setComponent(components, 2, 'given', 'name', path, context);
         break;
       case 'XCN':
-        setComponent(0, (text) => (/^\d{10}$/.test(text) ? pseudonyms.npi(text) : pseudonyms.shaped('otherIdentifier', text)), 'otherIdentifier');
-        setSubcomponents(1, [0, 1, 2, 3, 4], family, 'name');
-        setComponent(2, given, 'name');
-        setComponent(3, given, 'name');
-        setSubcomponents(14, [0], shiftDate, 'date');
+        this.setComponent(components, 0, 'providerId', 'otherIdentifier', path, context);
+        this.setSubcomponents(components, 1, 0, 4, 'family', 'name', path, context);
+        this.setComponent(components, 2, 'given', 'name', path, context);
+        this.setComponent(components, 3, 'given', 'name', path, context);
+        this.setSubcomponents(components, 14, 0, 0, 'date', 'date', path, context);
         break;
       case 'XAD':
-        setSubcomponents(0, [0], (text) => pseudonyms.streetLine(text), 'address');
-        setSubcomponents(0, [1, 2], (text) => pseudonyms.shaped('address', text), 'address');
-        setComponent(1, (text) => pseudonyms.shaped('address', text), 'address');
-        setComponent(2, (text) => pseudonyms.city(text), 'city');
-        setComponent(4, (text) => pseudonyms.postalCode(text), 'postalCode');
-        setComponent(7, (text) => pseudonyms.shaped('address', text), 'address');
-        setComponent(8, (text) => pseudonyms.county(text), 'county');
+        this.setSubcomponents(components, 0, 0, 0, 'street', 'address', path, context);
+        this.setSubcomponents(components, 0, 1, 2, 'address', 'address', path, context);
+        this.setComponent(components, 1, 'address', 'address', path, context);
+        this.setComponent(components, 2, 'city', 'city', path, context);
+        this.setComponent(components, 4, 'postalCode', 'postalCode', path, context);
+        this.setComponent(components, 7, 'address', 'address', path, context);
+        this.setComponent(components, 8, 'county', 'county', path, context);
         break;
       case 'XTN': {
         const use = (components[1] ?? '').toUpperCase();
         const equipment = (components[2] ?? '').toUpperCase();
         const phoneKind: IdentifierKind = equipment === 'FX' ? 'fax' : use === 'NET' || equipment === 'INTERNET' ? 'email' : 'phone';
-        setComponent(0, (text) => (text.includes('@') ? pseudonyms.email(text) : pseudonyms.phone(text)), text0Kind(components[0], phoneKind));
-        setComponent(3, (text) => pseudonyms.email(text), 'email');
-        setComponent(5, (text) => pseudonyms.phone(text), phoneKind);
-        setComponent(6, (text) => pseudonyms.phone(text), phoneKind);
-        setComponent(7, (text) => pseudonyms.shaped(phoneKind, text), phoneKind);
-        setComponent(8, () => pseudonyms.freeText(), 'freeText');
-        setComponent(11, (text) => pseudonyms.phone(text), phoneKind);
+        this.setComponent(components, 0, 'phoneOrEmail', components[0]?.includes('@') ? 'email' : phoneKind, path, context);
+        this.setComponent(components, 3, 'email', 'email', path, context);
+        this.setComponent(components, 5, 'phone', phoneKind, path, context);
+        this.setComponent(components, 6, 'phone', phoneKind, path, context);
+        this.setComponent(components, 7, phoneKind, phoneKind, path, context);
+        this.setComponent(components, 8, 'freeText', 'freeText', path, context);
+        this.setComponent(components, 11, 'phone', phoneKind, path, context);
         break;
       }
       case 'CX': {
         const idKind = CX_KINDS[(components[4] ?? '').split(delimiters.subcomponent)[0]!.toUpperCase()] ?? 'otherIdentifier';
-        const original = clean(components[0] ?? '');
-        setComponent(0, (text) => (idKind === 'ssn' ? pseudonyms.ssn(text) : pseudonyms.shaped(idKind, text)), idKind);
+        const original = unescaped(components[0] ?? '', delimiters.escape);
+        this.setComponent(components, 0, idKind === 'ssn' ? 'ssn' : idKind, idKind, path, context);
         const scheme = (components[2] ?? '').toUpperCase();
         if (components[1] && original) {
           const id = components[0] ?? '';
@@ -352,35 +432,37 @@ export class Hl7Deidentifier {
           if (scheme === 'M10' && digits) components[1] = String(luhnCheckDigit(id));
           else if (scheme === 'M11' && digits) components[1] = mod11CheckDigit(id);
           // Another (or no) scheme: the check digit, keyed with its identifier, changes with it.
-          else setComponent(1, (text) => pseudonyms.shaped(`check-digit:${original}`, text), idKind);
+          else components[1] = pseudonyms.shaped(`check-digit:${original}`, components[1]);
         }
         break;
       }
       case 'DLN':
-        setComponent(0, (text) => pseudonyms.shaped('licenseNumber', text), 'licenseNumber');
-        setComponent(2, shiftDate, 'date');
+        this.setComponent(components, 0, 'licenseNumber', 'licenseNumber', path, context);
+        this.setComponent(components, 2, 'date', 'date', path, context);
         break;
       case 'DATE':
         return this.dateField(value, path, context);
       case 'TS':
-        setComponent(0, shiftDate, 'date');
+        this.setComponent(components, 0, 'date', 'date', path, context);
         break;
       case 'freeText':
         report.add(path, 'freeText');
         return pseudonyms.freeText();
       case 'ssn':
         report.add(path, 'ssn');
-        return pseudonyms.ssn(clean(value));
+        return pseudonyms.ssn(unescaped(value, delimiters.escape));
       case 'city':
         report.add(path, 'city');
-        return pseudonyms.city(clean(components[0] ?? value));
+        return pseudonyms.city(unescaped(components[0] ?? value, delimiters.escape));
       case 'county':
-        if (components.length === 1) report.add(path, 'county');
-        if (components.length === 1) return pseudonyms.county(clean(value));
-        setComponent(0, (text) => pseudonyms.county(text), 'county');
+        if (components.length === 1) {
+          report.add(path, 'county');
+          return pseudonyms.county(unescaped(value, delimiters.escape));
+        }
+        this.setComponent(components, 0, 'county', 'county', path, context);
         break;
       default:
-        setComponent(0, (text) => pseudonyms.shaped(kind, text), kind);
+        this.setComponent(components, 0, kind, kind, path, context);
         break;
     }
     return components.join(delimiters.component);
