@@ -122,6 +122,7 @@ export const ADMIN_EXAMPLES = {
       interfaceId: INTERFACE_ID,
       ...WINDOW,
       clampedToNow: false,
+      requestedFrom: '2025-12-16T00:00:00.000Z',
       sla: SLA,
       minutes: { total: 43200, up: 43153, down: 47, notObserved: 0, unreachable: 47, disabled: 0, slow: 0 },
       uptimePercent: 99.8912,

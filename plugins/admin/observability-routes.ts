@@ -101,7 +101,8 @@ export function registerObservabilityRoutes(
           met: reports.filter((r) => r.met === true).length,
           notMet: reports.filter((r) => r.met === false).length,
           // Minute-weighted over the interfaces with an SLA, so a long-watched interface counts for its minutes.
-          uptimePercent: percent(sum((r) => r.minutes.up), sum((r) => r.minutes.total)),
+          // of observed minutes, as each report counts them (minutes the service was not running are apart)
+          uptimePercent: percent(sum((r) => r.minutes.up), sum((r) => r.minutes.total - r.minutes.notObserved)),
           withinMaxResponsePercent: percent(sum((r) => r.messages.withinMaxResponse), sum((r) => r.messages.withLatency)),
           errorRatePercent: percent(sum((r) => r.messages.failed), sum((r) => r.messages.total)),
           messages: sum((r) => r.messages.total),

@@ -3,9 +3,10 @@
  * no database). Definitions:
  * - the window holds every whole minute whose start lies in [from, to);
  * - a minute is **up** when the folder was reachable and the interface enabled during it. A minute the monitor
- *   stored no roll-up for (the service was not running) is **not observed** and counts as down; a minute with
- *   messages but no recorded check counts as reachable and enabled (messages were read from the folder);
- * - uptime % = up minutes / window minutes × 100;
+ *   stored no roll-up for (the service was not running) is **not observed**: counted apart, neither up nor down,
+ *   and no breach (nobody could see the interface then); a minute with messages but no recorded check counts as
+ *   reachable and enabled (messages were read from the folder);
+ * - uptime % = up minutes / observed minutes × 100;
  * - within-response % = messages whose latency (arrival minus MSH-7) is at most maxResponseMs / messages with a
  *   known latency × 100, from the per-minute counts the monitor stores;
  * - error rate % = failed messages / messages × 100;
@@ -13,7 +14,7 @@
  *   one breach range;
  * - the SLA is **met** when uptime % ≥ uptimeTarget and within-response % ≥ uptimeTarget (no timed messages: that
  *   part holds);
- * - error budget: the window may lose (100 − uptimeTarget) % of its minutes; the alert threshold is reached when
+ * - error budget: the window may lose (100 − uptimeTarget) % of its observed minutes; the alert threshold is reached when
  *   down minutes have used at least alertThresholdPercent of that budget (any down minute with a 100 % target).
  */
 
@@ -135,10 +136,14 @@ export function computeSlaReport(sla: SlaDefinition, rows: readonly SlaMinuteInp
       messages.withinMaxResponse += within;
       slow = within < timed;
     }
+    if (down === 'not-observed') {
+      counts.notObserved++;
+      close();
+      continue;
+    }
     if (down) {
       counts.down++;
-      if (down === 'not-observed') counts.notObserved++;
-      else if (down === 'unreachable') counts.unreachable++;
+      if (down === 'unreachable') counts.unreachable++;
       else counts.disabled++;
     } else counts.up++;
     if (slow) counts.slow++;
@@ -158,9 +163,10 @@ export function computeSlaReport(sla: SlaDefinition, rows: readonly SlaMinuteInp
   }
   close();
 
-  const uptimePercent = percent(counts.up, total);
+  const observed = total - counts.notObserved;
+  const uptimePercent = percent(counts.up, observed);
   const withinMaxResponsePercent = percent(messages.withinMaxResponse, messages.withLatency);
-  const allowedDownMinutes = round((total * (100 - sla.uptimeTarget)) / 100);
+  const allowedDownMinutes = round((observed * (100 - sla.uptimeTarget)) / 100);
   const usedPercent = allowedDownMinutes > 0 ? round((counts.down / allowedDownMinutes) * 100) : null;
   const exhausted = allowedDownMinutes > 0 ? counts.down >= allowedDownMinutes : counts.down > 0;
   const uptimeMet = uptimePercent === null ? null : uptimePercent >= sla.uptimeTarget;

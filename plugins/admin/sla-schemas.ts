@@ -25,6 +25,8 @@ export const slaReportSchema = z.object({
   from: z.string(),
   to: z.string(),
   clampedToNow: z.boolean(),
+  /** The start asked for; `from` is later when the interface or its SLA did not exist yet. */
+  requestedFrom: z.string(),
   sla: slaDefinitionSchema,
   minutes: z.object({
     total: z.number(),

@@ -92,14 +92,14 @@ export interface MinuteRollup {
   reachable: boolean;
   /** Whether the interface was enabled during the minute (false when it was disabled at any check in it). */
   enabled: boolean;
-  /** Messages of the minute whose latency was at most `withinMs`; only when that option was given. */
-  messagesWithinMs?: number;
 }
 
-/** Options of {@link MonitorService.minuteRollups}. */
-export interface MinuteRollupOptions {
-  /** Also count, per minute, the messages whose latency was at most this many milliseconds (exact). */
-  withinMs?: number;
+/** Messages of one minute whose latency was within a bound ({@link MonitorService.latencyWithin}). */
+export interface MinuteWithin {
+  /** Start of the minute (ISO 8601 UTC). */
+  minute: string;
+  /** Messages whose latency's histogram bucket lies wholly at or below the bound. */
+  within: number;
 }
 
 /** Messages received on one UTC day. */
@@ -168,12 +168,13 @@ export interface MonitorService extends MonitorStore {
   /** Whether an interface with that id exists. */
   interfaceExists(id: string): Promise<boolean>;
   /** Minute roll-ups of an interface in a window, oldest first (minutes without a row are absent). */
-  minuteRollups(interfaceId: string, window: TimeWindow, options?: MinuteRollupOptions): Promise<MinuteRollup[]>;
+  minuteRollups(interfaceId: string, window: TimeWindow): Promise<MinuteRollup[]>;
   /**
-   * Stores minute roll-ups as observed (import of history from elsewhere, backfill): a row for an existing minute
-   * replaces it. Latency histograms are not imported, so p99 ignores imported minutes.
+   * Per minute of a window (minutes with latencies only), the messages of an interface whose latency was at most
+   * `maxLatencyMs`, read from the roll-ups' latency histograms: a message counts when its bucket's upper edge is at
+   * most the bound, so none above the bound is ever counted, and one up to 5 % below it may be left out.
    */
-  importMinuteRollups(rows: MinuteRollup[]): Promise<void>;
+  latencyWithin(interfaceId: string, maxLatencyMs: number, window: TimeWindow): Promise<MinuteWithin[]>;
   /** Messages per UTC day in a window (of one interface, or all), oldest first; days without messages are absent. */
   dailyMessageCounts(window: TimeWindow, interfaceId?: string): Promise<DailyMessageCount[]>;
   /** Counts of stored messages, files and interfaces (optionally of one interface). */

@@ -4,7 +4,7 @@
  * the time window.
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { DailyMessageCount, MinuteRollupOptions, MinuteRollup, StoredMessageCounts, TimeWindow } from './api.ts';
+import type { DailyMessageCount, MinuteRollup, StoredMessageCounts, TimeWindow } from './api.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 
 /** The start of the minute of an instant, in the stored ISO form. */
@@ -23,24 +23,12 @@ export class MessageStore {
   constructor(private readonly db: Kysely<MonitorDatabase>) {}
 
   /** Minute roll-ups of an interface in a window, oldest first. */
-  async minutes(interfaceId: string, window: TimeWindow, options: MinuteRollupOptions = {}): Promise<MinuteRollup[]> {
+  async minutes(interfaceId: string, window: TimeWindow): Promise<MinuteRollup[]> {
     const since = isoOf(window.since);
     const until = window.until === undefined ? undefined : isoOf(window.until);
     let q = this.db.selectFrom('monitor_minutes').selectAll().where('interface_id', '=', interfaceId).where('minute', '>=', since);
     if (until !== undefined) q = q.where('minute', '<', until);
     const rows = await q.orderBy('minute').execute();
-    let within: Map<string, number> | undefined;
-    if (options.withinMs !== undefined) {
-      let w = this.db
-        .selectFrom('monitor_messages')
-        .select((eb) => [eb.fn<string>('substr', ['received_at', eb.lit(1), eb.lit(16)]).as('m'), eb.fn.countAll<number>().as('n')])
-        .where('interface_id', '=', interfaceId)
-        .where('received_at', '>=', since)
-        .where('latency_ms', '<=', options.withinMs);
-      if (until !== undefined) w = w.where('received_at', '<', until);
-      const counts = await w.groupBy((eb) => eb.fn('substr', ['received_at', eb.lit(1), eb.lit(16)])).execute();
-      within = new Map(counts.map((c) => [`${c.m}:00.000Z`, Number(c.n)]));
-    }
     return rows.map((row) => ({
       interfaceId: row.interface_id,
       minute: row.minute,
@@ -51,32 +39,7 @@ export class MessageStore {
       // a row written by an ingest before any check of that minute: files were read, so the folder was there
       reachable: row.reachable === null ? true : Boolean(row.reachable),
       enabled: row.enabled === null ? true : Boolean(row.enabled),
-      ...(within ? { messagesWithinMs: within.get(row.minute) ?? 0 } : {}),
     }));
-  }
-
-  /** Stores minute roll-ups as observed (import, backfill); a row for an existing minute replaces it. */
-  async importMinutes(rows: MinuteRollup[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      for (const row of rows) {
-        const minute = minuteOf(row.minute);
-        await trx.deleteFrom('monitor_minutes').where('interface_id', '=', row.interfaceId).where('minute', '=', minute).execute();
-        await trx
-          .insertInto('monitor_minutes')
-          .values({
-            interface_id: row.interfaceId,
-            minute,
-            messages: row.messages,
-            failed: row.failed,
-            latency_sum: row.latencySumMs,
-            latency_count: row.latencyCount,
-            reachable: row.reachable ? 1 : 0,
-            enabled: row.enabled ? 1 : 0,
-          })
-          .execute();
-      }
-    });
   }
 
   /** Messages per UTC day in a window, from the minute roll-ups. */

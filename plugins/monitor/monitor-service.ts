@@ -5,7 +5,7 @@ import type {
   MonitorReport,
   ReportWindow,
   DailyMessageCount,
-  MinuteRollupOptions,
+  MinuteWithin,
   Alert,
   AlertSeverity,
   MessageFilter,
@@ -102,12 +102,12 @@ export class MonitorServiceImpl implements MonitorService {
     return (await this.interfaces.get(id)) !== undefined;
   }
 
-  minuteRollups(interfaceId: string, window: TimeWindow, options?: MinuteRollupOptions): Promise<MinuteRollup[]> {
-    return this.messages.minutes(interfaceId, window, options);
+  latencyWithin(interfaceId: string, maxLatencyMs: number, window: TimeWindow): Promise<MinuteWithin[]> {
+    return this.rollups.latencyWithin(interfaceId, maxLatencyMs, window);
   }
 
-  importMinuteRollups(rows: MinuteRollup[]): Promise<void> {
-    return this.messages.importMinutes(rows);
+  minuteRollups(interfaceId: string, window: TimeWindow): Promise<MinuteRollup[]> {
+    return this.messages.minutes(interfaceId, window);
   }
 
   dailyMessageCounts(window: TimeWindow, interfaceId?: string): Promise<DailyMessageCount[]> {

@@ -8,6 +8,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type {
+  MinuteWithin,
   MonitoredInterface,
   RollupDimension,
   RollupMetric,
@@ -22,7 +23,7 @@ import type {
 } from './api.ts';
 import { ROLLUP_DIMENSIONS, ROLLUP_METRICS } from './api.ts';
 import { monitorErrors } from './errors.ts';
-import { histogramQuantile } from './latency-histogram.ts';
+import { bucketUpperMs, histogramQuantile, latencyBucket } from './latency-histogram.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 
 /** Most points one series may have. */
@@ -73,6 +74,13 @@ export function windowSpans(sinceMs: number, untilMs: number): WindowSpan[] {
   }
   push('minute', h2, untilMs);
   return spans;
+}
+
+/** The last histogram bucket whose upper edge is at most `maxMs` (-1: none). */
+function lastBucketWithin(maxMs: number): number {
+  let bucket = latencyBucket(maxMs);
+  while (bucket >= 0 && bucketUpperMs(bucket) > maxMs) bucket--;
+  return bucket;
 }
 
 function invalid(reason: string): Error {
@@ -270,6 +278,26 @@ export class RollupReader {
       averageLatencyMs: metricOf('averageLatencyMs', parts, null),
       p99LatencyMs: p99,
     };
+  }
+
+  /**
+   * Per minute, the messages of an interface whose latency was at most `maxLatencyMs`: the histogram buckets whose
+   * upper edge is at most the bound (never counts a message above it; may leave out one up to 5 % below it).
+   */
+  async latencyWithin(interfaceId: string, maxLatencyMs: number, window: TimeWindow): Promise<MinuteWithin[]> {
+    if (!(typeof maxLatencyMs === 'number' && maxLatencyMs >= 0)) throw invalid('maxLatencyMs must be a number of 0 or more');
+    const { sinceMs, untilMs } = this.windowOf(window);
+    const rows = await this.db
+      .selectFrom('monitor_minute_latency')
+      .select(['minute', sql<number>`sum("count")`.as('n')])
+      .where('interface_id', '=', interfaceId)
+      .where('minute', '>=', iso(sinceMs))
+      .where('minute', '<', iso(untilMs))
+      .where('bucket', '<=', lastBucketWithin(maxLatencyMs))
+      .groupBy('minute')
+      .orderBy('minute')
+      .execute();
+    return rows.map((row) => ({ minute: row.minute, within: Number(row.n) }));
   }
 
   /** A latency quantile (0..1) of one interface, or all (null), from the histograms. */

@@ -1,11 +1,11 @@
 // Audit chain, SLA report and cost metrics on a shared PostgreSQL store (WORKBENCH_TEST_POSTGRES_URL; skipped with
 // a notice without it).
+import { importMinuteRollups } from '../../plugins/monitor/testing.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoleKeys, withBearer, type RoleKeys } from '../helpers/admin-access.ts';
 import type { TestRequest } from '../helpers/http-client.ts';
 import { testPostgresUrl } from '../helpers/postgres-schema.ts';
 import { startMonitorHarness, type MonitorHarness } from '../monitor/monitor-harness.ts';
-import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 
 if (!testPostgresUrl) console.warn('[notice] WORKBENCH_TEST_POSTGRES_URL is not set: admin and audit PostgreSQL tests are skipped.');
 
@@ -49,8 +49,12 @@ describe.skipIf(!testPostgresUrl)('admin and audit on PostgreSQL', () => {
     const id = created.json.data.id as string;
     await asAdmin({ method: 'POST', path: '/api/monitor/admin/sla', body: { interfaceId: id, uptimeTarget: 75, maxResponseMs: 1000, alertThresholdPercent: 90 } });
     const start = Math.floor(Date.now() / 60_000) * 60_000 - 30 * 60_000;
-    const monitor = harness.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
-    await monitor.importMinuteRollups(
+    // history: the interface and its SLA existed before the imported minutes (a report counts no earlier minute)
+    const existedSince = new Date(start - 60 * 60_000).toISOString();
+    await harness.wb.workbench.storage.db.updateTable('monitor_interfaces').set({ created_at: existedSince }).where('id', '=', id).execute();
+    await harness.wb.workbench.storage.db.updateTable('admin_slas').set({ created_at: existedSince }).where('interface_id', '=', id).execute();
+    await importMinuteRollups(
+      harness.wb.workbench.storage,
       Array.from({ length: 4 }, (_, i) => ({
         interfaceId: id,
         minute: new Date(start + i * 60_000).toISOString(),

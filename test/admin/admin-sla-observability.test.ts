@@ -1,6 +1,8 @@
 // SLAs, their reports and alerts, workspace observability, cost metrics and Prometheus metrics through real HTTP.
 // The report numbers are checked against a hand-computed fixture of stored minutes imported through the monitor's
 // service; the share of messages answered in time against real messages read from a watched folder.
+import type { Kysely } from 'kysely';
+import { importMinuteRollups, quiesceMonitor } from '../../plugins/monitor/testing.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +90,10 @@ describe('SLA report from stored minutes', () => {
   beforeAll(async () => {
     fixtureId = await createInterface('sla-fixture');
     await asAdmin({ method: 'POST', path: '/api/monitor/admin/sla', body: { interfaceId: fixtureId, uptimeTarget: 90, maxResponseMs: 5000, alertThresholdPercent: 50 } });
+    // history: the interface and its SLA existed an hour before the fixture window (a report counts no earlier minute)
+    const db = harness.wb.workbench.storage.db as Kysely<any>;
+    await db.updateTable('monitor_interfaces').set({ created_at: iso(t0 - 60 * MINUTE) }).where('id', '=', fixtureId).execute();
+    await db.updateTable('admin_slas').set({ created_at: iso(t0 - 60 * MINUTE) }).where('interface_id', '=', fixtureId).execute();
     const at = (offset: number) => t0 + offset * MINUTE;
     const rows: MinuteRollup[] = [minute(fixtureId, at(-1), { reachable: false }), minute(fixtureId, at(20), { reachable: false })];
     for (let m = 0; m < 5; m++) rows.push(minute(fixtureId, at(m), { messages: 10 }));
@@ -96,7 +102,7 @@ describe('SLA report from stored minutes', () => {
     for (let m = 8; m < 12; m++) rows.push(minute(fixtureId, at(m), { messages: 5, failed: 1 }));
     // minute 12: no row (the service was not running)
     for (let m = 13; m < 20; m++) rows.push(minute(fixtureId, at(m), { messages: 10, failed: m === 15 ? 2 : 0 }));
-    await monitor.importMinuteRollups(rows);
+    await importMinuteRollups(harness.wb.workbench.storage, rows);
   });
 
   it('computes uptime, error rate, error budget, breaches and met exactly as counted by hand', async () => {
@@ -104,24 +110,51 @@ describe('SLA report from stored minutes', () => {
     const answer = await expectAdminOnly(harness.wb, keys, { path });
     expect(answer.status).toBe(200);
     const report = answer.json.data;
-    // 20 minutes: 5 up, 2 unreachable, 1 disabled, 4 up, 1 unobserved, 7 up; rows just outside the window ignored.
-    expect(report.minutes).toEqual({ total: 20, up: 16, down: 4, notObserved: 1, unreachable: 2, disabled: 1, slow: 0 });
-    expect(report.uptimePercent).toBe(80);
+    // 20 minutes: 5 up, 2 unreachable, 1 disabled, 4 up, 1 not observed (apart), 7 up; rows just outside the window ignored.
+    expect(report.minutes).toEqual({ total: 20, up: 16, down: 3, notObserved: 1, unreachable: 2, disabled: 1, slow: 0 });
+    // 16 up of 19 observed minutes
+    expect(report.uptimePercent).toBe(84.2105);
     // 5×10 + 4×5 + 7×10 = 140 messages, 4×1 + 2 = 6 failed: 6/140 = 4.2857 %.
     expect(report.messages).toEqual({ total: 140, failed: 6, withLatency: 0, withinMaxResponse: 0 });
     expect(report.errorRatePercent).toBe(4.2857);
     expect(report.withinMaxResponsePercent).toBeNull();
-    // 10 % of 20 minutes = 2 minutes of budget; 4 used = 200 %.
-    expect(report.errorBudget).toEqual({ allowedDownMinutes: 2, usedDownMinutes: 4, usedPercent: 200, exhausted: true });
+    // 10 % of 19 observed minutes = 1.9 minutes of budget; 3 used = 157.8947 %.
+    expect(report.errorBudget).toEqual({ allowedDownMinutes: 1.9, usedDownMinutes: 3, usedPercent: 157.8947, exhausted: true });
     expect(report.breaches).toEqual([
       { from: iso(t0 + 5 * MINUTE), to: iso(t0 + 8 * MINUTE), minutes: 3, downMinutes: 3, slowMinutes: 0, reasons: ['unreachable', 'disabled'] },
-      { from: iso(t0 + 12 * MINUTE), to: iso(t0 + 13 * MINUTE), minutes: 1, downMinutes: 1, slowMinutes: 0, reasons: ['not-observed'] },
     ]);
-    expect(report).toMatchObject({ breachCount: 2, uptimeMet: false, responseMet: null, met: false, alertThresholdReached: true, clampedToNow: false });
+    expect(report).toMatchObject({ breachCount: 1, uptimeMet: false, responseMet: null, met: false, alertThresholdReached: true, clampedToNow: false });
 
     // The first 5 minutes alone meet a 90 % target.
     const clean = await asAdmin({ path: `/api/monitor/admin/sla/${fixtureId}/report?from=${iso(t0)}&to=${iso(t0 + 5 * MINUTE)}` });
     expect(clean.json.data).toMatchObject({ uptimePercent: 100, met: true, breachCount: 0, alertThresholdReached: false });
+  });
+
+  it('counts an SLA from the first minute the interface and the SLA existed, so a new interface is not thirty days down', async () => {
+    const id = await createInterface('sla-brand-new');
+    await asAdmin({ method: 'POST', path: '/api/monitor/admin/sla', body: { interfaceId: id, uptimeTarget: 99.9, maxResponseMs: 5000, alertThresholdPercent: 80 } });
+    await quiesceMonitor(harness.wb.workbench);
+    const requested = iso(Date.now() - 30 * 24 * 60 * MINUTE);
+    const report = (await asAdmin({ path: `/api/monitor/admin/sla/${id}/report?from=${requested}` })).json.data;
+    expect(report.requestedFrom).toBe(requested);
+    const created = (await harness.get(`/api/monitor/interfaces/${id}`)).json.data.createdAt as string;
+    expect(report.from).toBe(iso(Math.floor(Date.parse(created) / MINUTE) * MINUTE));
+    // a minute or two since creation, each checked by the monitor: up, nothing spent of the budget
+    expect(report.minutes.total).toBeLessThanOrEqual(3);
+    expect(report.minutes.down).toBe(0);
+    expect(report.uptimePercent).toBe(100);
+    expect(report.errorBudget.usedDownMinutes).toBe(0);
+    const admin = harness.wb.workbench.container.resolve<AdminServices>(ADMIN_SERVICES);
+    expect(await admin.evaluateSlaAlerts()).not.toContain(id);
+  });
+
+  it('is judged by the monitor with its own rules: the missed SLA raises one critical alert without any timer of its own', async () => {
+    const alert = await waitFor(
+      async () => ((await harness.get(`/api/monitor/alerts?interfaceId=${fixtureId}`)).json.data as Array<{ rule: string; severity: string; clearedAt: string | null }>).find((a) => a.rule === 'sla-breach'),
+      20_000,
+      'sla-breach alert',
+    );
+    expect(alert).toMatchObject({ severity: 'critical', clearedAt: null });
   });
 
   it('refuses windows that end before they start or exceed a year', async () => {
@@ -139,7 +172,7 @@ describe('SLA report from stored minutes', () => {
     const healthy: MinuteRollup[] = [];
     // Up through the whole alert window (the default 24 hours) and a little beyond.
     for (let at = now - 24 * 60 * MINUTE - 2 * MINUTE; at <= now + MINUTE; at += MINUTE) healthy.push(minute(healthyId, at, { messages: 1 }));
-    await monitor.importMinuteRollups(healthy);
+    await importMinuteRollups(harness.wb.workbench.storage, healthy);
 
     const admin = harness.wb.workbench.container.resolve<AdminServices>(ADMIN_SERVICES);
     const alerted = await admin.evaluateSlaAlerts();
@@ -200,18 +233,17 @@ describe('observability', () => {
       withSla: 1,
       met: 0,
       notMet: 1,
-      uptimePercent: 80,
+      uptimePercent: 84.2105,
       withinMaxResponsePercent: null,
       errorRatePercent: 4.2857,
       messages: 140,
-      breaches: 2,
+      breaches: 1,
     });
     expect(aggregate.json.data.interfaces).toContainEqual(expect.objectContaining({ interfaceId: plain, sla: null, met: null }));
 
     const violations = await expectAdminOnly(harness.wb, keys, { path: `/api/admin/observability/sla/${ws}/violations?${window}` });
-    expect(violations.json.data.total).toBe(2);
+    expect(violations.json.data.total).toBe(1);
     expect(violations.json.data.violations.map((v: { from: string; interfaceId: string }) => [v.from, v.interfaceId])).toEqual([
-      [iso(t0 + 12 * MINUTE), fixtureId],
       [iso(t0 + 5 * MINUTE), fixtureId],
     ]);
     expect((await asAdmin({ path: '/api/admin/observability/sla/nobody' })).status).toBe(404);

@@ -51,6 +51,16 @@ describe('SLA report engine', () => {
     expect(clean).toMatchObject({ alertThresholdReached: false, met: true });
   });
 
+  it('counts minutes the service was not running apart: neither up nor down, no breach, not in the budget', () => {
+    // 10 minutes: 2 up, 6 without a row (the service was not running), 1 unreachable, 1 up
+    const rows = [row(0), row(1), row(8, { reachable: false }), row(9)];
+    const report = computeSlaReport(sla, rows, { from: new Date(start), to: new Date(start + 10 * MINUTE) });
+    expect(report.minutes).toEqual({ total: 10, up: 3, down: 1, notObserved: 6, unreachable: 1, disabled: 0, slow: 0 });
+    expect(report.uptimePercent).toBe(75);
+    expect(report.errorBudget).toMatchObject({ allowedDownMinutes: 0.04, usedDownMinutes: 1 });
+    expect(report.breaches.map((b) => b.reasons)).toEqual([['unreachable']]);
+  });
+
   it('lists at most MAX_LISTED_BREACHES ranges but counts them all', () => {
     const rows = Array.from({ length: 2 * MAX_LISTED_BREACHES + 10 }, (_, i) => row(i, { reachable: i % 2 === 0 }));
     const report = computeSlaReport(sla, rows, { from: new Date(start), to: new Date(start + rows.length * MINUTE) });
@@ -82,8 +92,8 @@ describe('SLA report engine', () => {
         );
         const report = computeSlaReport(sla, rows, { from: new Date(start), to: new Date(start + length * MINUTE) });
         expect(report.minutes.total).toBe(length);
-        expect(report.minutes.up + report.minutes.down).toBe(length);
-        expect(report.minutes.notObserved + report.minutes.unreachable + report.minutes.disabled).toBe(report.minutes.down);
+        expect(report.minutes.up + report.minutes.down + report.minutes.notObserved).toBe(length);
+        expect(report.minutes.unreachable + report.minutes.disabled).toBe(report.minutes.down);
         const breachMinutes = report.breaches.reduce((sum, b) => sum + b.minutes, 0);
         expect(breachMinutes).toBeGreaterThanOrEqual(report.minutes.down);
         expect(report.messages.withinMaxResponse).toBeLessThanOrEqual(report.messages.withLatency);
