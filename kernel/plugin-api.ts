@@ -104,6 +104,15 @@ export interface RouteDefinition<
   };
   /** Examples for the OpenAPI document; the docs page pre-fills "Try it out" with them. */
   examples?: RouteExamples;
+  /**
+   * Codes of the error catalogues the route may answer besides those every route may (400 VALIDATION_FAILED, 404
+   * ROUTE_NOT_FOUND, 500); the OpenAPI document lists each under its status with its message. The kernel adds the
+   * ones it raises itself (401/403 of a policy, 402 of a tier, 503 SERVER_BUSY of a heavy route, 404
+   * FEATURE_DISABLED of a switchable one).
+   */
+  errors?: readonly string[];
+  /** Statuses other than the success status answered with the `response` schema (health: 503 when unhealthy). */
+  otherStatuses?: Readonly<Record<number, string>>;
   /** Schema of `data` (or of the whole body when `envelope` is false). */
   response: R;
   /** Status of a successful answer (default 200). */

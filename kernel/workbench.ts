@@ -202,6 +202,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         logger,
         version: WORKBENCH_VERSION,
         otherBases: () => BASES.filter((name) => name !== base).map((name) => ({ base: name, url: servers[name].url() })),
+        lookupError: (code) => errors.list().find((row) => row.code === code),
         locateRoute: (method, path) => {
           const other = BASES.find((name) => name !== base && servers[name].openapi.serves(method, path));
           return other ? { base: other, url: `${servers[other].url()}${path}` } : undefined;

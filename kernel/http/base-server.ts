@@ -9,7 +9,7 @@ import type { BaseName } from '../plugin-manifest.ts';
 import { createGuardedServer } from './request-guard.ts';
 import { installErrorHandling, type RouteLocator } from './error-handling.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies } from './body-types.ts';
-import { OpenApiCollector } from './openapi-document.ts';
+import { OpenApiCollector, type ErrorLookup } from './openapi-document.ts';
 import { installDocs } from './docs-page.ts';
 import { answerClientError, answerFrameworkError } from './protocol-errors.ts';
 
@@ -24,6 +24,8 @@ export interface BaseServerSettings {
   version: string;
   /** Finds the other base that serves a route this one lacks (its 404 then says where to go). */
   locateRoute?: RouteLocator;
+  /** Status and message of an error code, for the error responses of the OpenAPI document. */
+  lookupError?: ErrorLookup;
   /** The other bases' addresses, for the links of the docs page. */
   otherBases?: () => ReadonlyArray<{ base: string; url: string }>;
 }
@@ -110,7 +112,7 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
   acceptTextBodies(app, [FORM_CONTENT_TYPE]);
   const hostForUrl = settings.host === '::1' ? '[::1]' : settings.host;
   const url = (): string => `http://${hostForUrl}:${boundPort}`;
-  const openapi = new OpenApiCollector(TITLES[settings.name], settings.version);
+  const openapi = new OpenApiCollector(TITLES[settings.name], settings.version, settings.lookupError);
   installErrorHandling(app, settings.bodyLimit, settings.logger.child({ base: settings.name }), {
     base: settings.name,
     locate: (method, path) => settings.locateRoute?.(method, path),

@@ -65,13 +65,14 @@ export function checkRouteExamples(route: string, definition: RouteDefinition<an
           problems.push(`rawBody: ${type} is not one of the route's raw content types`);
           continue;
         }
+        const part = type === '*' ? 'rawBody' : `rawBody (${type})`;
         let body: unknown;
         try {
           body = definition.rawBody.toBody(text, query);
         } catch (error) {
-          problems.push(`rawBody (${type}): ${(error as Error).message}`);
+          problems.push(`${part}: ${(error as Error).message}`);
         }
-        if (body !== undefined) problems.push(...problemsOf(`rawBody (${type})`, definition.body as z.ZodType, body));
+        if (body !== undefined) problems.push(...problemsOf(part, definition.body as z.ZodType, body));
       }
     }
   }

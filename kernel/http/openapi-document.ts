@@ -9,31 +9,62 @@ import { envelopeSchema, errorEnvelopeSchema } from './envelope.ts';
 
 type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 
+/** How the document finds an error code's status and message (the process's error registry). */
+export type ErrorLookup = (code: string) => { status: number; message: string } | undefined;
+
 const ERROR_RESPONSES: Record<number, string> = {
   400: 'Malformed request (details list each problem with its path)',
   401: 'Missing or invalid credentials',
   402: 'The configured licence tier is below the one this route needs',
   403: 'Forbidden (foreign Host or Origin, or the caller lacks the role)',
   404: 'Unknown route or identifier',
+  409: 'Conflicts with the current state',
   413: 'Body over the size limit',
-  415: 'Body is not JSON',
+  415: 'Body of a content type the route does not read',
   500: 'Internal error (no internals shown)',
+  502: 'A server the route needs answered badly or not at all',
+  503: 'Busy or unavailable for now; retry later',
+  507: 'Not enough disk for the work',
 };
 
 /** Gathers route definitions for one base and renders the document. */
 export class OpenApiCollector {
-  private readonly routes: Array<{ definition: AnyRoute; owner: string }> = [];
+  private readonly routes: Array<{ definition: AnyRoute; owner: string; implied: readonly string[] }> = [];
   private document: unknown;
 
   constructor(
     private readonly title: string,
     private readonly version: string,
+    private readonly lookupError: ErrorLookup = () => undefined,
   ) {}
 
   // accepts routes of any schema types
-  add(definition: RouteDefinition<any, any, any, any>, owner: string): void {
-    this.routes.push({ definition, owner });
+  add(definition: RouteDefinition<any, any, any, any>, owner: string, implied: readonly string[] = []): void {
+    this.routes.push({ definition, owner, implied });
     this.document = undefined;
+  }
+
+  /**
+   * The error codes a route may answer, by status: its own (`errors`), the kernel's for its policy, tier, heavy and
+   * switch, and VALIDATION_FAILED and ROUTE_NOT_FOUND every route may answer. A code no catalogue knows is reported
+   * under status 0, so a test can name it.
+   */
+  errorCodesOf(method: string, url: string): Map<number, string[]> {
+    const route = this.routes.find((r) => r.definition.method === method && r.definition.url === url);
+    const byStatus = new Map<number, string[]>();
+    if (!route) return byStatus;
+    const { definition, implied } = route;
+    const codes = ['VALIDATION_FAILED', 'ROUTE_NOT_FOUND', ...implied, ...(definition.errors ?? [])];
+    if (definition.body) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INVALID_JSON');
+    if (definition.policy || definition.minimumRole || definition.optionalAuth) codes.push('UNAUTHORIZED');
+    if (definition.policy || definition.minimumRole) codes.push('FORBIDDEN');
+    if (definition.tier && definition.tier !== 'free') codes.push('TIER_REQUIRED');
+    if (definition.heavy) codes.push('SERVER_BUSY');
+    for (const code of new Set(codes)) {
+      const status = this.lookupError(code)?.status ?? 0;
+      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    }
+    return byStatus;
   }
 
   /** True when one of the collected routes answers `method path` (path parameters match any segment). */
@@ -95,13 +126,18 @@ export class OpenApiCollector {
           content: { 'application/json': { schema: successSchema } },
         },
       };
-      const possible = [400, 404, 500];
-      if (definition.body) possible.push(413, 415);
-      if (definition.policy) possible.push(401, 403);
-      if (definition.tier && definition.tier !== 'free') possible.push(402);
-      for (const status of possible.sort()) {
+      for (const [status, description] of Object.entries(definition.otherStatuses ?? {})) {
+        responses[Number(status)] = { description, content: { 'application/json': { schema: successSchema } } };
+      }
+      const byStatus = this.errorCodesOf(definition.method, definition.url);
+      byStatus.set(500, ['INTERNAL_ERROR']);
+      byStatus.delete(0);
+      for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
+        const codes = byStatus.get(status) as string[];
+        // Each code with its message, so the docs say what each refusal means and what to do about it.
+        const lines = codes.map((code) => `\`${code}\`: ${this.lookupError(code)?.message ?? ''}`);
         responses[status] = {
-          description: ERROR_RESPONSES[status],
+          description: [ERROR_RESPONSES[status] ?? 'Refused', ...lines].join('\n\n'),
           content: { 'application/json': { schema: errorEnvelopeSchema } },
         };
       }

@@ -22,8 +22,9 @@ function isRaw(value: unknown): value is RawResponse {
 }
 
 /**
- * Throws {@link ResponseSchemaMismatch} when `result` does not match `schema`. A raw JSON answer is parsed and
- * checked when it is a success (2xx); other raw answers (CSV, HTML, streams) have no schema to meet.
+ * Throws {@link ResponseSchemaMismatch} when `result` does not match `schema`, or holds a key the schema does not
+ * name (strict: an extra field fails). A raw JSON answer is parsed and checked when it is a success (2xx); other raw
+ * answers (CSV, HTML, streams) have no schema to meet.
  */
 export function checkResponse(route: string, schema: z.ZodType, result: unknown): void {
   let value = result;
@@ -39,9 +40,37 @@ export function checkResponse(route: string, schema: z.ZodType, result: unknown)
     }
   }
   const parsed = schema.safeParse(value);
-  if (parsed.success) return;
+  if (parsed.success) {
+    // zod drops keys an object schema does not name; an answer carrying one says more than its document.
+    const extra: string[] = [];
+    extraKeys(JSON.parse(JSON.stringify(value ?? null)) as unknown, parsed.data, '', extra);
+    if (extra.length > 0) throw new ResponseSchemaMismatch(route, extra.slice(0, 10).map((path) => `${path}: not in the response schema`));
+    return;
+  }
   throw new ResponseSchemaMismatch(
     route,
     parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`),
   );
+}
+
+/** Most extra keys reported for one answer. */
+const MAX_EXTRA_KEYS = 10;
+
+/**
+ * Paths of keys the answer holds and the parsed answer does not (the schema dropped them). Walks answer and parsed
+ * value side by side, arrays by index; stops after {@link MAX_EXTRA_KEYS}.
+ */
+function extraKeys(sent: unknown, kept: unknown, path: string, out: string[]): void {
+  if (out.length >= MAX_EXTRA_KEYS || typeof sent !== 'object' || sent === null || typeof kept !== 'object' || kept === null) return;
+  if (Array.isArray(sent)) {
+    if (!Array.isArray(kept)) return;
+    for (let i = 0; i < sent.length && out.length < MAX_EXTRA_KEYS; i++) extraKeys(sent[i], kept[i], `${path}[${i}]`, out);
+    return;
+  }
+  for (const [key, value] of Object.entries(sent)) {
+    const at = path === '' ? key : `${path}.${key}`;
+    if (!(key in kept)) out.push(at);
+    else extraKeys(value, (kept as Record<string, unknown>)[key], at, out);
+    if (out.length >= MAX_EXTRA_KEYS) return;
+  }
 }

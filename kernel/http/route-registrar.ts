@@ -96,7 +96,8 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
     ) {
       const definition: RouteDefinition<P, Q, B, R> = { ...declared, tier: declared.tier ?? deps.defaultTier };
       if (deps.checkResponses) checkRouteExamples(`${definition.method} ${definition.url}`, definition);
-      deps.openapi.add(definition, deps.owner);
+      // The kernel's own refusals of this route: a switchable group may be switched off.
+      deps.openapi.add(definition, deps.owner, deps.featureFlag !== null ? ['FEATURE_DISABLED'] : []);
       const envelope = definition.envelope !== false;
       const successStatus = definition.successStatus ?? 200;
       // Decided once per route, so a route without tier, policy or schemas pays nothing for them per request.

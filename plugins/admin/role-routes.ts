@@ -55,6 +55,7 @@ export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): v
   routes.route({
     method: 'POST',
     url: '/api/monitor/admin/roles',
+    errors: ['LAST_ADMIN'],
     examples: ADMIN_EXAMPLES.assignRole,
     summary: 'Assign a role to a user (replaces the role the user had)',
     ...ADMIN_ROUTE,
@@ -76,6 +77,7 @@ export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): v
   routes.route({
     method: 'DELETE',
     url: '/api/monitor/admin/roles/:userId',
+    errors: ['LAST_ADMIN', 'NOT_FOUND'],
     examples: ADMIN_EXAMPLES.revokeRole,
     summary: "Revoke a user's role",
     ...ADMIN_ROUTE,

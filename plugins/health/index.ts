@@ -40,6 +40,7 @@ export const plugin: PluginModule = {
         },
       },
       response: healthReportSchema,
+      otherStatuses: { 503: 'Unhealthy: the same report, with the check that failed' },
       async handler() {
         const report = await checkHealth(probes);
         return {

@@ -84,6 +84,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'POST',
     url: '/api/population/connect',
+    errors: ['CONNECTION_STRING_INVALID', 'DATABASE_UNREACHABLE'],
     examples: POPULATION_EXAMPLES.connect,
     summary: 'Connect a PostgreSQL, MySQL/MariaDB or SQL Server database and analyse its schema',
     description: 'The connection string stays in memory for the session; it is never stored, logged or returned.',
@@ -108,6 +109,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'GET',
     url: '/api/population/schema',
+    errors: ['DATABASE_NOT_CONNECTED'],
     examples: POPULATION_EXAMPLES.schema,
     summary: 'Schema analysed at the last connect: tables, columns, keys, enum/check values, row counts, insert order',
     tags: TAGS,
@@ -122,6 +124,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'POST',
     url: '/api/population/learn',
+    errors: ['DATABASE_NOT_CONNECTED', 'DATABASE_UNREACHABLE', 'UNKNOWN_TABLES'],
     examples: POPULATION_EXAMPLES.learn,
     summary: 'Learn aggregate patterns of tables from a sample (k-anonymous; never rows)',
     tags: TAGS,
@@ -159,6 +162,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'GET',
     url: '/api/population/profiles/:name',
+    errors: ['LEARNED_PROFILE_NOT_FOUND'],
     examples: POPULATION_EXAMPLES.profile,
     summary: 'One learned profile',
     tags: TAGS,
@@ -171,6 +175,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'POST',
     url: '/api/population/seed/dry-run',
+    errors: ['DATABASE_NOT_CONNECTED', 'DATABASE_UNREACHABLE', 'POPULATION_JOB_NOT_FOUND', 'POPULATION_JOB_NOT_COMPLETED', 'SEED_FORMAT_UNSUPPORTED', 'SEED_NO_TARGET_TABLES'],
     examples: POPULATION_EXAMPLES.dryRun,
     summary: 'The seed plan (statements in order, row counts, first rows); executes nothing',
     tags: TAGS,
@@ -187,6 +192,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'POST',
     url: '/api/population/seed',
+    errors: ['DATABASE_NOT_CONNECTED', 'DATABASE_UNREACHABLE', 'POPULATION_JOB_NOT_FOUND', 'POPULATION_JOB_NOT_COMPLETED', 'SEED_FORMAT_UNSUPPORTED', 'SEED_NO_TARGET_TABLES', 'SEED_BUSY'],
     examples: POPULATION_EXAMPLES.seed,
     summary: 'Seed the connected database with a generated population (background; poll the returned run)',
     tags: TAGS,
@@ -204,6 +210,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'GET',
     url: '/api/population/seed/:id',
+    errors: ['SEED_RUN_NOT_FOUND'],
     examples: POPULATION_EXAMPLES.seedRun,
     summary: 'State and manifest of a seed run',
     tags: TAGS,
@@ -216,6 +223,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'DELETE',
     url: '/api/population/seed/cleanup',
+    errors: ['DATABASE_NOT_CONNECTED', 'DATABASE_UNREACHABLE', 'CONNECTION_STRING_INVALID', 'SEED_BUSY', 'NOTHING_TO_CLEAN'],
     examples: POPULATION_EXAMPLES.cleanup,
     summary: 'Delete exactly the rows seeded into a database (background; poll the returned cleanup)',
     description:
@@ -249,6 +257,7 @@ export function registerDatabaseRoutes(
   routes.route({
     method: 'GET',
     url: '/api/population/seed/cleanup/:id',
+    errors: ['CLEANUP_NOT_FOUND'],
     examples: POPULATION_EXAMPLES.cleanupState,
     summary: 'State and counts of a cleanup',
     tags: TAGS,

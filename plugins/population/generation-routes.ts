@@ -39,6 +39,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'POST',
     url: '/api/population/generate',
+    errors: ['UNKNOWN_AREA', 'DATABASE_NOT_CONNECTED', 'SEED_NO_TARGET_TABLES', 'POPULATION_QUEUE_FULL', 'POPULATION_DISK_FULL'],
     examples: POPULATION_EXAMPLES.submit,
     summary: 'Generate a synthetic population in the background',
     description: 'Answers 202 with {jobId}; poll GET /api/population/generate/{id} for state and progress.',
@@ -77,6 +78,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'GET',
     url: '/api/population/generate/:id',
+    errors: ['POPULATION_JOB_NOT_FOUND'],
     examples: POPULATION_EXAMPLES.get,
     summary: 'State, progress, counts and (when completed) the files of a population job',
     tags: TAGS,
@@ -104,6 +106,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'DELETE',
     url: '/api/population/generate/:id',
+    errors: ['POPULATION_JOB_NOT_FOUND'],
     examples: POPULATION_EXAMPLES.cancel,
     summary: 'Cancel a queued or running population job; remove a finished one with its files',
     description: 'A finished job (completed, failed or cancelled) is removed with its files: its id then answers 404.',
@@ -121,6 +124,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'GET',
     url: '/api/population/generate/:id/files/:name',
+    errors: ['POPULATION_JOB_NOT_FOUND', 'POPULATION_JOB_NOT_COMPLETED', 'POPULATION_FILE_NOT_FOUND'],
     examples: POPULATION_EXAMPLES.download,
     summary: 'Download one file of a completed population job',
     description: 'Streams the file as it is read, whatever its size.',
@@ -148,6 +152,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'GET',
     url: '/api/population/generate/:id/analytics',
+    errors: ['POPULATION_JOB_NOT_FOUND', 'POPULATION_JOB_NOT_COMPLETED'],
     examples: POPULATION_EXAMPLES.analytics,
     summary: 'Distributions of a completed population against their targets',
     description: 'Age pyramid, sex, race, ethnicity, states and condition prevalence; 409 while the job runs, 404 unknown.',
@@ -161,6 +166,7 @@ export function registerGenerationRoutes(routes: RouteRegistrar, jobs: Generatio
   routes.route({
     method: 'GET',
     url: '/api/population/compliance/:id',
+    errors: ['POPULATION_JOB_NOT_FOUND', 'POPULATION_JOB_NOT_COMPLETED'],
     examples: POPULATION_EXAMPLES.compliance,
     summary: 'No-PHI attestation of a completed population',
     tags: TAGS,
