@@ -48,6 +48,35 @@ const cleanupQuery = z
   })
   .strict();
 
+const keyRange = z.object({ from: z.number().int(), to: z.number().int() });
+
+/** A seed run as the routes answer it: state, progress and the manifest (`tables`: per table the keys inserted). */
+const seedRunSchema = z.object({
+  seedRunId: z.string(),
+  jobId: z.string(),
+  database: z.string().describe('provider://host:port/database'),
+  state: z.enum(['running', 'completed', 'failed', 'cleaned']),
+  inserted: z.number().int(),
+  progress: z.object({ inserted: z.number().int(), expected: z.number().int(), percent: z.number() }),
+  tables: z
+    .array(
+      z.object({
+        table: z.string(),
+        keyColumn: z.string(),
+        rows: z.number().int(),
+        kind: z.enum(['integer', 'text']),
+        prefix: z.string().optional().describe('text keys: the prefix before the numbers from..to'),
+        from: z.number().int(),
+        to: z.number().int(),
+        gaps: z.array(keyRange).optional().describe('ranges inside from..to not inserted (a batch rolled back between committed ones)'),
+      }),
+    )
+    .describe('the seed manifest: what cleanup deletes'),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
 /** A cleanup as the routes answer it. */
 const cleanupSchema = z.object({
   cleanupId: z.string(),
@@ -198,7 +227,7 @@ export function registerDatabaseRoutes(
     tags: TAGS,
     tier: 'professional',
     body: jobBody,
-    response: anyObject,
+    response: seedRunSchema,
     successStatus: 202,
     async handler({ body }) {
       const connected = session.require('seed');
@@ -216,7 +245,7 @@ export function registerDatabaseRoutes(
     tags: TAGS,
     tier: 'professional',
     params: z.object({ id: z.string().min(1).max(64) }),
-    response: anyObject,
+    response: seedRunSchema,
     handler: ({ params }) => seeds.get(params.id),
   });
 
