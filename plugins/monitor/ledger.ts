@@ -195,6 +195,26 @@ async function writeFileRows(statements: CommitStatements, files: ReadFile[]): P
 }
 
 /**
+ * Keeps the stable order of the query contract (received time, file, index) append-only: a file's messages are never
+ * received before the newest message already stored (a file seen settled earlier may commit after a later one), and
+ * a file that keeps its ledger row's id (appended) lands strictly after it. So a reader holding a cursor never misses
+ * a message committed behind its position. One look-up of the order index per batch.
+ */
+async function keepOrderAppendOnly(statements: CommitStatements, files: ReadFile[]): Promise<void> {
+  const top = await statements.first<{ top: string | null }>('select max(received_at) as top from monitor_messages', []);
+  let floor = top?.top ?? null;
+  for (const file of files) {
+    if (file.messages.length === 0) continue;
+    if (floor !== null) {
+      const keepsId = file.verdict.kind === 'appended' || file.verdict.kind === 'touched';
+      const earliest = keepsId ? new Date(Date.parse(floor) + 1).toISOString() : floor;
+      if (file.receivedAt < earliest) file.receivedAt = earliest;
+    }
+    if (floor === null || file.receivedAt > floor) floor = file.receivedAt;
+  }
+}
+
+/**
  * Commits files in one transaction: for each, its ledger row, its messages and their identifiers; then the roll-ups
  * of all of them (rollup-writer.ts). Either everything is stored or nothing is.
  */
@@ -203,11 +223,14 @@ export async function commitFiles(
   files: ReadFile[],
   keepRaw: boolean,
   latencyLimits: LatencyLimits = DEFAULT_LATENCY_LIMITS,
+  /** Live ingest keeps the stable order append-only (the default); recording history (a backfill) does not. */
+  options: { appendOnly?: boolean } = {},
 ): Promise<CommittedFile[]> {
   return inCommitTransaction(store, async (statements) => {
     const committed: CommittedFile[] = [];
     const messages: unknown[][] = [];
     const identifiers: unknown[][] = [];
+    if (options.appendOnly !== false) await keepOrderAppendOnly(statements, files);
     const fileIds = await writeFileRows(statements, files);
     for (const [index, file] of files.entries()) {
       const fileId = fileIds[index];

@@ -100,7 +100,8 @@ export async function recordMessages(
   const perCommit = options.filesPerCommit ?? 200;
   const store = { db: storage.db, dialect: storage.dialect, sqlite: storage.sqlite };
   for (let i = 0; i < files.length; i += perCommit) {
-    await commitFiles(store, files.slice(i, i + perCommit), false, options.latencyLimits ?? DEFAULT_LATENCY_LIMITS);
+    // history lands at its own times, behind what is stored: not the append-only order of live ingest
+    await commitFiles(store, files.slice(i, i + perCommit), false, options.latencyLimits ?? DEFAULT_LATENCY_LIMITS, { appendOnly: false });
   }
   return files.length;
 }
