@@ -19,6 +19,8 @@ export interface FailureFacts {
   controlId: string | null;
   sendingApplication: string | null;
   standard: string;
+  /** MSH-12 (or the standard's version): not part of the key, shown with the cluster (its latest value). */
+  version: string | null;
   errors: ReadonlyArray<{ field: string; code: string }>;
 }
 
@@ -33,6 +35,8 @@ export interface FailurePattern {
   messageType: string | null;
   sendingApplication: string | null;
   standard: string;
+  /** The version the latest message of the cluster declared. */
+  version: string | null;
   /** Messages showing the pattern in the window. */
   count: number;
   /** Share of the window's failed messages (0..1). */
@@ -66,6 +70,7 @@ export class PatternCounter {
         if (facts.receivedAt < cluster.firstSeen) cluster.firstSeen = facts.receivedAt;
         if (facts.receivedAt >= cluster.lastSeen) {
           cluster.lastSeen = facts.receivedAt;
+          cluster.version = facts.version;
           if (facts.controlId) cluster.examples.push(facts.controlId);
           if (cluster.examples.length > 3) cluster.examples.shift();
         }
@@ -77,6 +82,7 @@ export class PatternCounter {
           messageType: type,
           sendingApplication: facts.sendingApplication,
           standard: facts.standard,
+          version: facts.version,
           count: 1,
           share: 0,
           previousCount: 0,

@@ -149,7 +149,7 @@ export class InterfaceAnalysis {
       dataType: 'its data type',
       table: 'its table',
       messageType: pattern.messageType ?? 'this message type',
-      version: 'the declared version',
+      version: pattern.version ?? '(undeclared)',
       count: String(pattern.count),
     };
     const fill = (text: string) => text.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? name);

@@ -56,6 +56,7 @@ const patternSchema = z.object({
   messageType: z.string().nullable(),
   sendingApplication: z.string().nullable(),
   standard: z.string(),
+  version: z.string().nullable(),
   count: z.number().int(),
   share: z.number(),
   previousCount: z.number().int(),

@@ -8,7 +8,76 @@ const EXAMPLE_MESSAGE = [
   'PV1|1|I|2000^2012^01',
 ].join('\r');
 
-/** Examples of POST /api/deidentify. */
+/** Examples of POST /api/deidentify; the answer is the one a service with a known key gives for the body. */
 export const DEIDENTIFY_EXAMPLE = {
   body: { messageContent: EXAMPLE_MESSAGE, standard: 'hl7' },
+  response: {
+    "standard": "hl7",
+    "messageContent": "MSH|^~\\&|ADT1|GOOD HEALTH HOSPITAL|GHH LAB|GOOD HEALTH HOSPITAL|20250615120000||ADT^A01^ADT_A01|MSG00001|P|2.5.1\rEVN||20250422120000\rPID|1||WCAYA1425^^^GOOD HEALTH HOSPITAL^MR||GLEASON^WINONA^N||19610422|M|||9834 JACKSON STREET^^SCHAUMBURG^NC^43335||(527)414-3434\rPV1|1|I|2000^2012^01",
+    "report": {
+      "replacements": [
+        {
+          "path": "EVN.2.1",
+          "kind": "date",
+          "count": 1
+        },
+        {
+          "path": "PID.11.1",
+          "kind": "address",
+          "count": 1
+        },
+        {
+          "path": "PID.11.3",
+          "kind": "city",
+          "count": 1
+        },
+        {
+          "path": "PID.11.5",
+          "kind": "postalCode",
+          "count": 1
+        },
+        {
+          "path": "PID.13.1",
+          "kind": "phone",
+          "count": 1
+        },
+        {
+          "path": "PID.3.1",
+          "kind": "medicalRecordNumber",
+          "count": 1
+        },
+        {
+          "path": "PID.5.1",
+          "kind": "name",
+          "count": 1
+        },
+        {
+          "path": "PID.5.2",
+          "kind": "name",
+          "count": 1
+        },
+        {
+          "path": "PID.5.3",
+          "kind": "name",
+          "count": 1
+        },
+        {
+          "path": "PID.7.1",
+          "kind": "date",
+          "count": 1
+        }
+      ],
+      "byKind": {
+        "date": 2,
+        "address": 1,
+        "city": 1,
+        "postalCode": 1,
+        "phone": 1,
+        "medicalRecordNumber": 1,
+        "name": 3
+      },
+      "total": 10,
+      "notes": []
+    }
+  },
 };

@@ -121,6 +121,7 @@ describe('failure patterns', () => {
         controlId: `C${index}`,
         sendingApplication: 'REG',
         standard: 'hl7',
+        version: '2.5.1',
         errors: [
           { field: 'PID.5', code: 'REQUIRED_FIELD_MISSING' },
           { field: 'PID.5', code: 'REQUIRED_FIELD_MISSING' },
