@@ -20,7 +20,7 @@ export interface ObservedSequence {
 export function patientKeyOf(event: Pick<TraceEvent, 'patientIds'>): string | null {
   const first = event.patientIds[0];
   if (!first) return null;
-  return `${first.id}^${first.assigningAuthority ?? ''}`;
+  return `${first.id}\u0000${first.assigningAuthority ?? ''}`;
 }
 
 /** The `top` most common paths of at least two steps among the events' patients, most patients first. */

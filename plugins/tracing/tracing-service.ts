@@ -223,14 +223,14 @@ export class TracingService {
     const byPatient = new Map<string, TraceEvent[]>();
     for (const event of events) {
       const own = query.patientId === undefined ? undefined : event.patientIds.find((id) => id.id === query.patientId);
-      const key = own ? `${own.id}^${own.assigningAuthority ?? ''}` : (patientKeyOf(event) ?? '');
+      const key = own ? `${own.id}\u0000${own.assigningAuthority ?? ''}` : (patientKeyOf(event) ?? '');
       const list = byPatient.get(key);
       if (list) list.push(event);
       else byPatient.set(key, [event]);
     }
     const gaps: Gap[] = [];
     for (const [key, list] of byPatient) {
-      const patientId = key === '' ? null : key.slice(0, key.lastIndexOf('^'));
+      const patientId = key === '' ? null : key.slice(0, key.lastIndexOf('\u0000'));
       for (const judged of sequences) gaps.push(...sequenceGaps(list, judged, patientId, this.nowMs()));
     }
     const first = events[0];
@@ -303,7 +303,7 @@ export class TracingService {
       if (query.interfaceId !== undefined) {
         const seenPatients = new Set<string>();
         for (const { event } of perInterface.get(query.interfaceId) ?? []) {
-          for (const id of event.patientIds) seenPatients.add(`${id.id}^${id.assigningAuthority ?? ''}`);
+          for (const id of event.patientIds) seenPatients.add(`${id.id}\u0000${id.assigningAuthority ?? ''}`);
         }
         events = [];
         const wide: MessageFilter = { since: query.since };
@@ -314,7 +314,7 @@ export class TracingService {
             break;
           }
           messagesRead++;
-          if (record.patientIds.some((id) => seenPatients.has(`${id.id}^${id.assigningAuthority ?? ''}`))) events.push(this.eventOf(record, names));
+          if (record.patientIds.some((id) => seenPatients.has(`${id.id}\u0000${id.assigningAuthority ?? ''}`))) events.push(this.eventOf(record, names));
         }
       }
       gaps.push(...this.judgeSequences(events, sequences, query.patientId));
@@ -348,7 +348,7 @@ export class TracingService {
     for (const event of events) {
       const own = patientId === undefined ? event.patientIds[0] : event.patientIds.find((id) => id.id === patientId);
       if (!own) continue;
-      const key = `${own.id}^${own.assigningAuthority ?? ''}`;
+      const key = `${own.id}\u0000${own.assigningAuthority ?? ''}`;
       const list = byPatient.get(key);
       if (list) list.push(event);
       else byPatient.set(key, [event]);
@@ -357,7 +357,7 @@ export class TracingService {
     const now = this.nowMs();
     for (const [key, list] of byPatient) {
       list.sort(compareEvents);
-      const id = key.slice(0, key.lastIndexOf('^'));
+      const id = key.slice(0, key.lastIndexOf('\u0000'));
       for (const judged of sequences) gaps.push(...sequenceGaps(list, judged, id, now));
     }
     return gaps;

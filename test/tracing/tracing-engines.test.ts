@@ -1,6 +1,7 @@
 // Tracing engines on plain events: sequence gaps (missing, late, out of order, pending), MSH-13 gaps, duplicate
 // control ids versus exact resends, latency pairing and quantiles, observed sequences.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { parseSequence } from '../../plugins/tracing/sequence-syntax.ts';
 import { sequenceGaps } from '../../plugins/tracing/sequence-gaps.ts';
 import { interfaceGaps } from '../../plugins/tracing/interface-gaps.ts';
@@ -88,6 +89,42 @@ describe('sequence gaps', () => {
     expect(sequenceGaps(events, judged('ADT^A01>ORM^O01@orders'), null, LATER)).toEqual([]);
     expect(sequenceGaps(events, judged('ADT^A01>ORM^O01@i2'), null, LATER)).toEqual([]);
     expect(sequenceGaps(events, judged('ADT^A01>ORM^O01@lab'), null, LATER).map((g) => g.kind)).toEqual(['missing']);
+  });
+});
+
+describe('sequence gaps, properties', () => {
+  // Distinct step types, each step within its limit of the one before (or without a limit).
+  const flow = fc
+    .uniqueArray(fc.integer({ min: 1, max: 99 }), { minLength: 2, maxLength: 8 })
+    .chain((codes) =>
+      fc.tuple(
+        fc.constant(codes.map((c) => `ORU^R${String(c).padStart(2, '0')}`)),
+        fc.array(fc.integer({ min: 0, max: 600 }), { minLength: codes.length, maxLength: codes.length }),
+        fc.array(fc.option(fc.integer({ min: 0, max: 600 }), { nil: null }), { minLength: codes.length, maxLength: codes.length }),
+      ),
+    );
+
+  it('finds nothing in a flow that follows its sequence in order and in time', () => {
+    fc.assert(
+      fc.property(flow, ([types, waits, slack]) => {
+        const steps = types.map((type, i) => `${type}${i > 0 && slack[i] !== null ? `<${waits[i]! + slack[i]! + 1}m` : ''}`);
+        let minute = 0;
+        const events = types.map((type, i) => event(type, (minute += i === 0 ? 0 : waits[i]!)));
+        expect(sequenceGaps(events, judged(steps.join('>')), 'P', LATER)).toEqual([]);
+      }),
+    );
+  });
+
+  it('reports exactly the one step left out of such a flow, as missing', () => {
+    fc.assert(
+      fc.property(flow, fc.nat(), ([types, waits], pick) => {
+        const dropped = 1 + (pick % (types.length - 1));
+        let minute = 0;
+        const events = types.map((type, i) => event(type, (minute += i === 0 ? 0 : waits[i]! + 1)));
+        const gaps = sequenceGaps(events.filter((_, i) => i !== dropped), judged(types.join('>')), 'P', LATER);
+        expect(gaps.map((g) => [g.kind, g.stepIndex])).toEqual([['missing', dropped]]);
+      }),
+    );
   });
 });
 
