@@ -119,6 +119,12 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   const direct = handle?.prepare('select 1 as ok');
   const pingDirect = direct ? async () => direct.get() !== undefined : pingServer;
   const PING_REUSE_MS = 1_000;
+  let schemaName: string | undefined;
+  /** The schema unqualified names resolve to (the connection's search_path), asked once. */
+  const currentSchema = async (): Promise<string> => {
+    schemaName ??= (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? 'public';
+    return schemaName;
+  };
   const storage: Storage = {
     db,
     dialect,
@@ -131,6 +137,9 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         provider: new StaticMigrationProvider(migrations),
         migrationTableName: `migrations_${safe}`,
         migrationLockTableName: `migrations_${safe}_lock`,
+        // on PostgreSQL the migrator looks for its tables in every schema unless told which: a database holding
+        // another schema's migration tables (other test runs, other instances) would make it skip creating its own
+        ...(dialect === 'postgres' ? { migrationTableSchema: await currentSchema() } : {}),
       });
       const { error, results } = await migrator.migrateToLatest();
       if (error) {
