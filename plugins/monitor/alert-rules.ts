@@ -11,6 +11,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { MonitoredInterface } from './api.ts';
 import type { AlertEpisodes } from './alert-episodes.ts';
 import type { AlertRuleRegistry } from './alert-rule-registry.ts';
+import type { ReadFile } from './ledger.ts';
 import type { AlertRules } from './monitor-config.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 import { minuteOf } from './message-store.ts';
@@ -99,6 +100,24 @@ export class AlertRuleEngine {
       title: `Folder of ${monitored.name} is unreachable`,
       message: `${monitored.directoryPath}: ${problem}. Watching resumes by itself when it returns.`,
     }));
+  }
+
+  /**
+   * After-commit listener: per interface, the last file of the batch decides the unparsable-file episode (open it or
+   * end it); a bad file followed by good ones in the same batch opens and closes it, so it stays visible.
+   */
+  async filesCommitted(files: ReadonlyArray<{ file: ReadFile; monitored: MonitoredInterface }>): Promise<void> {
+    const last = new Map<string, { file: ReadFile; monitored: MonitoredInterface }>();
+    const unparsable = new Map<string, ReadFile>();
+    for (const entry of files) {
+      if (entry.file.verdict.kind !== 'touched') last.set(entry.file.interfaceId, entry);
+      if (entry.file.state === 'unparsable') unparsable.set(entry.file.interfaceId, entry.file);
+    }
+    for (const [id, { file, monitored }] of last) {
+      const bad = unparsable.get(id);
+      if (bad) await this.fileParsed(monitored, bad.path, bad.error ?? 'unreadable');
+      if (file.state !== 'unparsable') await this.fileParsed(monitored, file.path, undefined);
+    }
   }
 
   /** A file could not be parsed (warning), or a later file parsed again. */

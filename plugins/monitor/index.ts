@@ -43,7 +43,6 @@ export const plugin: PluginModule<MonitorConfig> = {
     const registeredRules = new AlertRuleRegistry(alerts, clock, logger, new Set(Object.values(RULES)));
     const rules = new AlertRuleEngine(db, alerts, config.alertRules, clock, registeredRules);
 
-    let manager: WatchManager | undefined = undefined;
     const queue = new IngestQueue({
       db,
       commitStore: { db, dialect: context.storage.dialect, sqlite: context.storage.sqlite },
@@ -65,29 +64,11 @@ export const plugin: PluginModule<MonitorConfig> = {
           }
         },
       },
-      watched: (id) => manager?.watched(id),
       maxFileBytes: config.maxFileBytes,
       batchFiles: config.commitBatchFiles,
       settleMs: config.settleMs,
       keepRaw: config.keepRawContent,
       latencyLimits: { horizonMs: config.latencyHorizonMs, skewMs: config.clockSkewMs },
-      async committed(files) {
-        emitIngested(events, files, (id) => manager?.state(id)?.monitored.name ?? id);
-        // per interface, the last file of the batch decides the unparsable-file episode: open it or end it
-        const lastRead = new Map<string, (typeof files)[number]['file']>();
-        for (const { file } of files) if (file.verdict.kind !== 'touched') lastRead.set(file.interfaceId, file);
-        const unparsable = new Map<string, (typeof files)[number]['file']>();
-        for (const { file } of files) if (file.state === 'unparsable') unparsable.set(file.interfaceId, file);
-        const touched = new Set(files.map(({ file }) => file.interfaceId));
-        for (const [id, file] of lastRead) {
-          const monitored = manager?.state(id)?.monitored;
-          const bad = unparsable.get(id);
-          if (!monitored) continue;
-          if (bad) await rules.fileParsed(monitored, bad.path, bad.error ?? 'unreadable');
-          if (file.state !== 'unparsable') await rules.fileParsed(monitored, file.path, undefined);
-        }
-        for (const id of touched) manager?.evaluateSoon(id);
-      },
     });
     const watchManager = new WatchManager({
       db,
@@ -100,7 +81,10 @@ export const plugin: PluginModule<MonitorConfig> = {
       checkIntervalMs: config.checkIntervalMs,
       rescanIntervalMs: config.rescanIntervalMs,
     });
-    manager = watchManager;
+    // after each commit, in this order: alert rules of the files, `message.ingested`, traffic evaluation
+    queue.afterCommit((files) => rules.filesCommitted(files));
+    queue.afterCommit((files) => emitIngested(events, files));
+    queue.afterCommit((files) => watchManager.evaluateCommitted(files));
     const rollups = new RollupReader(db, interfaces, clock);
     const queries = new MessageQueries(db);
     const watchFacts = {

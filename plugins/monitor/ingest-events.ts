@@ -28,10 +28,10 @@ export function ingestedEvent(committed: CommittedFile, interfaceName: string): 
   };
 }
 
-/** Emits `message.ingested` for every committed file that added messages. */
-export function emitIngested(events: EventBus, committed: CommittedFile[], nameOf: (interfaceId: string) => string): void {
+/** After-commit listener: emits `message.ingested` for every committed file that added messages. */
+export function emitIngested(events: EventBus, committed: ReadonlyArray<CommittedFile & { monitored: { name: string } }>): void {
   for (const entry of committed) {
     if (entry.file.messages.length === 0) continue;
-    events.emit('message.ingested', ingestedEvent(entry, nameOf(entry.file.interfaceId)));
+    events.emit('message.ingested', ingestedEvent(entry, entry.monitored.name));
   }
 }

@@ -2,6 +2,10 @@
  * The ingest queue: settled files wait here (one entry per path, the latest stat wins) and one consumer reads,
  * judges against the ledger, validates and commits them in batches. One consumer keeps the ledger's judgement and
  * its write in order, so two reads of one path can never both count.
+ *
+ * The flow is one way: watcher -> queue -> reader -> one commit -> after-commit listeners, in the order they were
+ * added (alert rules, `message.ingested`, traffic evaluation). The watch manager tells the queue which interfaces are
+ * watched ({@link IngestQueue.watching}); the queue never calls back into it.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Kysely } from 'kysely';
@@ -62,8 +66,6 @@ export interface IngestQueueDeps {
   logger: Logger;
   /** Splits and validates HL7 content (a large message through the kernel's runner, in the worker pool). */
   readers: ContentReaders;
-  /** The interface a job belongs to, while it is watched; undefined drops the job. */
-  watched(interfaceId: string): MonitoredInterface | undefined;
   maxFileBytes: number;
   batchFiles: number;
   /** The settle time: a file found changed when read is looked at again this much later. */
@@ -71,13 +73,22 @@ export interface IngestQueueDeps {
   keepRaw: boolean;
   /** Bounds of usable latency (stale and clock-skew latencies are counted apart in the roll-ups). */
   latencyLimits?: LatencyLimits;
-  /** Called after each commit (events, alert rules). */
-  committed(files: CommittedFile[]): Promise<void>;
 }
+
+/** A committed file with the interface it was read for. */
+export interface CommittedIngest extends CommittedFile {
+  monitored: MonitoredInterface;
+}
+
+/** Called after each commit with what it stored, in the order listeners were added. */
+export type AfterCommitListener = (files: CommittedIngest[]) => Promise<void> | void;
 
 /** Settled files waiting to be read, and the loop that reads them. */
 export class IngestQueue {
   private readonly waiting = new Map<string, IngestJob>();
+  /** Interfaces being watched, with their settings: a job of any other is dropped. */
+  private readonly watched = new Map<string, MonitoredInterface>();
+  private readonly listeners: AfterCommitListener[] = [];
   private running: Promise<void> | undefined;
   /** When the last batch ended (performance.now()), to tell a burst from a lone file. */
   private lastBatchEndedMs = Number.NEGATIVE_INFINITY;
@@ -92,6 +103,22 @@ export class IngestQueue {
     this.waiting.delete(key);
     this.waiting.set(key, job);
     this.kick();
+  }
+
+  /** Adds an after-commit listener (alert rules, events, evaluations), run after the ones added before it. */
+  afterCommit(listener: AfterCommitListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** An interface is watched with these settings: its jobs are read with them. */
+  watching(monitored: MonitoredInterface): void {
+    this.watched.set(monitored.id, monitored);
+  }
+
+  /** An interface stopped being watched (disabled, unreachable, changed, removed): its waiting jobs are dropped. */
+  notWatching(interfaceId: string): void {
+    this.watched.delete(interfaceId);
+    for (const [key, job] of this.waiting) if (job.interfaceId === interfaceId) this.waiting.delete(key);
   }
 
   /** Whether a file of an interface waits in the queue. */
@@ -185,10 +212,12 @@ export class IngestQueue {
 
   private async process(batch: IngestJob[]): Promise<void> {
     const files: ReadFile[] = [];
+    const monitoredOf = new Map<string, MonitoredInterface>();
     const rows = await currentRows(this.deps.db, batch);
     for (const job of batch) {
-      const monitored = this.deps.watched(job.interfaceId);
+      const monitored = this.watched.get(job.interfaceId);
       if (!monitored) continue;
+      monitoredOf.set(job.interfaceId, monitored);
       const file = await this.read(job, monitored, rows.get(ledgerKey(job.interfaceId, job.relativePath)));
       if (file) files.push(file);
     }
@@ -202,7 +231,19 @@ export class IngestQueue {
       committed = [];
       for (const file of files) committed.push(...(await this.commitAlone(file)));
     }
-    await this.deps.committed(committed);
+    const withInterface: CommittedIngest[] = [];
+    for (const entry of committed) {
+      const monitored = monitoredOf.get(entry.file.interfaceId);
+      if (monitored) withInterface.push({ ...entry, monitored });
+    }
+    for (const listener of this.listeners) {
+      try {
+        await listener(withInterface);
+      } catch (error) {
+        // the batch is stored; a listener's failure must not make it count again
+        this.deps.logger.error({ err: error }, 'an after-commit listener of the monitor failed');
+      }
+    }
   }
 
   /** Commits one file; when the database refuses it, records it in the ledger as unparsable, without messages. */

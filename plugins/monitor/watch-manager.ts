@@ -60,12 +60,6 @@ export class WatchManager {
 
   constructor(private readonly deps: WatchManagerDeps) {}
 
-  /** The interface while it is watched (enabled and its folder reachable). */
-  watched(id: string): MonitoredInterface | undefined {
-    const state = this.states.get(id);
-    return state?.watcher ? state.monitored : undefined;
-  }
-
   /** The running state of an interface. */
   state(id: string): WatchState | undefined {
     return this.states.get(id);
@@ -84,6 +78,7 @@ export class WatchManager {
   apply(monitored: MonitoredInterface): Promise<void> {
     return this.serially(async () => {
       const previous = this.states.get(monitored.id);
+      this.deps.queue.notWatching(monitored.id);
       await previous?.watcher?.close();
       const state: WatchState = { monitored, watchingSinceMs: null };
       this.states.set(monitored.id, state);
@@ -98,6 +93,7 @@ export class WatchManager {
     return this.serially(async () => {
       const state = this.states.get(id);
       this.states.delete(id);
+      this.deps.queue.notWatching(id);
       await state?.watcher?.close();
     });
   }
@@ -127,6 +123,7 @@ export class WatchManager {
     });
     state.watcher = watcher;
     state.watchingSinceMs = this.deps.clock.nowMs();
+    this.deps.queue.watching(monitored);
     await watcher.start();
     await this.rescan(state);
   }
@@ -180,6 +177,7 @@ export class WatchManager {
         if (monitored.enabled) {
           const problem = directoryProblem(monitored.directoryPath);
           if (problem && state.watcher) {
+            this.deps.queue.notWatching(monitored.id);
             await state.watcher.close();
             state.watcher = undefined;
             state.watchingSinceMs = null;
@@ -198,6 +196,11 @@ export class WatchManager {
         }
       });
     }
+  }
+
+  /** After-commit listener: evaluates soon the traffic rules of every interface a commit touched. */
+  evaluateCommitted(files: ReadonlyArray<{ file: { interfaceId: string } }>): void {
+    for (const id of new Set(files.map(({ file }) => file.interfaceId))) this.evaluateSoon(id);
   }
 
   /**
