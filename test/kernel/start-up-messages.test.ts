@@ -116,7 +116,8 @@ describe('the data folder', () => {
       WORKBENCH_POPULATION_PORT: '0',
     });
     expect(result.out).toContain(`data       ${dataDir}  database ${join(dataDir, 'workbench.sqlite')}`);
-    expect(result.err).toContain('its mode is now 0700');
+    // The service logs (JSON lines) to stdout; a one-shot command would log to stderr.
+    expect(result.out + result.err).toContain('its mode is now 0700');
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
   }, 60_000);
 });
