@@ -76,13 +76,24 @@ async function engineFigures(): Promise<Record<string, number>> {
   let start = performance.now();
   for (const message of messages) deidentifier.deidentify(message, 'hl7');
   const deidentifyRate = messages.length / ((performance.now() - start) / 1000);
+  // The same messages again: every patient, name and number has been seen (a feed's usual case, where patients
+  // recur), so each value costs a cache look-up instead of a keyed hash.
+  start = performance.now();
+  for (const message of messages) deidentifier.deidentify(message, 'hl7');
+  const repeatedRate = messages.length / ((performance.now() - start) / 1000);
   start = performance.now();
   for (const message of messages) adapter.parse(message);
   const parseRate = messages.length / ((performance.now() - start) / 1000);
   console.log(
-    `de-identification of ${messages.length.toLocaleString('en-US')} HL7 messages: ours ${Math.round(deidentifyRate).toLocaleString('en-US')} msg/s | parsing them alone ${Math.round(parseRate).toLocaleString('en-US')} msg/s | ratio ${(deidentifyRate / parseRate).toFixed(2)}x (target >= 5,000 msg/s)`,
+    `de-identification of ${messages.length.toLocaleString('en-US')} HL7 messages, every patient new: ours ${Math.round(deidentifyRate).toLocaleString('en-US')} msg/s; the same messages again (values seen): ${Math.round(repeatedRate).toLocaleString('en-US')} msg/s | parsing them alone ${Math.round(parseRate).toLocaleString('en-US')} msg/s | ratios ${(deidentifyRate / parseRate).toFixed(2)}x and ${(repeatedRate / parseRate).toFixed(2)}x (target >= 5,000 msg/s)`,
   );
-  return { triageMedianMs: triage, validateMedianMs: validate, deidentifyMsgPerSec: Math.round(deidentifyRate), parseMsgPerSec: Math.round(parseRate) };
+  return {
+    triageMedianMs: triage,
+    validateMedianMs: validate,
+    deidentifyMsgPerSec: Math.round(deidentifyRate),
+    deidentifyRepeatedMsgPerSec: Math.round(repeatedRate),
+    parseMsgPerSec: Math.round(parseRate),
+  };
 }
 
 async function storeFigures(): Promise<Record<string, number>> {

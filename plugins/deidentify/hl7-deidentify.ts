@@ -253,10 +253,17 @@ export class Hl7Deidentifier {
       let kind = number < plans.length ? plans[number]! : this.plan(id, number, context.version);
       if (id === 'OBX' && number === 5) kind = OBX_VALUE_KINDS[obxType] ?? null;
       if (!kind) continue;
-      const rewritten = value
-        .split(context.delimiters.repetition)
-        .map((repetition) => (repetition === '' || repetition === '""' ? repetition : this.rewrite(kind, repetition, `${id}.${number}`, context)))
-        .join(context.delimiters.repetition);
+      const path = `${id}.${number}`;
+      let rewritten: string;
+      if (!value.includes(context.delimiters.repetition)) rewritten = this.rewrite(kind, value, path, context);
+      else {
+        const repetitions = value.split(context.delimiters.repetition);
+        for (let index = 0; index < repetitions.length; index++) {
+          const repetition = repetitions[index]!;
+          if (repetition !== '' && repetition !== '""') repetitions[index] = this.rewrite(kind, repetition, path, context);
+        }
+        rewritten = repetitions.join(context.delimiters.repetition);
+      }
       if (rewritten !== value) {
         fields[number] = rewritten;
         changed = true;
