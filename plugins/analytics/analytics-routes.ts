@@ -48,6 +48,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/timeseries',
+    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_TOO_MANY_POINTS', 'ANALYTICS_INTERFACE_NOT_FOUND'],
     summary: 'A metric of one interface (or all) over time: every UTC-aligned bucket of the window, zeros included',
     description:
       'Read from the monitor\'s roll-ups, never from stored messages. since/until default to the last 24 hours; at most 10,000 buckets.',
@@ -71,7 +72,8 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
         granularity: query.granularity,
         since: window.since.toISOString(),
         until: window.until.toISOString(),
-        points,
+        // the answer carries what a chart and a reader need; the latency parts stay in the roll-ups
+        points: points.map(({ start, value, messages, failed }) => ({ start, value, messages, failed })),
       };
     },
   });
@@ -79,6 +81,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/topn',
+    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_INTERFACE_NOT_FOUND'],
     summary: 'The top interfaces, message types, error codes or sending facilities by a metric, each with its share',
     tags: ['analytics'],
     query: z
@@ -110,6 +113,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'POST',
     url: '/api/monitor/analytics/query',
+    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_INTERFACE_NOT_FOUND', 'MESSAGE_CURSOR_INVALID'],
     summary: 'Messages (without raw text, a page at a time by cursor) and alerts matching filters, with totals',
     description: `Filters: interfaceId, severity (alerts), messageType, status (valid|invalid), errorCode, sendingFacility. Unknown keys are refused. Pass the answer's next as cursor for the following page.`,
     tags: ['analytics'],
@@ -157,6 +161,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/dashboards/:template',
+    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_TEMPLATE_NOT_FOUND', 'ANALYTICS_TEMPLATE_PARAMETER_MISSING', 'ANALYTICS_INTERFACE_NOT_FOUND'],
     summary: 'A dashboard filled from its template (overview, interface, errors; templates are data files)',
     tags: ['analytics'],
     params: z.object({ template: z.string().min(1).max(100) }).strict(),
@@ -175,6 +180,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/export/csv',
+    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_TOO_MANY_POINTS', 'ANALYTICS_INTERFACE_NOT_FOUND'],
     summary: 'A time series as a CSV file (RFC 4180, header row, UTC, formula-safe), streamed from the roll-ups',
     tags: ['analytics'],
     query: seriesQuery,

@@ -13,8 +13,8 @@ const parts = {
   clockSkew: z.number(),
 };
 
-/** One bucket of a series. */
-export const seriesPointSchema = z.object({ start: z.string(), value: z.number().nullable(), ...parts });
+/** One bucket of a series: its start, the metric's value, and the messages and failures it holds. */
+export const seriesPointSchema = z.object({ start: z.string(), value: z.number().nullable(), messages: z.number(), failed: z.number() });
 
 /** The timeseries answer. */
 export const timeseriesSchema = z.object({
@@ -60,28 +60,44 @@ export const alertSchema = z.object({
   acknowledgedAt: z.string().nullable(),
   rule: z.string(),
   clearedAt: z.string().nullable(),
+  /** When the episode last rose in severity; null while it never did. */
+  escalatedAt: z.string().nullable(),
 });
 
 const issueSchema = z.object({ field: z.string(), code: z.string(), severity: z.enum(['error', 'warning']), message: z.string() });
 
-/** A stored message's facts (no raw text). */
-export const messageFactsSchema = z
-  .object({
-    id: z.string(),
-    interfaceId: z.string(),
-    receivedAt: z.string(),
-    messageTime: z.string().nullable(),
-    messageType: z.string().nullable(),
-    triggerEvent: z.string().nullable(),
-    controlId: z.string().nullable(),
-    sendingApplication: z.string().nullable(),
-    sendingFacility: z.string().nullable(),
-    isValid: z.boolean(),
-    errors: z.array(issueSchema),
-    warnings: z.array(issueSchema),
-    latencyMs: z.number().nullable(),
-  })
-  .loose();
+/** A stored message's facts (the contract's default projection: no raw text). */
+export const messageFactsSchema = z.object({
+  id: z.string(),
+  interfaceId: z.string(),
+  fileId: z.string(),
+  indexInFile: z.number(),
+  standard: z.enum(['hl7', 'fhir', 'ncpdp']),
+  receivedAt: z.string(),
+  messageTime: z.string().nullable(),
+  messageType: z.string().nullable(),
+  triggerEvent: z.string().nullable(),
+  version: z.string().nullable(),
+  controlId: z.string().nullable(),
+  sendingApplication: z.string().nullable(),
+  sendingFacility: z.string().nullable(),
+  receivingApplication: z.string().nullable(),
+  receivingFacility: z.string().nullable(),
+  sequenceNumber: z.number().nullable(),
+  acknowledgedControlId: z.string().nullable(),
+  software: z
+    .object({ vendor: z.string().nullable(), version: z.string().nullable(), product: z.string().nullable(), installDate: z.string().nullable() })
+    .nullable(),
+  segmentIds: z.array(z.string()),
+  patientIds: z.array(z.object({ id: z.string(), assigningAuthority: z.string().nullable() })),
+  accountNumber: z.string().nullable(),
+  visitNumber: z.string().nullable(),
+  isValid: z.boolean(),
+  errors: z.array(issueSchema),
+  warnings: z.array(issueSchema),
+  latencyMs: z.number().nullable(),
+  latencyClass: z.enum(['ok', 'none', 'stale', 'skew']),
+});
 
 /** The query answer. */
 export const queryResultSchema = z.object({

@@ -26,9 +26,8 @@ export const plugin: PluginModule<AnalyticsConfig> = {
     context.registerErrors(analyticsErrors.catalogue);
     await context.storage.migrate(analyticsMigrations);
     const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
-    // the monitor's report builder (its contract's buildReport): the report is built there, rendered here
-    const buildReport: ReportBuilder = (window) =>
-      (monitor as unknown as { buildReport: ReportBuilder }).buildReport(window);
+    // the report is built by the monitor (its contract's buildReport) and rendered here
+    const buildReport: ReportBuilder = (window) => monitor.buildReport(window);
     const dashboards = new DashboardEngine(monitor, loadDashboardTemplates(join(context.directory, 'dashboards')));
     const schedules = new ReportScheduleStore(context.storage.db, clock);
     const mailer = config.smtp ? new SmtpMailer(config.smtp, config.delivery.timeoutMs) : undefined;

@@ -18,7 +18,7 @@ export interface ReportFacts {
   interfaces: Array<{
     status: { interfaceId: string; name: string; state: string; lastMessageAt: string | null };
     metrics: { messagesTotal: number; messagesFailed: number; errorRate: number | null; p99LatencyMs: number | null };
-    topErrors: Array<{ code: string; field: string; count: number }>;
+    topErrors: Array<{ code: string; field: string; count: number; exampleControlIds?: string[] }>;
   }>;
   alerts: Array<{ interfaceName: string; severity: string; title: string; triggeredAt: string; acknowledgedAt: string | null }>;
 }
@@ -78,7 +78,10 @@ export function reportText(report: ReportFacts): string {
     lines.push(
       `${status.name} [${status.state}]: ${metrics.messagesTotal} messages, ${metrics.messagesFailed} failed (${percent(metrics.errorRate)}), p99 ${ms(metrics.p99LatencyMs)}, last message ${status.lastMessageAt ?? 'never'}`,
     );
-    for (const error of topErrors) lines.push(`    ${error.count} x ${error.code} at ${error.field}`);
+    for (const error of topErrors) {
+      const examples = error.exampleControlIds?.length ? ` (e.g. ${error.exampleControlIds.join(', ')})` : '';
+      lines.push(`    ${error.count} x ${error.code} at ${error.field}${examples}`);
+    }
   }
   lines.push('', `Alerts: ${report.alerts.length}`);
   for (const alert of report.alerts) {
@@ -95,7 +98,7 @@ export function reportHtml(report: ReportFacts): string {
         `<tr><td>${escapeHtml(status.name)}</td><td>${escapeHtml(status.state)}</td><td style="text-align:right">${metrics.messagesTotal}</td>` +
         `<td style="text-align:right">${metrics.messagesFailed}</td><td style="text-align:right">${escapeHtml(percent(metrics.errorRate))}</td>` +
         `<td style="text-align:right">${escapeHtml(ms(metrics.p99LatencyMs))}</td><td>${escapeHtml(status.lastMessageAt ?? 'never')}</td>` +
-        `<td>${topErrors.map((e) => `${e.count} &times; <code>${escapeHtml(e.code)}</code> at <code>${escapeHtml(e.field)}</code>`).join('<br>')}</td></tr>`,
+        `<td>${topErrors.map((e) => `${e.count} &times; <code>${escapeHtml(e.code)}</code> at <code>${escapeHtml(e.field)}</code>${e.exampleControlIds?.length ? ` (e.g. ${escapeHtml(e.exampleControlIds.join(', '))})` : ''}`).join('<br>')}</td></tr>`,
     )
     .join('\n');
   const alerts = report.alerts

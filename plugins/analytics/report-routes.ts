@@ -62,6 +62,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'POST',
     url: '/api/monitor/analytics/reports/generate',
+    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_INTERFACE_NOT_FOUND'],
     summary: 'The monitor report of a window as a file: html, json, csv (one row per interface) or text',
     tags: ['analytics'],
     body: z
@@ -92,6 +93,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'POST',
     url: '/api/monitor/analytics/reports/schedule',
+    errors: ['ANALYTICS_TIME_ZONE_UNKNOWN', 'ANALYTICS_SMTP_NOT_CONFIGURED', 'ANALYTICS_INTERFACE_NOT_FOUND'],
     summary: 'Schedule a report e-mailed daily, weekly (Mondays) or monthly (the 1st) at an hour of an IANA time zone',
     description: 'Stored in the analytics plugin\'s table (survives restarts), run by the scheduler, sent over the SMTP server of plugins.analytics.smtp.',
     tags: ['analytics'],
@@ -133,6 +135,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/reports/schedule/:id',
+    errors: ['ANALYTICS_SCHEDULE_NOT_FOUND'],
     summary: 'One report schedule',
     tags: ['analytics'],
     params: scheduleIdParams,
@@ -144,6 +147,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'DELETE',
     url: '/api/monitor/analytics/reports/schedule/:id',
+    errors: ['ANALYTICS_SCHEDULE_NOT_FOUND'],
     summary: 'Delete a report schedule (its job stops at once)',
     tags: ['analytics'],
     params: scheduleIdParams,
@@ -160,6 +164,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'POST',
     url: '/api/monitor/analytics/reports/schedule/:id/run',
+    errors: ['ANALYTICS_SCHEDULE_NOT_FOUND'],
     summary: 'Send a schedule\'s report now (with its retries), to check the mail settings; answers how it went',
     tags: ['analytics'],
     params: scheduleIdParams,

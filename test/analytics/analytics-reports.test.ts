@@ -52,6 +52,9 @@ describe('reports', () => {
     expect(html.headers['content-disposition']).toMatch(/^attachment; filename="report-.+\.html"$/);
     expect(html.text).toContain('ADT &lt;feed&gt;');
     expect(html.text).toContain('<strong>42</strong>');
+    // the top errors with example control ids, as the monitor's report has them
+    expect(html.text).toContain('REQUIRED_FIELD_MISSING');
+    expect(html.text).toMatch(/e\.g\. BAD[01]/);
     const json = await h.post('/api/monitor/analytics/reports/generate', { format: 'json' });
     expect(JSON.parse(json.text).totals).toEqual({ messages: 42, failed: 2, interfaces: 1 });
     const csv = await h.post('/api/monitor/analytics/reports/generate', { format: 'csv' });
