@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
+import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 async function createInterface(h: MonitorHarness, name: string, dir: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -29,8 +30,8 @@ describe('recovery of files no event brought', () => {
       const id = await createInterface(h, 'slow share', dir, { usePolling: true });
       for (let i = 0; i < 5; i++) writeFileSync(join(dir, `lost${i}.hl7`), adtMessage(`LOST${i}`));
       await waitFor(async () => (await total(h, id)) === 5, 20_000, 'the 5 files found by listing');
-      // listing again and again never counts a file twice
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // listing again (quiesce lists every folder once more) never counts a file twice
+      await quiesceMonitor(h.wb.workbench);
       const service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
       expect(await service.storedMessageCounts(id)).toEqual({ messages: 5, failed: 0, files: 5, interfaces: 1 });
     } finally {

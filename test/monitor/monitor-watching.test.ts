@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MONITOR_SERVICE, type MessageFilter, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
+import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 async function createInterface(h: MonitorHarness, name: string, dir: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -135,7 +136,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
     writeFileSync(join(flat, 'top.hl7'), adtMessage('FLATTOP'));
     await waitForTotal(h, deepId, 5);
     await waitForTotal(h, flatId, 1);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await quiesceMonitor(h.wb.workbench);
     expect((await metrics(h, flatId)).messagesTotal).toBe(1);
   });
 
@@ -148,7 +149,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
     symlinkSync(join(outside, 'target.hl7'), join(dir, 'late-link.hl7'));
     writeFileSync(join(dir, 'real.hl7'), adtMessage('REAL'));
     await waitForTotal(h, id, 1);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await quiesceMonitor(h.wb.workbench);
     expect((await metrics(h, id)).messagesTotal).toBe(1);
     expect(await find({ controlId: 'LINKED' })).toEqual([]);
   });
@@ -264,7 +265,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
     expect((await h.put(`/api/monitor/interfaces/${id}`, { enabled: false })).json.data.enabled).toBe(false);
     writeFileSync(join(dir, 'b.hl7'), adtMessage('TOG2'));
     writeFileSync(join(dir, 'sub', 'c.hl7'), adtMessage('TOG3'));
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await quiesceMonitor(h.wb.workbench);
     expect((await metrics(h, id)).messagesTotal).toBe(1);
     expect((await h.put(`/api/monitor/interfaces/${id}`, { enabled: true })).json.data.enabled).toBe(true);
     await waitForTotal(h, id, 3);
@@ -311,7 +312,7 @@ describe('restarts', () => {
     try {
       await waitForTotal(second, id, 31);
       const svc = second.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await quiesceMonitor(second.wb.workbench);
       expect(await svc.storedMessageCounts(id)).toEqual({ messages: 31, failed: 0, files: 30, interfaces: 1 });
     } finally {
       await second.stop();
