@@ -11,7 +11,7 @@ import { populationErrors } from './errors.ts';
 import { learnProfile, type LearnedProfile } from './profile-learner.ts';
 import type { ProfileStore } from './profile-store.ts';
 import type { SeedRuns } from './seed-runs.ts';
-import { PROVIDER_ALIASES, type Provider } from './sql-dialect.ts';
+import { PROVIDERS, PROVIDER_ALIASES, type Provider } from './sql-dialect.ts';
 import { POPULATION_EXAMPLES } from './population-examples.ts';
 
 const TAGS = ['population'];
@@ -49,6 +49,51 @@ const cleanupQuery = z
   .strict();
 
 const keyRange = z.object({ from: z.number().int(), to: z.number().int() });
+
+const cycleSchema = z.object({
+  tables: z.array(z.string()).describe('each references the next; the last references the first'),
+  brokenBy: z.object({ table: z.string(), columns: z.array(z.string()), foreignKey: z.string() }).nullable().describe('the nullable foreign key inserted as NULL'),
+});
+
+/** `data` of POST /api/population/connect. */
+const connectedSchema = z.object({
+  connected: z.literal(true),
+  database: z.string().describe('provider://host:port/database'),
+  provider: z.enum(PROVIDERS),
+  tables: z.array(z.object({ name: z.string(), rowCount: z.number().int() })),
+  insertOrder: z.array(z.string()),
+  cycles: z.array(cycleSchema),
+});
+
+/** `data` of GET /api/population/schema: the schema as analysed. */
+const schemaInfoSchema = z.object({
+  provider: z.enum(PROVIDERS),
+  database: z.string(),
+  analysedAt: z.string(),
+  tables: z.array(
+    z.object({
+      name: z.string(),
+      columns: z.array(
+        z.object({
+          name: z.string(),
+          dataType: z.string(),
+          nullable: z.boolean(),
+          default: z.string().nullable(),
+          maxLength: z.number().int().nullable(),
+          allowedValues: z.array(z.string()).nullable().describe('values an enum type or a check list allows'),
+          generated: z.boolean().describe('filled by the database (serial, identity, auto_increment)'),
+        }),
+      ),
+      primaryKey: z.array(z.string()),
+      uniques: z.array(z.array(z.string())),
+      foreignKeys: z.array(z.object({ name: z.string(), columns: z.array(z.string()), refTable: z.string(), refColumns: z.array(z.string()) })),
+      checks: z.array(z.object({ name: z.string(), clause: z.string() })),
+      rowCount: z.number().int(),
+    }),
+  ),
+  insertOrder: z.array(z.string()),
+  cycles: z.array(cycleSchema),
+});
 
 /** A seed run as the routes answer it: state, progress and the manifest (`tables`: per table the keys inserted). */
 const seedRunSchema = z.object({
@@ -120,12 +165,12 @@ export function registerDatabaseRoutes(
     tags: TAGS,
     tier: 'professional',
     body: connectBody,
-    response: anyObject,
+    response: connectedSchema,
     async handler({ body }) {
       const connected = await session.connect(body.provider, body.connectionString);
       const { schema } = connected;
       return {
-        connected: true,
+        connected: true as const,
         database: connected.connection.target.label,
         provider: schema.provider,
         tables: schema.tables.map((t) => ({ name: t.name, rowCount: t.rowCount })),
@@ -143,7 +188,7 @@ export function registerDatabaseRoutes(
     summary: 'Schema analysed at the last connect: tables, columns, keys, enum/check values, row counts, insert order',
     tags: TAGS,
     tier: 'professional',
-    response: anyObject,
+    response: schemaInfoSchema,
     async handler() {
       await session.refresh();
       return schemaView();
