@@ -2,7 +2,7 @@
  * Totals of an interface over a time window from the minute roll-ups and their latency histograms. Both reads go
  * through the (interface, minute) primary keys, so their cost follows the window's minutes, not the tables.
  */
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { histogramQuantile } from './latency-histogram.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 
@@ -55,24 +55,6 @@ export async function windowQuantile(
   if (until) query = query.where('minute', '<', until);
   const rows = await query.groupBy('bucket').execute();
   return histogramQuantile(new Map(rows.map((r) => [Number(r.bucket), Number(r.count)])), q);
-}
-
-/** Per-hour totals (`YYYY-MM-DDTHH` keys) of an interface for minutes in [since, until). */
-export async function hourlyTotals(
-  db: Kysely<MonitorDatabase>,
-  interfaceId: string,
-  since: string,
-  until?: string,
-): Promise<Map<string, { messages: number; failed: number }>> {
-  const hour = (eb: ExpressionBuilder<MonitorDatabase, 'monitor_minutes'>) => eb.fn<string>('substr', ['minute', eb.lit(1), eb.lit(13)]);
-  let query = db
-    .selectFrom('monitor_minutes')
-    .select((eb) => [hour(eb).as('hour'), eb.fn.sum<number>('messages').as('messages'), eb.fn.sum<number>('failed').as('failed')])
-    .where('interface_id', '=', interfaceId)
-    .where('minute', '>=', since);
-  if (until) query = query.where('minute', '<', until);
-  const rows = await query.groupBy(hour).execute();
-  return new Map(rows.map((r) => [r.hour, { messages: Number(r.messages ?? 0), failed: Number(r.failed ?? 0) }]));
 }
 
 /** When the newest message of an interface was received, or null. */
