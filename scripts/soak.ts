@@ -282,3 +282,5 @@ try {
   await server?.destroy();
   rmSync(root, { recursive: true, force: true });
 }
+// The TypeScript loader's helper process would keep this one waiting.
+process.exit(process.exitCode ?? 0);
