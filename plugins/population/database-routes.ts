@@ -65,6 +65,65 @@ const connectedSchema = z.object({
   cycles: z.array(cycleSchema),
 });
 
+const valueFrequency = z.object({ value: z.string(), count: z.number().int(), fraction: z.number() });
+
+/** A learned profile as the routes answer it: aggregates only; identity hashes are counted, never listed. */
+const learnedProfileSchema = z.object({
+  name: z.string(),
+  provider: z.enum(PROVIDERS),
+  database: z.string(),
+  learnedAt: z.string(),
+  k: z.number().int().describe('k-anonymity threshold: nothing seen fewer than k times is kept'),
+  sampleSize: z.number().int(),
+  tables: z.array(
+    z.object({
+      table: z.string(),
+      rowCount: z.number().int(),
+      sampledRows: z.number().int(),
+      columns: z.array(
+        z.object({
+          name: z.string(),
+          dataType: z.string(),
+          kind: z.enum(['number', 'date', 'string', 'boolean', 'other']),
+          nullFraction: z.number(),
+          distinctCount: z.number().int(),
+          frequencies: z.object({ values: z.array(valueFrequency), suppressed: z.number().int() }).nullable(),
+          range: z
+            .object({
+              min: z.union([z.number(), z.string()]),
+              max: z.union([z.number(), z.string()]),
+              mean: z.number().nullable(),
+              histogram: z.array(z.object({ from: z.union([z.number(), z.string()]), to: z.union([z.number(), z.string()]), count: z.number().int() })),
+            })
+            .nullable(),
+          strings: z.object({ minLength: z.number(), maxLength: z.number(), meanLength: z.number(), patterns: z.array(valueFrequency) }).nullable(),
+        }),
+      ),
+      fanOut: z.array(
+        z.object({
+          foreignKey: z.string(),
+          columns: z.array(z.string()),
+          refTable: z.string(),
+          parents: z.number().int(),
+          mean: z.number(),
+          min: z.number(),
+          max: z.number(),
+        }),
+      ),
+    }),
+  ),
+  identities: z.object({ tables: z.array(z.string()), count: z.number().int() }).nullable().describe('sampled people, as a count of salted hashes'),
+});
+
+/** `data` of GET /api/population/profiles: one summary per profile, newest first. */
+const profileSummarySchema = z.object({
+  name: z.string(),
+  learnedAt: z.string(),
+  tables: z.array(z.string()),
+  sampledRows: z.number().int(),
+  hasIdentities: z.boolean(),
+});
+
 /** `data` of GET /api/population/schema: the schema as analysed. */
 const schemaInfoSchema = z.object({
   provider: z.enum(PROVIDERS),
@@ -204,7 +263,7 @@ export function registerDatabaseRoutes(
     tags: TAGS,
     tier: 'professional',
     body: learnBody,
-    response: anyObject,
+    response: learnedProfileSchema,
     async handler({ body }) {
       const connected = session.require('learn');
       const known = new Set(connected.schema.tables.map((t) => t.name));
@@ -229,7 +288,7 @@ export function registerDatabaseRoutes(
     summary: 'Learned profiles',
     tags: TAGS,
     tier: 'professional',
-    response: z.array(anyObject),
+    response: z.array(profileSummarySchema),
     handler: () => profiles.list(),
   });
 
@@ -242,7 +301,7 @@ export function registerDatabaseRoutes(
     tags: TAGS,
     tier: 'professional',
     params: z.object({ name: z.string().min(1).max(200) }),
-    response: anyObject,
+    response: learnedProfileSchema,
     handler: async ({ params }) => publicProfile(await profiles.get(params.name)),
   });
 
