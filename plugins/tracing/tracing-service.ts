@@ -179,14 +179,21 @@ export class TracingService {
 
   /** Adds an API sequence; false when the name is taken. */
   async addSequence(sequence: StoredSequence): Promise<boolean> {
-    this.stored = undefined;
-    return this.store.add(sequence);
+    try {
+      return await this.store.add(sequence);
+    } finally {
+      // after the write: a listing that ran during it may have cached the list from before
+      this.stored = undefined;
+    }
   }
 
   /** Removes an API sequence; false when there was none. */
   async removeSequence(name: string): Promise<boolean> {
-    this.stored = undefined;
-    return this.store.remove(name);
+    try {
+      return await this.store.remove(name);
+    } finally {
+      this.stored = undefined;
+    }
   }
 
   private async judgedSequences(only?: string, alerting = false): Promise<JudgedSequence[]> {
