@@ -255,7 +255,12 @@ export interface RollupRetention {
   dayDays: number;
 }
 
-/** Removes roll-ups past their retention; answers how many rows went. */
+/**
+ * Removes roll-ups past their retention; answers how many rows went. The minute rows themselves (totals and the
+ * folder-reachable and enabled state of each minute) are kept as long as hours: an SLA report judges every minute of
+ * up to a year, and a minute without a row would read as not observed. Their latency histograms and dimension rows,
+ * the bulk of the minute data, go after `minuteDays`.
+ */
 export async function pruneRollups(db: Kysely<MonitorDatabase>, nowMs: number, retention: RollupRetention): Promise<number> {
   const before = (days: number) => new Date(nowMs - days * 86_400_000).toISOString();
   let removed = 0;
@@ -263,7 +268,7 @@ export async function pruneRollups(db: Kysely<MonitorDatabase>, nowMs: number, r
     removed += Number(result.numDeletedRows);
   };
   const minuteCut = before(retention.minuteDays);
-  count(await db.deleteFrom('monitor_minutes').where('minute', '<', minuteCut).executeTakeFirst());
+  count(await db.deleteFrom('monitor_minutes').where('minute', '<', before(Math.max(retention.minuteDays, retention.hourDays))).executeTakeFirst());
   count(await db.deleteFrom('monitor_minute_latency').where('minute', '<', minuteCut).executeTakeFirst());
   for (const [step, days] of [['minute', retention.minuteDays], ['hour', retention.hourDays], ['day', retention.dayDays]] as const) {
     const cut = before(days);

@@ -179,13 +179,19 @@ describe.each(storages())('monitor roll-ups on %s', (storage) => {
   it('removes roll-ups past their retention, each step by its own', async () => {
     const other = (await h.post('/api/monitor/interfaces', { name: 'Retention feed', directoryPath: h.folder() })).json.data.id;
     const old = Date.parse('2025-01-01T10:00:00Z');
-    await recordMessages(h.wb.workbench.storage, other, [{ receivedAt: new Date(old) }]);
+    await recordMessages(h.wb.workbench.storage, other, [{ receivedAt: new Date(old), latencyMs: 500 }]);
     const window = { since: new Date(old - HOUR), until: new Date(old + 2 * HOUR) };
     expect((await service.totals(window, [other])).messages).toBe(1);
     const db = h.wb.workbench.storage.db as Kysely<MonitorDatabase>;
-    // 10 days later: minutes (7 days) go, hours and days (400 days) stay
+    const minutes = { since: new Date(old), until: new Date(old + 5 * 60_000) };
+    expect(await service.quantile(other, 0.5, minutes)).not.toBeNull();
+    expect((await service.topN({ by: 'messageType', metric: 'messagesTotal', ...minutes, interfaceIds: [other] })).length).toBe(1);
+    // 10 days later: minute histograms and dimension rows (7 days) go; minute rows stay as long as hours (SLA reports
+    // judge every minute of up to a year), and hours and days (400 days) stay
     await pruneRollups(db, old + 10 * 24 * HOUR, { minuteDays: 7, hourDays: 400, dayDays: 400 });
-    expect((await service.series({ interfaceIds: [other], ...window, step: 'minute', metric: 'messagesTotal' })).some((p) => p.messages > 0)).toBe(false);
+    expect(await service.quantile(other, 0.5, minutes)).toBeNull();
+    expect(await service.topN({ by: 'messageType', metric: 'messagesTotal', ...minutes, interfaceIds: [other] })).toEqual([]);
+    expect((await service.totals(minutes, [other])).messages).toBe(1);
     expect((await service.series({ interfaceIds: [other], ...window, step: 'hour', metric: 'messagesTotal' })).map((p) => p.messages)).toEqual([0, 1, 0]);
     await pruneRollups(db, old + 405 * 24 * HOUR, { minuteDays: 7, hourDays: 400, dayDays: 400 });
     expect((await service.totals({ since: new Date(old - 48 * HOUR), until: new Date(old + 48 * HOUR) }, [other])).messages).toBe(0);
