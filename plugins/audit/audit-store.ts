@@ -123,6 +123,11 @@ export const auditMigrations: Record<string, Migration> = {
 };
 
 const BATCH = 500;
+/**
+ * How long a new head may wait before the checkpoint file records it. Entries appended in the last moments before a
+ * crash may be missing from the checkpoint; they cannot be told from deleted ones (see the README).
+ */
+const CHECKPOINT_DELAY_MS = 100;
 const APPEND_ATTEMPTS = 5;
 /** Longest stored text of a free field, so one record stays small whatever a caller passes. */
 const FIELD_LIMIT = 500;
@@ -171,6 +176,8 @@ export class AuditStore implements AuditTrail {
   /** The last link this process wrote or read; appends are serialised, so it stays right unless another process appends. */
   private tail: { id: number; hash: string } | undefined;
   private keying: { key: Buffer; checkpoint: AuditCheckpoint } | undefined;
+  private checkpointDirty = false;
+  private checkpointTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Kysely<AuditTables>,
@@ -208,9 +215,35 @@ export class AuditStore implements AuditTrail {
     return this.keying;
   }
 
-  private saveCheckpoint(change: Partial<AuditCheckpoint>): void {
+  /**
+   * Records a change of the checkpoint. A new head is written behind, at most {@link CHECKPOINT_DELAY_MS} later, so a
+   * burst of appends costs one file write rather than one each; a new anchor (`now`) is written at once.
+   */
+  private saveCheckpoint(change: Partial<AuditCheckpoint>, now = false): void {
     if (!this.keying) return;
     this.keying.checkpoint = { ...this.keying.checkpoint, ...change, at: this.clock.now().toISOString() };
+    this.checkpointDirty = true;
+    if (now) {
+      this.flushCheckpoint();
+      return;
+    }
+    if (this.checkpointTimer) return;
+    this.checkpointTimer = setTimeout(() => this.flushCheckpoint(), CHECKPOINT_DELAY_MS);
+    // stop() writes whatever is pending
+    this.checkpointTimer.unref();
+  }
+
+  /** Resolves once every append queued so far is done. */
+  whenIdle(): Promise<void> {
+    return this.queue.run(async () => undefined);
+  }
+
+  /** Writes the pending checkpoint now (at stop, before a verify or an export reads it). */
+  flushCheckpoint(): void {
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    if (!this.checkpointDirty || !this.keying) return;
+    this.checkpointDirty = false;
     writeCheckpoint(this.evidence.checkpointPath, this.keying.checkpoint);
   }
 
@@ -284,6 +317,7 @@ export class AuditStore implements AuditTrail {
    */
   async verify(): Promise<AuditVerification> {
     const { key } = await this.evidenceOf();
+    this.flushCheckpoint();
     // Read again: another run of this data folder (the CLI, a restart) may have moved it.
     const checkpoint = readCheckpoint(this.evidence.checkpointPath) ?? null;
     const anchor = await this.anchorRow();
@@ -354,6 +388,7 @@ export class AuditStore implements AuditTrail {
 
   /** The checkpoint as it is on disk now (for exports), or null before the first use. */
   currentCheckpoint(): AuditCheckpoint | null {
+    this.flushCheckpoint();
     return readCheckpoint(this.evidence.checkpointPath) ?? null;
   }
 
@@ -387,7 +422,7 @@ export class AuditStore implements AuditTrail {
         else await trx.insertInto('audit_anchor').values({ id: 1, ...row }).execute();
         return { removed, anchorId };
       }).then((result) => {
-        this.saveCheckpoint({ anchorId, anchorHash: last.hash });
+        this.saveCheckpoint({ anchorId, anchorHash: last.hash }, true);
         return result;
       });
     });

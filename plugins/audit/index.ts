@@ -64,7 +64,12 @@ export const plugin: PluginModule<AuditConfig> = {
       context.config.refusalWindowSeconds * 1000,
       (error) => context.logger.error({ err: error }, 'a refused credential could not be audited'),
     );
-    context.lifecycle.onStop(() => refusals.stop());
+    context.lifecycle.onStop(async () => {
+      refusals.stop();
+      // after the refusals' last counts are appended
+      await store.whenIdle();
+      store.flushCheckpoint();
+    });
     context.events.on('auth.credential-refused', (event) => {
       const holder = event.holder;
       const actor = holder ? (holder.kind === 'api-key' ? `wbk_${holder.subject}` : holder.subject) : (event.keyPrefix ?? 'anonymous');

@@ -49,7 +49,11 @@ describe('audit evidence outside the database', () => {
       expect(statSync(join(wb.dataDir, file)).mode & 0o777, file).toBe(0o600);
     }
     const last = (await rows()).at(-1) as Row;
-    const checkpoint = JSON.parse(readFileSync(join(wb.dataDir, 'audit-checkpoint.json'), 'utf8'));
+    // A new head reaches the file within a moment (a burst of appends is one write).
+    const checkpoint = await waitFor(() => {
+      const onDisk = JSON.parse(readFileSync(join(wb.dataDir, 'audit-checkpoint.json'), 'utf8'));
+      return onDisk.headId === last.id ? onDisk : undefined;
+    }, 5_000, 'the checkpoint of the newest entry');
     expect(checkpoint).toMatchObject({ headId: last.id, headHash: last.hash, anchorId: null, keyedFromId: 1 });
     const exported = await asAdmin({ path: '/api/monitor/audit/export?format=json' });
     expect(JSON.parse(exported.text).checkpoint).toMatchObject({ headId: last.id, headHash: last.hash });
