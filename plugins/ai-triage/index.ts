@@ -53,7 +53,7 @@ export const plugin: PluginModule<TriageConfig> = {
     const analysis = new InterfaceAnalysis(monitor, base, () => context.clock.nowMs());
     registerTriageRoutes(context.routes, { entitlement: context.entitlement, triage, analysis });
     if (context.config.upgradeAlertRule) {
-      monitor().registerAlertRule(createUpgradeAlertRule(analysis, context.config.upgradeAlertHours));
+      monitor().registerAlertRule(createUpgradeAlertRule(analysis, context.config.upgradeAlertHours, context.config.upgradeAlertReuseSeconds));
     }
   },
 };

@@ -24,6 +24,11 @@ export const triageConfigSchema = z
     upgradeAlertRule: z.boolean().default(false),
     /** Window of the upgrade alert rule, in hours. */
     upgradeAlertHours: z.number().int().min(1).max(24 * 30).default(24),
+    /**
+     * Seconds a verdict of the alert rule is reused for an interface: the rule runs after every committed file, and a
+     * verdict reads the interface's last week, so a busy feed is judged at most this often.
+     */
+    upgradeAlertReuseSeconds: z.number().int().min(0).max(3_600).default(60),
   })
   .strict();
 

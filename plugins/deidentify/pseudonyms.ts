@@ -103,6 +103,7 @@ class ByteStream {
 export class Pseudonymizer {
   private readonly cache = new Map<string, Map<string, string>>();
   private cacheSize = 0;
+  private readonly offsets = new Map<string, number>();
 
   /** @param key the secret of the keyed hash (32 random bytes from the data folder's key file) */
   constructor(private readonly key: Buffer) {
@@ -149,9 +150,14 @@ export class Pseudonymizer {
 
   /** A whole number of days in ±[30, 395] for a patient key: one offset per patient keeps intervals. */
   dateOffsetDays(patientKey: string): number {
+    const known = this.offsets.get(patientKey);
+    if (known !== undefined) return known;
     const bytes = this.stream('date-offset', patientKey);
     const days = 30 + bytes.below(366);
-    return bytes.next() % 2 === 0 ? -days : days;
+    const offset = bytes.next() % 2 === 0 ? -days : days;
+    if (this.offsets.size >= CACHE_LIMIT) this.offsets.clear();
+    this.offsets.set(patientKey, offset);
+    return offset;
   }
 
   /** A family name for a family name (same input, same output; never the input itself). */

@@ -2,8 +2,10 @@
 // 2.3 to 2.5.1 with new software (SFT) and a new Z-segment at a known time is detected at that time; a sender with
 // steady random errors is not, and its errors form one pattern. Reads go through the monitor's query contract only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startTestWorkbench } from '../helpers/test-workbench.ts';
 import { startMonitorHarness, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
 
 const MINUTE = 60_000;
@@ -143,4 +145,50 @@ describe('patterns, summary and upgrade check of monitored interfaces', () => {
     expect(result).toMatchObject({ assessment: 'insufficient-data', upgradeDetected: false, changePoint: null });
     expect(result.explanation).toMatch(/Too little data/);
   });
+});
+
+describe('the upgrade detector as a monitor alert rule', () => {
+  it('raises a vendor-upgrade warning when switched on, and none on a steady feed', async () => {
+    // The monitor harness sets plugins.monitor alone, so this instance is started with both plugin sections.
+    const root = mkdtempSync(join(tmpdir(), 'triage-alert-'));
+    const wb = await startTestWorkbench({
+      config: {
+        plugins: {
+          monitor: { settleMs: 150, checkIntervalMs: 100, pollingIntervalMs: 100 },
+          'ai-triage': { upgradeAlertRule: true, upgradeAlertReuseSeconds: 0 },
+        },
+      },
+    });
+    const h = {
+      wb,
+      get: (path: string) => wb.call('monitor', { method: 'GET', path }),
+      post: (path: string, body: unknown) => wb.call('monitor', { method: 'POST', path, body }),
+    };
+    try {
+      const start = Math.floor((Date.now() - 3 * 60 * MINUTE) / 1000) * 1000;
+      const upgradedDir = join(root, 'upgraded');
+      const steadyDir = join(root, 'steady');
+      mkdirSync(upgradedDir);
+      mkdirSync(steadyDir);
+      for (let index = 0; index < COUNT; index++) {
+        const at = start + index * 2 * MINUTE;
+        writeFileSync(join(upgradedDir, `m${String(index).padStart(3, '0')}.hl7`), adt(index, at, { upgraded: index >= SWITCH_AT, failing: false }));
+        writeFileSync(join(steadyDir, `m${String(index).padStart(3, '0')}.hl7`), adt(index, at, { upgraded: true, failing: index % 4 === 0 }));
+      }
+      const upgradedId = (await h.post('/api/monitor/interfaces', { name: 'Upgraded feed', directoryPath: upgradedDir })).json.data.id;
+      const steadyId = (await h.post('/api/monitor/interfaces', { name: 'Steady feed', directoryPath: steadyDir })).json.data.id;
+      const alert = await waitFor(async () => {
+        const alerts = (await h.get(`/api/monitor/alerts?sinceHours=24&interfaceId=${upgradedId}`)).json.data as Array<{ rule: string; title: string; severity: string }>;
+        return alerts.find((item) => item.rule === 'vendor-upgrade');
+      }, 60_000, 'a vendor-upgrade alert');
+      expect(alert).toMatchObject({ severity: 'warning', title: expect.stringContaining('Upgraded feed') });
+      // The steady feed is fully read (its own upgrade check sees every message), and no rule raised anything for it.
+      await waitFor(async () => (await h.wb.call('bridge', { method: 'POST', path: '/api/monitor/upgrade-check', body: { interfaceId: steadyId } })).json.data?.messagesRead === COUNT, 60_000);
+      const steadyAlerts = (await h.get(`/api/monitor/alerts?sinceHours=24&interfaceId=${steadyId}`)).json.data as Array<{ rule: string }>;
+      expect(steadyAlerts.filter((item) => item.rule === 'vendor-upgrade')).toEqual([]);
+    } finally {
+      await wb.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
