@@ -15,7 +15,6 @@ import { PROVIDERS, PROVIDER_ALIASES, type Provider } from './sql-dialect.ts';
 import { POPULATION_EXAMPLES } from './population-examples.ts';
 
 const TAGS = ['population'];
-const anyObject = z.record(z.string(), z.unknown());
 
 /** A provider, or one of its other names (`mariadb`, `postgresql`, `mssql`), as the provider it is. */
 const providerField = z
@@ -122,6 +121,46 @@ const profileSummarySchema = z.object({
   tables: z.array(z.string()),
   sampledRows: z.number().int(),
   hasIdentities: z.boolean(),
+});
+
+/** `data` of POST /api/population/seed/dry-run: what a seed would do, changing nothing. */
+const dryRunSchema = z.object({
+  jobId: z.string(),
+  database: z.string(),
+  provider: z.enum(PROVIDERS),
+  method: z.string().describe('how rows are loaded (COPY, multi-row INSERT, bulk load)'),
+  transactions: z.string(),
+  steps: z.array(
+    z.object({
+      order: z.number().int(),
+      table: z.string(),
+      from: z.string().describe('the default table its rows come from'),
+      rowCount: z.number().int(),
+      keyColumn: z.string(),
+      keys: z.string().describe('the keys it would insert'),
+      columns: z.array(
+        z.object({
+          column: z.string(),
+          source: z.enum(['key', 'parent-key', 'existing-parent', 'unique', 'generated', 'profile', 'placeholder', 'null']),
+          from: z.string().optional(),
+          unique: z
+            .union([
+              z.object({ kind: z.literal('integer'), offset: z.number() }),
+              z.object({ kind: z.literal('numbered'), prefix: z.string(), width: z.number().int(), offset: z.number() }),
+              z.object({ kind: z.literal('text'), prefix: z.string() }),
+            ])
+            .optional()
+            .describe('a unique column: how its values avoid those already there'),
+        }),
+      ),
+      statement: z.string(),
+      sample: z.string().nullable().describe('an INSERT of the first rows, for reading'),
+      firstRows: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.null()]))),
+    }),
+  ),
+  untouched: z.array(z.object({ table: z.string(), reason: z.string() })),
+  cycleBreakers: z.array(z.object({ table: z.string(), columns: z.array(z.string()) })),
+  cycles: z.array(cycleSchema),
 });
 
 /** `data` of GET /api/population/schema: the schema as analysed. */
@@ -314,7 +353,7 @@ export function registerDatabaseRoutes(
     tags: TAGS,
     tier: 'professional',
     body: jobBody,
-    response: anyObject,
+    response: dryRunSchema,
     async handler({ body }) {
       const connected = session.require('dry-run a seed');
       await session.refresh();
