@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
+import fc from 'fast-check';
 import { ManualClock } from '../../kernel/clock.ts';
 import type { SeriesPoint, SeriesQuery } from '../../plugins/monitor/api.ts';
 import type { AnalyticsSource } from '../../plugins/analytics/analytics-source.ts';
@@ -14,6 +15,7 @@ import type { MailSender, ReportMail } from '../../plugins/analytics/report-mail
 import { renderReport, type ReportFacts } from '../../plugins/analytics/report-rendering.ts';
 import type { ReportSchedule, ReportScheduleStore } from '../../plugins/analytics/report-schedules.ts';
 import { seriesRows } from '../../plugins/analytics/series-csv.ts';
+import { alertMatches, messageFilterOf, QUERY_FILTER_KEYS, queryFiltersSchema } from '../../plugins/analytics/query-filters.ts';
 import { bucketCount, checkPoints, resolveWindow, STEP_MS } from '../../plugins/analytics/time-window.ts';
 import { Scheduler } from '../../kernel/scheduler.ts';
 
@@ -215,5 +217,42 @@ describe('report delivery', () => {
     const now = new Date('2026-03-01T07:00:00Z');
     expect(reportWindow('monthly', now).since.toISOString()).toBe('2026-02-01T07:00:00.000Z');
     expect(reportWindow('weekly', now).since.toISOString()).toBe('2026-02-22T07:00:00.000Z');
+  });
+});
+
+describe('query filters', () => {
+  it('accept exactly the known keys, and refuse any other naming it and every known key', () => {
+    const known = new Set<string>(QUERY_FILTER_KEYS);
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.string({ minLength: 1, maxLength: 5 }), { maxKeys: 4 }), (filters) => {
+        const result = queryFiltersSchema.safeParse(filters);
+        const unknown = Object.keys(filters).filter((key) => !known.has(key));
+        if (unknown.length > 0) {
+          expect(result.success).toBe(false);
+          const text = JSON.stringify(result.error?.issues);
+          for (const key of unknown) expect(text).toContain(JSON.stringify(`"${key}"`).slice(1, -1));
+          for (const key of QUERY_FILTER_KEYS) expect(text).toContain(key);
+        } else if (result.success) {
+          expect(Object.keys(result.data).every((key) => known.has(key))).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('narrow messages by every given filter and leave severity to the alerts', () => {
+    const window = { since: new Date('2026-06-01T00:00:00Z'), until: new Date('2026-06-02T00:00:00Z') };
+    const filters = queryFiltersSchema.parse({ interfaceId: 'a', severity: 'critical', messageType: ['ADT^A01', 'ORU'], status: 'invalid', errorCode: 'X', sendingFacility: 'MAIN' });
+    expect(messageFilterOf(filters, window)).toEqual({
+      ...window,
+      interfaceIds: ['a'],
+      messageTypes: ['ADT^A01', 'ORU'],
+      isValid: false,
+      errorCodes: ['X'],
+      sendingFacility: 'MAIN',
+    });
+    const matches = alertMatches(filters);
+    expect(matches({ interfaceId: 'a', severity: 'critical' })).toBe(true);
+    expect(matches({ interfaceId: 'a', severity: 'warning' })).toBe(false);
+    expect(matches({ interfaceId: 'b', severity: 'critical' })).toBe(false);
   });
 });
