@@ -176,6 +176,8 @@ export class Hl7Deidentifier {
   private readonly plans = new Map<string, FieldKind | null>();
   private readonly segmentPlans = new Map<string, boolean>();
   private readonly planLists = new Map<string, Array<FieldKind | null>>();
+  private readonly componentPaths = new Map<string, string[]>();
+  private readonly fieldPaths = new Map<string, string[]>();
 
   constructor(
     private readonly pseudonyms: Pseudonymizer,
@@ -253,7 +255,7 @@ export class Hl7Deidentifier {
       let kind = number < plans.length ? plans[number]! : this.plan(id, number, context.version);
       if (id === 'OBX' && number === 5) kind = OBX_VALUE_KINDS[obxType] ?? null;
       if (!kind) continue;
-      const path = `${id}.${number}`;
+      const path = this.fieldPath(id, number);
       let rewritten: string;
       if (!value.includes(context.delimiters.repetition)) rewritten = this.rewrite(kind, value, path, context);
       else {
@@ -325,6 +327,31 @@ export class Hl7Deidentifier {
     return kind;
   }
 
+  /** `PID` and 5 -> `PID.5`, made once per segment id and field (see {@link componentPath}). */
+  private fieldPath(segment: string, number: number): string {
+    let list = this.fieldPaths.get(segment);
+    if (!list) {
+      list = [];
+      if (this.fieldPaths.size > 10_000) this.fieldPaths.clear();
+      this.fieldPaths.set(segment, list);
+    }
+    return (list[number] ??= `${segment}.${number}`);
+  }
+
+  /**
+   * `PID.5` and component index 0 -> `PID.5.1`, made once: the same string object each time, so the report's map
+   * hashes it once rather than for every replaced value.
+   */
+  private componentPath(path: string, index: number): string {
+    let list = this.componentPaths.get(path);
+    if (!list) {
+      list = [];
+      if (this.componentPaths.size > 10_000) this.componentPaths.clear();
+      this.componentPaths.set(path, list);
+    }
+    return (list[index] ??= `${path}.${index + 1}`);
+  }
+
   /** One value made from another by a replacement rule (no closures per call: this runs for every field). */
   private make(rule: Replacement, text: string, path: string, context: MessageContext): string {
     const { pseudonyms } = context;
@@ -368,7 +395,7 @@ export class Hl7Deidentifier {
     const cut = current.indexOf(delimiters.subcomponent);
     const first = cut < 0 ? current : current.slice(0, cut);
     components[index] = this.make(rule, unescaped(first, delimiters.escape), path, context) + (cut < 0 ? '' : current.slice(cut));
-    context.report.add(`${path}.${index + 1}`, kind);
+    context.report.add(this.componentPath(path, index), kind);
   }
 
   /** Replaces the filled subcomponents of component `index` from `from` to `to` (inclusive). */
@@ -386,7 +413,7 @@ export class Hl7Deidentifier {
     }
     if (touched) {
       components[index] = parts.join(delimiters.subcomponent);
-      context.report.add(`${path}.${index + 1}`, kind);
+      context.report.add(this.componentPath(path, index), kind);
     }
   }
 
