@@ -102,7 +102,14 @@ describe('triage of real-world causes', () => {
     }
   });
 
-  it('uses the interface context to pick a more specific entry when one is keyed by it', () => {
+  it('uses the interface context to pick a more specific entry when one is keyed by it', async () => {
+    const content = ADT('PID|1||PATID1234^^^HOSP^MR||EVERYMAN^ADAM||19610615|M').replace('PV1|1|I|', 'PV1|1||');
+    const plain = await engine.triage({ content, interfaceContext: 'ADT from registration' });
+    const changed = await engine.triage({ content, interfaceContext: 'ADT from registration; vendor upgrade went live on Monday' });
+    expect(plain.knowledgeEntry).toBe('hl7.required-field-missing');
+    expect(changed.knowledgeEntry).toBe('hl7.required-field-missing.after-change');
+    expect(changed.rootCause).toMatch(/PV1\.2 \(Patient Class\) has been empty since the change/);
+    // A field-keyed entry is still more specific than a context-keyed one.
     const entry = base.match('hl7', { code: 'SEGMENT_UNEXPECTED', field: 'ZPI', messageType: 'ADT^A01', context: 'vendor upgrade last night', signals: new Set() });
     expect(entry?.id).toBe('hl7.segment-unexpected.z');
   });
