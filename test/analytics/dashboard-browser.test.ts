@@ -1,7 +1,9 @@
 // The dashboard in a real browser (Debian's Chromium through playwright-core): the page loads with no console error
 // (a CSP violation is one), shows the counts of the ingested files, and its Acknowledge button changes what the API
-// answers. Skipped, with a notice, where no Chromium is installed.
-import { existsSync, mkdirSync } from 'node:fs';
+// answers. Skipped, with a notice, where no Chromium is installed. WORKBENCH_UPDATE_SCREENSHOT=1 saves the page as
+// docs/dashboard.png (the README's picture).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
@@ -65,9 +67,12 @@ describe.skipIf(!hasBrowser)('dashboard in a browser', () => {
     expect(await page.textContent('#errors tbody')).toContain('FAIL0');
     for (const url of requests) expect(new URL(url).origin).toBe(new URL(h.wb.urls.monitor).origin);
 
-    const docs = resolve(import.meta.dirname, '../../docs');
-    mkdirSync(docs, { recursive: true });
-    await page.screenshot({ path: join(docs, 'dashboard.png'), fullPage: true });
+    // the README's picture is refreshed on request only, so a test run leaves the tree as it was
+    const shots = process.env.WORKBENCH_UPDATE_SCREENSHOT ? resolve(import.meta.dirname, '../../docs') : mkdtempSync(join(tmpdir(), 'dashboard-shot-'));
+    mkdirSync(shots, { recursive: true });
+    const shot = await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
+    expect(shot.subarray(1, 4).toString('latin1')).toBe('PNG');
+    if (!process.env.WORKBENCH_UPDATE_SCREENSHOT) rmSync(shots, { recursive: true, force: true });
 
     await page.click(`button[data-alert-id="${alertId}"]`);
     const acknowledged = await waitFor(async () => {
