@@ -11,6 +11,7 @@ import { FhirDeidentifier, TooDeepError } from './fhir-deidentify.ts';
 import { Hl7Deidentifier } from './hl7-deidentify.ts';
 import { NcpdpDeidentifier } from './ncpdp-deidentify.ts';
 import { Pseudonymizer } from './pseudonyms.ts';
+import type { ZSegmentTypes } from './z-segment-types.ts';
 
 const STANDARDS: readonly DeidentifiableStandard[] = ['hl7', 'fhir', 'ncpdp'];
 
@@ -20,8 +21,11 @@ interface Engines {
   ncpdp: NcpdpDeidentifier;
 }
 
-/** Creates the service over the registry (detection, HL7 field types) and a key supplier. */
-export function createDeidentifier(standards: StandardsRegistry, loadKey: () => Buffer): DeidentifyService {
+/**
+ * Creates the service over the registry (detection, HL7 field types), a key supplier and the Z-segment field types of
+ * the profile packs.
+ */
+export function createDeidentifier(standards: StandardsRegistry, loadKey: () => Buffer, zSegmentTypes: ZSegmentTypes = new Map()): DeidentifyService {
   let engines: Engines | undefined;
   const hl7Types = new Map<string, ReturnType<NonNullable<ReturnType<StandardsRegistry['get']>>['describe']>>();
   const describe = (path: string, version: string | undefined) => {
@@ -43,7 +47,7 @@ export function createDeidentifier(standards: StandardsRegistry, loadKey: () => 
   const ready = (): Engines => {
     if (!engines) {
       const pseudonyms = new Pseudonymizer(loadKey());
-      engines = { hl7: new Hl7Deidentifier(pseudonyms, describe), fhir: new FhirDeidentifier(pseudonyms), ncpdp: new NcpdpDeidentifier(pseudonyms) };
+      engines = { hl7: new Hl7Deidentifier(pseudonyms, describe, zSegmentTypes), fhir: new FhirDeidentifier(pseudonyms), ncpdp: new NcpdpDeidentifier(pseudonyms) };
     }
     return engines;
   };

@@ -14,6 +14,7 @@ import { luhnCheckDigit } from '../identifiers/api.ts';
 import { shiftHl7Date } from './date-shift.ts';
 import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
+import type { ZSegmentTypes } from './z-segment-types.ts';
 
 /** What the engine needs from the HL7 standard: the data type of a field (from the adapter's `describe`). */
 export type Hl7Describe = (path: string, version: string | undefined) => FieldDescription | undefined;
@@ -179,9 +180,14 @@ export class Hl7Deidentifier {
   private readonly componentPaths = new Map<string, string[]>();
   private readonly fieldPaths = new Map<string, string[]>();
 
+  /**
+   * @param describe data types of the standard's fields
+   * @param zSegmentTypes data types of Z-segment fields from the profile packs (z-segment-types.ts)
+   */
   constructor(
     private readonly pseudonyms: Pseudonymizer,
     private readonly describe: Hl7Describe,
+    private readonly zSegmentTypes: ZSegmentTypes = new Map(),
   ) {}
 
   /** Rewrites every message of `content`, adding what it replaced to `report`. */
@@ -239,8 +245,8 @@ export class Hl7Deidentifier {
   private segment(body: string, context: MessageContext): string {
     const id = body.slice(0, 3);
     if (!SEGMENT_ID.test(id) || body.length > 3 && body[3] !== context.delimiters.field) return body;
-    if (id.startsWith('Z')) {
-      context.report.note(`${id} (a Z-segment) was left as it was: only a profile says what its fields hold.`);
+    if (id.startsWith('Z') && !this.zSegmentTypes.has(id)) {
+      context.report.note(`${id} (a Z-segment no profile pack defines) was left as it was: only a profile says what its fields hold.`);
       return body;
     }
     // Segments with nothing to replace (most order and result segments in most versions) are not split at all.
@@ -310,16 +316,18 @@ export class Hl7Deidentifier {
     if (!kind) {
       let type: string | undefined;
       try {
-        type = this.describe(path, version)?.dataType?.toUpperCase();
+        type = segment.startsWith('Z') ? this.zSegmentTypes.get(segment)?.[number - 1] : this.describe(path, version)?.dataType?.toUpperCase();
       } catch {
         type = undefined;
       }
+      // A profile's Z-segment text fields may say anything about anyone.
+      if (segment.startsWith('Z') && (type === 'TX' || type === 'FT')) kind = 'freeText';
       if (type === 'XPN' || type === 'XCN' || type === 'XAD' || type === 'XTN') kind = type;
       // PPN (a person with a time stamp, TXA-22 and the like) reads as XCN: the time stamp is component 15.
       else if (type === 'PPN') kind = 'XCN';
       else if (type === 'DT' || type === 'DTM') kind = 'DATE';
       else if (type === 'TS') kind = 'TS';
-      else if ((type === 'CX' || type === 'DLN') && PEOPLE_SEGMENTS.has(segment)) kind = type;
+      else if ((type === 'CX' || type === 'DLN') && (PEOPLE_SEGMENTS.has(segment) || segment.startsWith('Z'))) kind = type;
     }
     // MSH-12 is the sender's text: the caches are cleared rather than grown by versions nobody defines.
     if (this.plans.size > 50_000) this.plans.clear();

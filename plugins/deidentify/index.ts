@@ -10,13 +10,18 @@ import { keyFilePath, loadOrCreateKey } from './deidentify-key.ts';
 import { createDeidentifier } from './deidentifier.ts';
 import { registerDeidentifyRoutes } from './deidentify-routes.ts';
 import { deidentifyErrors } from './errors.ts';
+import { loadZSegmentTypes } from './z-segment-types.ts';
 
 /** Registers the service, the route, the command and the error catalogue. */
 export const plugin: PluginModule<DeidentifyConfig> = {
   configSchema: deidentifyConfigSchema,
   register(context) {
     context.registerErrors(deidentifyErrors.catalogue);
-    const service = createDeidentifier(context.standards, () => loadOrCreateKey(keyFilePath(context.dataDir, context.config.keyFile)));
+    const service = createDeidentifier(
+      context.standards,
+      () => loadOrCreateKey(keyFilePath(context.dataDir, context.config.keyFile)),
+      loadZSegmentTypes(context.profiles),
+    );
     context.container.registerInstance(DEIDENTIFY_SERVICE, service);
     registerDeidentifyRoutes(context.routes, service);
     context.registerCommand(createDeidentifyCommand(service));

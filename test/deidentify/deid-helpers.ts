@@ -13,6 +13,7 @@ import { loadNcpdpProfiles } from '../../plugins/ncpdp-standard/ncpdp-profiles.t
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 import { createDeidentifier } from '../../plugins/deidentify/deidentifier.ts';
 import type { DeidentifyService } from '../../plugins/deidentify/api.ts';
+import { loadZSegmentTypes } from '../../plugins/deidentify/z-segment-types.ts';
 
 /** A registry with the HL7, FHIR and NCPDP adapters and the shipped profile packs. */
 export function createStandards(): StandardsRegistry {
@@ -25,7 +26,8 @@ export function createStandards(): StandardsRegistry {
   return registry;
 }
 
-/** A de-identifier with a fixed key (or the given one). */
+/** A de-identifier with a fixed key (or the given one) and the shipped packs' Z-segment definitions. */
 export function createTestDeidentifier(standards: StandardsRegistry, key = Buffer.alloc(32, 7)): DeidentifyService {
-  return createDeidentifier(standards, () => key);
+  const packs = discoverProfilePacks([resolve(import.meta.dirname, '..', '..', 'profiles')]).packs;
+  return createDeidentifier(standards, () => key, loadZSegmentTypes(packs));
 }

@@ -203,3 +203,24 @@ describe('de-identification of the shared corpus', () => {
     expect(rekeyed.messageContent).not.toBe(a.messageContent);
   });
 });
+
+describe('Z-segments', () => {
+  const message = [
+    'MSH|^~\\&|ACMEHIS|ACME|LAB|ACME|20250615120000||ADT^A01^ADT_A01|Z1|P|2.5',
+    'PID|1||ZMRN4411^^^ACME^MR||PARKINSON^OPHELIA||19720304|F',
+    'ZPI|1|PARKINSON^OPHELIA^JANE|Y|20240102',
+    'ZVN|1|Called the patient OPHELIA PARKINSON at home|555123^MORRISON^DELPHINE',
+    'ZXX|1|PARKINSON OPHELIA',
+  ].join('\r');
+
+  it('replaces the fields of Z-segments a profile pack defines, by their data types, and leaves others with a note', () => {
+    const result = service.deidentify(message, 'hl7');
+    const lines = result.messageContent.split('\r');
+    expect(lines[2]).not.toMatch(/PARKINSON|OPHELIA|20240102/);
+    expect(lines[2]!.split('|')[3]).toBe('Y');
+    expect(lines[3]).not.toMatch(/PARKINSON|OPHELIA|MORRISON|DELPHINE/);
+    expect(result.report.replacements).toContainEqual({ path: 'ZVN.2', kind: 'freeText', count: 1 });
+    expect(lines[4]).toBe('ZXX|1|PARKINSON OPHELIA');
+    expect(result.report.notes.join(' ')).toMatch(/ZXX \(a Z-segment no profile pack defines\)/);
+  });
+});
