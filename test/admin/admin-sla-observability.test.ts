@@ -19,6 +19,8 @@ let keys: RoleKeys;
 let monitor: MonitorService;
 /** Start of the fixture window: a whole minute 40 minutes ago. */
 let t0: number;
+/** The interface of the hand-counted fixture of stored minutes. */
+let fixtureId: string;
 const iso = (at: number) => new Date(at).toISOString();
 const asAdmin = (request: TestRequest) => harness.wb.call('monitor', withBearer(request, keys.admin));
 
@@ -42,6 +44,22 @@ beforeAll(async () => {
   keys = await createRoleKeys(harness.wb);
   monitor = harness.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
   t0 = Math.floor(Date.now() / MINUTE) * MINUTE - 40 * MINUTE;
+  // the fixture every SLA report and observability test reads, built once here so that any test runs alone (-t)
+  fixtureId = await createInterface('sla-fixture');
+  await asAdmin({ method: 'POST', path: '/api/monitor/admin/sla', body: { interfaceId: fixtureId, uptimeTarget: 90, maxResponseMs: 5000, alertThresholdPercent: 50 } });
+  // history: the interface and its SLA existed an hour before the fixture window (a report counts no earlier minute)
+  const db = harness.wb.workbench.storage.db as Kysely<any>;
+  await db.updateTable('monitor_interfaces').set({ created_at: iso(t0 - 60 * MINUTE) }).where('id', '=', fixtureId).execute();
+  await db.updateTable('admin_slas').set({ created_at: iso(t0 - 60 * MINUTE) }).where('interface_id', '=', fixtureId).execute();
+  const at = (offset: number) => t0 + offset * MINUTE;
+  const rows: MinuteRollup[] = [minute(fixtureId, at(-1), { reachable: false }), minute(fixtureId, at(20), { reachable: false })];
+  for (let m = 0; m < 5; m++) rows.push(minute(fixtureId, at(m), { messages: 10 }));
+  rows.push(minute(fixtureId, at(5), { reachable: false }), minute(fixtureId, at(6), { reachable: false }));
+  rows.push(minute(fixtureId, at(7), { enabled: false }));
+  for (let m = 8; m < 12; m++) rows.push(minute(fixtureId, at(m), { messages: 5, failed: 1 }));
+  // minute 12: no row (the service was not running)
+  for (let m = 13; m < 20; m++) rows.push(minute(fixtureId, at(m), { messages: 10, failed: m === 15 ? 2 : 0 }));
+  await importMinuteRollups(harness.wb.workbench.storage, rows);
 });
 afterAll(async () => {
   await harness.stop();
@@ -79,32 +97,14 @@ describe('SLA definitions', () => {
     const removed = await expectAdminOnly(harness.wb, keys, { method: 'DELETE', path: `/api/monitor/admin/sla/${id}` });
     expect(removed.status).toBe(200);
     expect((await asAdmin({ path: `/api/monitor/admin/sla/${id}` })).status).toBe(404);
-    const actions = (await asAdmin({ path: '/api/monitor/audit/?resourceType=sla' })).json.data.entries.map((e: { action: string }) => e.action);
+    const actions = (await asAdmin({ path: '/api/monitor/audit/?resourceType=sla' })).json.data.entries
+      .filter((e: { resourceId: string }) => e.resourceId === id)
+      .map((e: { action: string }) => e.action);
     expect(actions).toEqual(['sla.delete', 'sla.upsert', 'sla.upsert']);
   });
 });
 
 describe('SLA report from stored minutes', () => {
-  let fixtureId: string;
-
-  beforeAll(async () => {
-    fixtureId = await createInterface('sla-fixture');
-    await asAdmin({ method: 'POST', path: '/api/monitor/admin/sla', body: { interfaceId: fixtureId, uptimeTarget: 90, maxResponseMs: 5000, alertThresholdPercent: 50 } });
-    // history: the interface and its SLA existed an hour before the fixture window (a report counts no earlier minute)
-    const db = harness.wb.workbench.storage.db as Kysely<any>;
-    await db.updateTable('monitor_interfaces').set({ created_at: iso(t0 - 60 * MINUTE) }).where('id', '=', fixtureId).execute();
-    await db.updateTable('admin_slas').set({ created_at: iso(t0 - 60 * MINUTE) }).where('interface_id', '=', fixtureId).execute();
-    const at = (offset: number) => t0 + offset * MINUTE;
-    const rows: MinuteRollup[] = [minute(fixtureId, at(-1), { reachable: false }), minute(fixtureId, at(20), { reachable: false })];
-    for (let m = 0; m < 5; m++) rows.push(minute(fixtureId, at(m), { messages: 10 }));
-    rows.push(minute(fixtureId, at(5), { reachable: false }), minute(fixtureId, at(6), { reachable: false }));
-    rows.push(minute(fixtureId, at(7), { enabled: false }));
-    for (let m = 8; m < 12; m++) rows.push(minute(fixtureId, at(m), { messages: 5, failed: 1 }));
-    // minute 12: no row (the service was not running)
-    for (let m = 13; m < 20; m++) rows.push(minute(fixtureId, at(m), { messages: 10, failed: m === 15 ? 2 : 0 }));
-    await importMinuteRollups(harness.wb.workbench.storage, rows);
-  });
-
   it('computes uptime, error rate, error budget, breaches and met exactly as counted by hand', async () => {
     const path = `/api/monitor/admin/sla/${fixtureId}/report?from=${iso(t0)}&to=${iso(t0 + 20 * MINUTE)}`;
     const answer = await expectAdminOnly(harness.wb, keys, { path });
@@ -218,8 +218,6 @@ describe('share of messages within maxResponseMs', () => {
 
 describe('observability', () => {
   it('aggregates a workspace (orgId = workspace id) and lists its violations, admin only', async () => {
-    const all = (await harness.get('/api/monitor/interfaces')).json.data as Array<{ id: string; name: string }>;
-    const fixtureId = all.find((i) => i.name === 'sla-fixture')?.id ?? '';
     const plain = await createInterface('no-sla');
     const ws = (await asAdmin({ method: 'POST', path: '/api/monitor/admin/workspaces', body: { name: 'Observed Org' } })).json.data.id;
     for (const interfaceId of [fixtureId, plain]) {
@@ -258,8 +256,8 @@ describe('observability', () => {
     expect(cost.process.rssBytes).toBeGreaterThan(10 * 2 ** 20);
     expect(cost.storage.dataDirBytes).toBeGreaterThan(0);
     expect(cost.storage.databaseBytes).toBeGreaterThan(0);
-    // Stored messages are the three real ones; daily counts come from the minutes, imported history included.
-    expect(cost.messages.stored).toBe(3);
+    // Stored messages are the real ones (imported minutes add none); daily counts come from the minutes, imported history included.
+    expect(cost.messages.stored).toBe((await monitor.storedMessageCounts()).messages);
     const perDay = await monitor.dailyMessageCounts({ since: new Date(Date.now() - 30 * 86_400_000), until: new Date() });
     expect(cost.messages.perDay).toEqual(perDay.map((d) => ({ day: d.day, messages: d.messages })));
     const lastWeek = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
