@@ -537,7 +537,3 @@ export class Hl7Deidentifier {
     return lead + String(Number(year[0]) + years).padStart(4, '0').slice(-4) + text.slice(4) + trail;
   }
 }
-
-function text0Kind(value: string | undefined, fallback: IdentifierKind): IdentifierKind {
-  return value?.includes('@') ? 'email' : fallback;
-}
