@@ -100,12 +100,16 @@ describe('metrics, status and report', () => {
     expect(text.headers['content-type']).toContain('text/plain');
     expect(text.text).toContain('messages 5, failed 1');
     expect(text.text).toContain('PARSE_ERROR');
+    // durations as a person reads them: three messages 60 s late and one on time average 45 s; p99 is the 60 s bucket
+    expect(text.text).toMatch(/average latency 45 s, p99 1(\.1)? min,/);
+    expect(report.interfaces[0].metrics.averageLatencyMs).toBe(45_000);
 
     const html = await h.get('/api/monitor/report?format=html&sinceHours=3');
     expect(html.status).toBe(200);
     expect(html.headers['content-type']).toContain('text/html');
     expect(html.text).toMatch(/^<!DOCTYPE html>/);
     expect(html.text).toContain('<svg');
+    expect(html.text).toContain('<dt>Average latency</dt><dd>45 s</dd>');
     expect(html.text).toContain('<style>');
     expect(html.text).not.toContain('<script');
     expect(html.text).not.toContain('<b>bold');
