@@ -90,8 +90,13 @@ class ByteStream {
     return this.block[this.position++]!;
   }
 
-  /** An integer in [0, bound) (bound up to 2^24; the tiny modulo bias does not matter for pseudonyms). */
+  /**
+   * An integer in [0, bound) (bound up to 2^24) from as few bytes as the bound needs, so one digest serves a whole
+   * identifier; the small modulo bias does not matter for pseudonyms.
+   */
   below(bound: number): number {
+    if (bound <= 256) return this.next() % bound;
+    if (bound <= 65_536) return ((this.next() << 8) | this.next()) % bound;
     return ((this.next() << 16) | (this.next() << 8) | this.next()) % bound;
   }
 }
