@@ -3,15 +3,10 @@
  * script, no external asset). Every value that came from a message, a file or a user is escaped, so a message
  * carrying `<script>` shows as text.
  */
+import { escapeHtml } from '../../kernel/html-escape.ts';
 import { humanDuration } from './duration-text.ts';
 import type { InterfaceReport, MonitorReport } from './monitor-report.ts';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML element content and quoted attributes. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
 
 function percent(value: number | null): string {
   return value === null ? 'n/a' : `${Math.round(value * 1000) / 10} %`;

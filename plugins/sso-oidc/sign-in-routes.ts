@@ -15,6 +15,7 @@ import type { SsoStore } from './sso-store.ts';
 import type { UserMapping } from './user-mapping.ts';
 import { ssoErrors } from './sso-errors.ts';
 import { SSO_EXAMPLES } from './sso-examples.ts';
+import { escapeHtml } from '../../kernel/html-escape.ts';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'wb_session';
@@ -46,10 +47,6 @@ function safeReturnTo(value: string | undefined): string {
 function hostOf(request: RouteRequest): string {
   // The request guard has already refused any Host that is not a loopback name of this server.
   return String(request.headers.host);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Registers the sign-in routes. */
