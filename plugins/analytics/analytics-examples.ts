@@ -2,6 +2,7 @@
  * Example requests and answers of the analytics routes, shown in the monitor base's OpenAPI document (the docs page
  * pre-fills "Try it out" with them). The story: the Epic ADT feed of the monitor's examples on a January morning.
  */
+import { type ReportFacts, reportHtml } from './report-rendering.ts';
 
 const INTERFACE_ID = '5f0c2a7e-3b1d-4c8e-9a61-2d4f7b9e1c30';
 const parts = (messages: number, failed: number) => ({
@@ -42,6 +43,26 @@ const SCHEDULE = {
   lastFailureReason: null,
   consecutiveFailures: 0,
   cron: '0 7 * * *',
+};
+
+/** The report of the example window (a day to 10:00): the figures the HTML example answer is rendered from. */
+const REPORT: ReportFacts = {
+  generatedAt: '2026-01-15T10:00:00.318Z',
+  windowStart: '2026-01-14T10:00:00.000Z',
+  windowEnd: '2026-01-15T10:00:00.000Z',
+  overallState: 'degraded',
+  totals: { messages: 3210, failed: 7, interfaces: 1 },
+  interfaces: [
+    {
+      status: { interfaceId: INTERFACE_ID, name: 'ADT inbound (Epic)', state: 'degraded', lastMessageAt: '2026-01-15T09:58:41.207Z' },
+      metrics: { messagesTotal: 3210, messagesFailed: 7, errorRate: 7 / 3210, p99LatencyMs: 5120 },
+      topErrors: [
+        { code: 'REQUIRED_FIELD_MISSING', field: 'PID.5', count: 5, exampleControlIds: ['MSG00412', 'MSG00418', 'MSG00431'] },
+        { code: 'INVALID_DATE', field: 'PID.7', count: 2, exampleControlIds: ['MSG00377', 'MSG00402'] },
+      ],
+    },
+  ],
+  alerts: [{ interfaceName: ALERT.interfaceName, severity: ALERT.severity, title: ALERT.title, triggeredAt: ALERT.triggeredAt, acknowledgedAt: null }],
 };
 
 /** Examples by route. */
@@ -145,7 +166,7 @@ export const ANALYTICS_EXAMPLES = {
       `2026-01-15T07:00:00.000Z,${INTERFACE_ID},oneHour,messagesTotal,131,131,1,130\r\n` +
       `2026-01-15T08:00:00.000Z,${INTERFACE_ID},oneHour,messagesTotal,140,140,0,140\r\n`,
   },
-  generate: { body: { format: 'html', since: '2026-01-14T10:00:00Z' } },
+  generate: { body: { format: 'html', since: '2026-01-14T10:00:00Z' }, response: reportHtml(REPORT) },
   schedule: {
     body: { frequency: 'daily', format: 'html', recipients: ['integration-team@hospital.example'], hour: 7, timeZone: 'Europe/Berlin' },
     response: SCHEDULE,

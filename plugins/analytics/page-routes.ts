@@ -59,6 +59,8 @@ export function registerDashboardPage(routes: RouteRegistrar, options: { webDir:
     tags: ['pages'],
     envelope: false,
     response: z.string(),
+    // the page itself is the example: it is what a browser receives
+    examples: { response: html },
     handler: () => page(html),
   });
   routes.route({
@@ -67,11 +69,27 @@ export function registerDashboardPage(routes: RouteRegistrar, options: { webDir:
     summary: 'A file of the dashboard page (its script and styles, and uPlot\'s)',
     tags: ['pages'],
     params: z.object({ asset: z.enum(Object.keys(assets) as [string, ...string[]]) }).strict(),
-    examples: { params: { asset: 'dashboard.js' } },
+    // the stylesheet, the smallest of the files, shown as it is served
+    examples: { params: { asset: 'dashboard.css' }, response: (assets['dashboard.css'] as Asset).body.toString('utf8') },
     envelope: false,
     response: z.string(),
     handler: ({ params }) => asset(assets[params.asset] as Asset),
   });
+}
+
+/** The landing page of a base: its title, what it serves, and links to its API docs and the monitor dashboard. */
+function landingHtml(title: string, serves: string, dashboardUrl: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(serves)}</p>
+<ul>
+<li><a href="/docs">API documentation</a> (<a href="/openapi.json">OpenAPI document</a>)</li>
+<li><a href="${escapeHtml(dashboardUrl)}">Monitor dashboard</a></li>
+</ul>
+</body></html>
+`;
 }
 
 /** Registers a small page on the bridge or population base linking its API docs and the monitor's dashboard. */
@@ -84,17 +102,8 @@ export function registerLandingPage(routes: RouteRegistrar, options: { title: st
     tier: 'free',
     envelope: false,
     response: z.string(),
-    handler: () =>
-      page(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(options.title)}</title></head>
-<body>
-<h1>${escapeHtml(options.title)}</h1>
-<p>${escapeHtml(options.serves)}</p>
-<ul>
-<li><a href="/docs">API documentation</a> (<a href="/openapi.json">OpenAPI document</a>)</li>
-<li><a href="${escapeHtml(options.dashboardUrl())}">Monitor dashboard</a></li>
-</ul>
-</body></html>
-`),
+    // the dashboard's address as configured when the document is built (it is read again on every request)
+    examples: { response: landingHtml(options.title, options.serves, options.dashboardUrl()) },
+    handler: () => page(landingHtml(options.title, options.serves, options.dashboardUrl())),
   });
 }
