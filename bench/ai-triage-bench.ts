@@ -13,10 +13,8 @@
  * (PV1-2 empty) and the sender switches to 2.5.1 with SFT and a Z-segment at 60 %. `WORKBENCH_BENCH_TRIAGE_MESSAGES`
  * scales the store down for a quick run.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createWorkbench } from '../kernel/workbench.ts';
 import { StandardsRegistry } from '../kernel/standards-registry.ts';
 import { discoverProfilePacks } from '../kernel/profile-packs.ts';
 import { projectRoot } from '../kernel/project-root.ts';
@@ -28,11 +26,8 @@ import { loadKnowledgeBase } from '../plugins/ai-triage/knowledge-base.ts';
 import { TriageEngine } from '../plugins/ai-triage/triage-engine.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts';
 import { send } from '../test/helpers/http-client.ts';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
+import { startBenchWorkbench } from './bench-workbench.ts';
+import { median } from './timing.ts';
 
 function hl7Time(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace(/[-:T]/g, '')}+0000`;
@@ -98,20 +93,11 @@ async function engineFigures(): Promise<Record<string, number>> {
 
 async function storeFigures(): Promise<Record<string, number>> {
   const total = Number(process.env.WORKBENCH_BENCH_TRIAGE_MESSAGES ?? 100_000);
-  const dir = mkdtempSync(join(tmpdir(), 'workbench-triage-bench-'));
-  const workbench = await createWorkbench({
-    env: {},
-    overrides: {
-      dataDir: join(dir, 'data'),
-      logging: { level: 'error' },
-      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
-      plugins: { monitor: { settleMs: 100, checkIntervalMs: 1000 } },
-    },
-  });
+  const bench = await startBenchWorkbench('workbench-triage-bench-', { monitor: { settleMs: 100, checkIntervalMs: 1000 } });
   try {
-    const urls = await workbench.start();
-    const monitor = workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
-    const folder = join(dir, 'feed');
+    const urls = bench.urls;
+    const monitor = bench.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const folder = join(bench.dir, 'feed');
     mkdirSync(folder);
     const startMs = Date.now() - 20 * 3_600_000;
     const switchAt = Math.floor(total * 0.6);
@@ -189,8 +175,7 @@ async function storeFigures(): Promise<Record<string, number>> {
     );
     return figures;
   } finally {
-    await workbench.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await bench.stop();
   }
 }
 

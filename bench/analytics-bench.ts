@@ -12,38 +12,23 @@
  *
  * `WORKBENCH_BENCH_ANALYTICS_MESSAGES` scales the stored messages down for a quick run.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
-import { createWorkbench } from '../kernel/workbench.ts';
 import { TOKENS } from '../kernel/tokens.ts';
 import type { Storage } from '../kernel/storage.ts';
 import { recordMessages, type RecordedMessage } from '../plugins/monitor/testing.ts';
 import { send } from '../test/helpers/http-client.ts';
+import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
+import { medianMs, round } from './timing.ts';
 
 const INTERFACES = 20;
 const DAYS = 30;
 const DAY_MS = 86_400_000;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
-
-/** Median milliseconds of `runs` calls after two warm-up calls. */
-async function timed(runs: number, call: () => Promise<unknown>): Promise<number> {
-  await call();
-  await call();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await call();
-    times.push(performance.now() - start);
-  }
-  return round(median(times));
-}
+/** Median milliseconds of `runs` calls after two warm-up calls, rounded for the figures. */
+const timed = async (runs: number, call: () => Promise<unknown>) => round(await medianMs(runs, call, 2));
 
 /** GET on a fresh connection (a pooled one may have been closed by the server while the store was filled). */
 async function getJson(url: string): Promise<unknown> {
@@ -122,32 +107,11 @@ async function streamed(url: string, memory = false): Promise<{ seconds: number;
 
 export async function runAnalyticsBench(): Promise<Record<string, number>> {
   const total = Number(process.env.WORKBENCH_BENCH_ANALYTICS_MESSAGES ?? 1_000_000);
-  const dir = mkdtempSync(join(tmpdir(), 'workbench-analytics-bench-'));
-  const workbench = await createWorkbench({
-    env: {},
-    overrides: {
-      dataDir: join(dir, 'data'),
-      logging: { level: 'error' },
-      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
-      plugins: { monitor: { checkIntervalMs: 60_000 } },
-    },
-  });
-  const urls = await workbench.start();
-  const base = urls.monitor.replace(/\/$/, '');
+  const bench = await startBenchWorkbench('workbench-analytics-bench-', { monitor: { checkIntervalMs: 60_000 } });
+  const base = bench.urls.monitor.replace(/\/$/, '');
   try {
-    const storage = workbench.container.resolve<Storage>(TOKENS.Storage);
-    const ids: string[] = [];
-    for (let i = 0; i < INTERFACES; i++) {
-      mkdirSync(join(dir, `feed-${i}`));
-      const response = await send(base, {
-        method: 'POST',
-        path: '/api/monitor/interfaces',
-        body: { name: `Feed ${String(i).padStart(2, '0')}`, directoryPath: join(dir, `feed-${i}`), filePattern: '*.none' },
-      });
-      const created = response.json as { data: { id: string } | null; error: unknown };
-      if (!created.data) throw new Error(`interface not created: ${JSON.stringify(created.error)}`);
-      ids.push(created.data.id);
-    }
+    const storage = bench.workbench.container.resolve<Storage>(TOKENS.Storage);
+    const ids = await createIdleInterfaces(bench, INTERFACES);
     const nowMs = Date.now();
     // whole minutes, so the 30-day window holds exactly 30 x 1,440 minute buckets
     const untilMs = Math.floor(nowMs / 60_000) * 60_000;
@@ -234,7 +198,6 @@ export async function runAnalyticsBench(): Promise<Record<string, number>> {
       pageToCeilingRatio: round(pageBytes / ceiling, 3),
     };
   } finally {
-    await workbench.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await bench.stop();
   }
 }

@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createWorkbench, type Workbench } from '../kernel/workbench.ts';
+import type { Workbench } from '../kernel/workbench.ts';
 import type { EventBus } from '../kernel/events.ts';
 import type { StandardAdapter, StandardsRegistry } from '../kernel/standards-registry.ts';
 import { HL7_MESSAGE_READER, type Hl7MessageReader } from '../plugins/hl7-standard/api.ts';
@@ -28,37 +28,13 @@ import { projectRoot } from '../kernel/project-root.ts';
 import { send } from '../test/helpers/http-client.ts';
 import { killed, startServiceProcess, writeServiceConfig } from '../scripts/monitor-crash-scenario.ts';
 import { runMonitorRollupBench } from './monitor-rollup-bench.ts';
+import { startBenchWorkbench, type BenchWorkbench } from './bench-workbench.ts';
 
 const MESSAGE_BYTES = 1024;
 
-interface Running {
-  workbench: Workbench;
-  monitorUrl: string;
-  dir: string;
-  stop(): Promise<void>;
-}
-
-async function boot(settleMs: number): Promise<Running> {
-  const dir = mkdtempSync(join(tmpdir(), 'workbench-monitor-bench-'));
-  const workbench = await createWorkbench({
-    env: {},
-    overrides: {
-      dataDir: join(dir, 'data'),
-      logging: { level: 'error' },
-      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
-      plugins: { monitor: { settleMs, checkIntervalMs: 1000 } },
-    },
-  });
-  const urls = await workbench.start();
-  return {
-    workbench,
-    monitorUrl: urls.monitor,
-    dir,
-    async stop() {
-      await workbench.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/** A Workbench with the monitor at `settleMs` (the ingest and alert figures depend on it). */
+function boot(settleMs: number): Promise<BenchWorkbench> {
+  return startBenchWorkbench('workbench-monitor-bench-', { monitor: { settleMs, checkIntervalMs: 1000 } });
 }
 
 function adapterOf(workbench: Workbench): StandardAdapter {
@@ -104,14 +80,14 @@ async function waitForCount(url: string, id: string, total: number, timeoutMs: n
 }
 
 /** Messages/s of the ingest of files already in a folder, to the metrics showing them all. */
-async function ingestRate(running: Running, name: string, files: string[][]): Promise<number> {
+async function ingestRate(running: BenchWorkbench, name: string, files: string[][]): Promise<number> {
   const folder = join(running.dir, name);
   mkdirSync(folder);
   files.forEach((messages, i) => writeFileSync(join(folder, `${name}-${i}.hl7`), messages.join('\r')));
   const total = files.reduce((sum, f) => sum + f.length, 0);
   const start = performance.now();
-  const id = await createInterface(running.monitorUrl, name, folder);
-  await waitForCount(running.monitorUrl, id, total, 600_000);
+  const id = await createInterface(running.urls.monitor, name, folder);
+  await waitForCount(running.urls.monitor, id, total, 600_000);
   return total / ((performance.now() - start) / 1000);
 }
 
@@ -145,7 +121,7 @@ async function dropToAlert(rounds: number): Promise<{ p50: number; p99: number; 
   try {
     const folder = join(running.dir, 'alerts');
     mkdirSync(folder);
-    const id = await createInterface(running.monitorUrl, 'alerts', folder);
+    const id = await createInterface(running.urls.monitor, 'alerts', folder);
     const events = running.workbench.container.resolve<EventBus>(TOKENS.Events);
     const latencies: number[] = [];
     let waiting: ((at: number) => void) | undefined;
@@ -162,7 +138,7 @@ async function dropToAlert(rounds: number): Promise<{ p50: number; p99: number; 
       latencies.push((await raised) - start);
       // a good file ends the episode, so the next bad file is a new one
       writeFileSync(join(folder, `good-${i}.hl7`), good.replace('BENCH0', `GOOD${i}`));
-      await waitForCount(running.monitorUrl, id, 2 * (i + 1), 60_000);
+      await waitForCount(running.urls.monitor, id, 2 * (i + 1), 60_000);
     }
     return { p50: Math.round(quantile(latencies, 0.5)), p99: Math.round(quantile(latencies, 0.99)), settleMs };
   } finally {

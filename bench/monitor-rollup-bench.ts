@@ -6,15 +6,13 @@
  * time index). The two answers are checked equal before they are timed. `WORKBENCH_BENCH_MONITOR_ROLLUP_MESSAGES`
  * scales the store down for a quick run.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { createWorkbench } from '../kernel/workbench.ts';
 import type { Storage } from '../kernel/storage.ts';
 import { TOKENS } from '../kernel/tokens.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts';
 import { recordMessages, type RecordedMessage } from '../plugins/monitor/testing.ts';
+import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
+import { medianMs, round } from './timing.ts';
 
 const INTERFACES = 20;
 const DAYS = 30;
@@ -53,51 +51,14 @@ function history(interfaceIndex: number, count: number, untilMs: number): Record
   return messages;
 }
 
-async function median(task: () => Promise<unknown>): Promise<number> {
-  await task();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await task();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
-
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
-
 /** Runs the roll-up part of the monitor bench and returns its figures. */
 export async function runMonitorRollupBench(): Promise<Record<string, number>> {
   const total = Number(process.env.WORKBENCH_BENCH_MONITOR_ROLLUP_MESSAGES ?? 1_000_000);
-  const dir = mkdtempSync(join(tmpdir(), 'workbench-monitor-rollup-bench-'));
-  const workbench = await createWorkbench({
-    env: {},
-    overrides: {
-      dataDir: join(dir, 'data'),
-      logging: { level: 'error' },
-      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
-      plugins: { monitor: { checkIntervalMs: 60_000 } },
-    },
-  });
-  const urls = await workbench.start();
-  const base = urls.monitor.replace(/\/$/, '');
+  const bench = await startBenchWorkbench('workbench-monitor-rollup-bench-', { monitor: { checkIntervalMs: 60_000 } });
   try {
-    const storage = workbench.container.resolve<Storage>(TOKENS.Storage);
-    const monitor = workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
-    const ids: string[] = [];
-    for (let i = 0; i < INTERFACES; i++) {
-      const folder = join(dir, `feed-${i}`);
-      mkdirSync(folder);
-      const response = await fetch(`${base}/api/monitor/interfaces`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `Feed ${String(i).padStart(2, '0')}`, directoryPath: folder, filePattern: '*.none' }),
-      });
-      const created = (await response.json()) as { data: { id: string } | null; error: unknown };
-      if (!created.data) throw new Error(`interface not created: ${JSON.stringify(created.error)}`);
-      ids.push(created.data.id);
-    }
+    const storage = bench.workbench.container.resolve<Storage>(TOKENS.Storage);
+    const monitor = bench.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const ids = await createIdleInterfaces(bench, INTERFACES);
     const untilMs = Math.floor(Date.now() / 3_600_000) * 3_600_000;
     const started = performance.now();
     for (let i = 0; i < ids.length; i++) {
@@ -137,10 +98,10 @@ export async function runMonitorRollupBench(): Promise<Record<string, number>> {
       throw new Error(`topN differs: ${JSON.stringify(top.map((r) => [r.key, r.value]))} vs ${JSON.stringify(rawTop)}`);
     }
 
-    const seriesMs = await median(series);
-    const rawSeriesMs = await median(rawSeries);
-    const topNMs = await median(topN);
-    const rawTopNMs = await median(rawTopN);
+    const seriesMs = await medianMs(RUNS, series);
+    const rawSeriesMs = await medianMs(RUNS, rawSeries);
+    const topNMs = await medianMs(RUNS, topN);
+    const rawTopNMs = await medianMs(RUNS, rawTopN);
     console.log(
       `series, 30 days by hour (${fromRollups.length} points, every interface): ${round(seriesMs)} ms median; the same from raw messages: ${round(rawSeriesMs)} ms; ratio ${round(rawSeriesMs / seriesMs, 1)}x faster`,
     );
@@ -158,7 +119,6 @@ export async function runMonitorRollupBench(): Promise<Record<string, number>> {
       topN24HoursSpeedup: round(rawTopNMs / topNMs, 1),
     };
   } finally {
-    await workbench.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await bench.stop();
   }
 }

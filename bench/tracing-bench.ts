@@ -16,12 +16,12 @@
  * sequence is defined, so the gaps read is the per-interface one (MSH-13, control ids) a sender's feed gets.
  * `WORKBENCH_BENCH_TRACING_MESSAGES` scales the store down for a quick run.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createWorkbench } from '../kernel/workbench.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts';
 import { send } from '../test/helpers/http-client.ts';
+import { startBenchWorkbench } from './bench-workbench.ts';
+import { median, timed } from './timing.ts';
 
 const ROUTES = 10;
 const PER_FILE = 1_000;
@@ -51,33 +51,16 @@ function message(step: number, patient: number, atMs: number, sequence: number):
   return lines.join('\r');
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
-  const start = performance.now();
-  const result = await work();
-  return [performance.now() - start, result];
-}
-
 /** Runs the tracing bench; answers its figures. */
 export async function runTracingBench(): Promise<Record<string, number>> {
   const total = Number(process.env.WORKBENCH_BENCH_TRACING_MESSAGES ?? 1_000_000);
   const patients = Math.max(ROUTES, Math.floor(total / (2 * STEPS.length)));
-  const dir = mkdtempSync(join(tmpdir(), 'workbench-tracing-bench-'));
-  const workbench = await createWorkbench({
-    env: {},
-    overrides: {
-      dataDir: join(dir, 'data'),
-      logging: { level: 'error' },
-      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
-      plugins: { monitor: { settleMs: 100, checkIntervalMs: 1000 }, tracing: { maxScanMessages: 5_000_000 } },
-    },
+  const bench = await startBenchWorkbench('workbench-tracing-bench-', {
+    monitor: { settleMs: 100, checkIntervalMs: 1000 },
+    tracing: { maxScanMessages: 5_000_000 },
   });
   try {
-    const urls = await workbench.start();
+    const { urls, workbench, dir } = bench;
     const get = async (path: string) => {
       const answer = await send(urls.monitor, { method: 'GET', path });
       if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.json).slice(0, 300)}`);
@@ -196,7 +179,6 @@ export async function runTracingBench(): Promise<Record<string, number>> {
       tracing_latency_scan_ms: Number(latencyScanMs.toFixed(1)),
     };
   } finally {
-    await workbench.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await bench.stop();
   }
 }
