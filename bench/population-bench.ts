@@ -1,7 +1,9 @@
 /**
  * Population benchmarks, each beside a ceiling measured in the same run:
- * - generation of 100,000 patients as csv and as sql (goal: under 10 s each), beside writing the same number of
- *   bytes to disk in the same chunk size — the part no generator can skip;
+ * - generation of 100,000 patients as csv and as sql (goal: under 10 s each) and as FHIR (one transaction Bundle per
+ *   patient, about ten times the bytes of the csv; goal: within 2x of csv), each beside writing the same number of
+ *   bytes to disk in the same chunk size — the part no generator can skip — and FHIR beside csv as well.
+ *   `WORKBENCH_BENCH_POPULATION_PATIENTS` scales the generated population down for a quick run;
  * - memory: peak heap while generating 20,000 and 100,000 patients (flat means the ratio stays near 1);
  * - seeding PostgreSQL through COPY (goal: 100,000 rows/s or more) and MariaDB through multi-row INSERT (goal: 30,000
  *   rows/s or more) into the default patient schema with its keys, the whole path (HTTP, plan, manifest,
@@ -26,6 +28,7 @@ import { createWorkbench } from '../kernel/workbench.ts';
 import { mergeConfig } from '../kernel/config-loader.ts';
 import { createCsvWriter } from '../plugins/population/csv-writer.ts';
 import { DEFAULT_TABLES } from '../plugins/population/default-patient-schema.ts';
+import { createFhirWriter } from '../plugins/population/fhir-writer.ts';
 import { createPatientGenerator } from '../plugins/population/patient-generator.ts';
 import type { PopulationWriter } from '../plugins/population/population-writer.ts';
 import { createForeignKeyIndexesSql, createTableSql } from '../plugins/population/sql-dialect.ts';
@@ -34,19 +37,20 @@ import { createFastRandom } from '../plugins/synthetic-data/api.ts';
 import { createSyntheticRandom } from '../plugins/synthetic-data/synthetic-random.ts';
 import { send } from '../test/helpers/http-client.ts';
 
-const GENERATED = 100_000;
-const SMALL = 20_000;
+const GENERATED = Number(process.env.WORKBENCH_BENCH_POPULATION_PATIENTS ?? 100_000);
+const SMALL = Math.round(GENERATED / 5);
 const SEEDED = 10_000;
 const POSTGRES_URL = process.env.WORKBENCH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.WORKBENCH_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-async function generate(count: number, format: 'csv' | 'sql', dir: string): Promise<{ seconds: number; bytes: number; rows: number; peakHeapMb: number }> {
+async function generate(count: number, format: 'csv' | 'sql' | 'fhir', dir: string): Promise<{ seconds: number; bytes: number; rows: number; peakHeapMb: number }> {
   globalThis.gc?.();
   const random = createFastRandom(createSyntheticRandom(42));
   const generator = createPatientGenerator(random, 'us');
-  const writer: PopulationWriter = format === 'csv' ? await createCsvWriter(dir) : await createSqlWriter(dir, 'postgres', 'bench');
+  const writer: PopulationWriter =
+    format === 'csv' ? await createCsvWriter(dir) : format === 'sql' ? await createSqlWriter(dir, 'postgres', 'bench') : createFhirWriter(dir, 42);
   let peak = process.memoryUsage().heapUsed;
   const start = performance.now();
   for (let i = 0; i < count; i++) {
@@ -274,15 +278,20 @@ export async function runPopulationBench(): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'wb-pop-gen-'));
   const figures: Record<string, number> = {};
   try {
-    for (const format of ['csv', 'sql'] as const) {
+    for (const format of ['csv', 'sql', 'fhir'] as const) {
       const result = await generate(GENERATED, format, dir);
       const ceiling = await diskCeiling(result.bytes, dir);
       figures[`${format}Seconds100k`] = Math.round(result.seconds * 100) / 100;
       figures[`${format}PatientsPerSecond`] = Math.round(GENERATED / result.seconds);
       figures[`${format}DiskCeilingSeconds`] = Math.round(ceiling * 100) / 100;
       console.log(
-        `generate ${fmt(GENERATED)} patients as ${format}: ${fmt(result.seconds, 2)} s (${fmt(GENERATED / result.seconds)} patients/s, ${fmt(result.rows)} rows, ${fmt(result.bytes / 1_048_576, 1)} MB; goal under 10 s) | writing the same bytes to disk: ${fmt(ceiling, 2)} s | ${fmt(ceiling / result.seconds, 3)}x of the ceiling`,
+        `generate ${fmt(GENERATED)} patients as ${format}: ${fmt(result.seconds, 2)} s (${fmt(GENERATED / result.seconds)} patients/s, ${fmt(result.rows)} ${format === 'fhir' ? 'Bundles' : 'rows'}, ${fmt(result.bytes / 1_048_576, 1)} MB; goal ${format === 'fhir' ? 'within 2x of csv' : 'under 10 s'}) | writing the same bytes to disk: ${fmt(ceiling, 2)} s | ${fmt(ceiling / result.seconds, 3)}x of the ceiling`,
       );
+      if (format === 'fhir') {
+        const csvSeconds = figures.csvSeconds100k;
+        figures.fhirToCsvRatio = Math.round((result.seconds / csvSeconds) * 100) / 100;
+        console.log(`generate as fhir beside csv (same patients): ${fmt(result.seconds, 2)} s vs ${fmt(csvSeconds, 2)} s | ${fmt(result.seconds / csvSeconds, 2)}x (goal: 2x or less)`);
+      }
       if (format === 'csv') {
         const small = await generate(SMALL, 'csv', dir);
         figures.peakHeapMb20k = Math.round(small.peakHeapMb);

@@ -156,3 +156,5 @@ export { createFastRandom } from './fast-random.ts';
 export { fhirPatientOf, SYNTHETIC_MR_SYSTEM } from './fhir-patient.ts';
 /** Narrative and CodeableConcept shapes shared by every synthetic FHIR writer. */
 export { fhirConcept, fhirNarrative, type FhirJson } from './fhir-building-blocks.ts';
+/** The same shapes written straight as JSON text (the characters `JSON.stringify` gives), for volume writers. */
+export { fhirConceptJson, fhirNarrativeJson, jsonString, jsonStringBody } from './fhir-building-blocks.ts';
