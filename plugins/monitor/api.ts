@@ -343,6 +343,11 @@ export interface MessageFacts {
   sequenceNumber: number | null;
   /** HL7 MSA-2: the control id an acknowledgement answers. */
   acknowledgedControlId: string | null;
+  /**
+   * sha256 (hex) of the message's text as received, kept when raw retention drops the text: equal digests are exact
+   * resends. Null for messages stored before the digest was kept.
+   */
+  contentDigest: string | null;
   software: SendingSoftware | null;
   /** Segment ids present, in first-seen order (Z-segments included); FHIR resource types; NCPDP segment ids. */
   segmentIds: string[];
@@ -371,6 +376,19 @@ export type MessageInclude = 'raw';
  */
 export type MessageRecord = MessageFacts & { cursor: string; raw?: string | null };
 
+/** A fact a reader may name in a projection (`fields`). */
+export type MessageField = keyof MessageFacts;
+
+/**
+ * A stored message as a projection gives it: `id` and `cursor` always, and only the facts named in `fields`. With no
+ * `fields`, `F` is every fact and this is {@link MessageRecord}. A reader names the few facts it uses, so the store
+ * reads and maps only those columns:
+ * ```ts
+ * for await (const m of monitor.streamMessages({ since }, { fields: ['controlId', 'receivedAt'] })) m.controlId;
+ * ```
+ */
+export type ProjectedRecord<F extends MessageField = MessageField> = Pick<MessageFacts, F | 'id'> & { cursor: string; raw?: string | null };
+
 /**
  * Which stored messages a query means. Every given field narrows (AND); list fields match any of their values.
  * Times: `since` inclusive, `until` exclusive, on the received time.
@@ -396,17 +414,26 @@ export interface MessageFilter {
 }
 
 /** Options of {@link MonitorStore.queryMessages}. */
-export interface MessagePageOptions {
+export interface MessagePageOptions<F extends MessageField = MessageField> extends MessageStreamOptions<F> {
   /** Most messages in the page (1..1,000, default 100). */
   limit?: number;
-  /** The `next` cursor of the previous page: the page starts just after it. */
+}
+
+/** Options of {@link MonitorStore.streamMessages}. */
+export interface MessageStreamOptions<F extends MessageField = MessageField> {
+  /** The `next` cursor of the previous page (or the `cursor` of the last message handled): reading starts just after it. */
   after?: string | null;
   include?: MessageInclude[];
+  /**
+   * The facts to read (a projection); every fact when absent. `id` and `cursor` are always present. The fewer, the
+   * faster: only their columns are selected and mapped. An unknown name is refused (MESSAGE_FILTER_INVALID).
+   */
+  fields?: readonly F[];
 }
 
 /** A page of messages in the stable order (received time, file, index in file). */
-export interface MessagePage {
-  messages: MessageRecord[];
+export interface MessagePage<R = MessageRecord> {
+  messages: R[];
   /**
    * Opaque cursor of the last message of the page, or null when no more match now. A consumer may store it and
    * resume after a restart: the order is stable, so nothing is missed or repeated.
@@ -517,9 +544,9 @@ export type AlertCondition =
  */
 export interface MonitorStore {
   /** A page of messages matching the filter, in the stable order (received time, file, index). */
-  queryMessages(filter: MessageFilter, options?: MessagePageOptions): Promise<MessagePage>;
+  queryMessages<F extends MessageField = MessageField>(filter: MessageFilter, options?: MessagePageOptions<F>): Promise<MessagePage<ProjectedRecord<F>>>;
   /** Every message matching the filter, in the stable order, read page by page (memory stays flat). */
-  streamMessages(filter: MessageFilter, options?: { after?: string | null; include?: MessageInclude[] }): AsyncIterable<MessageRecord>;
+  streamMessages<F extends MessageField = MessageField>(filter: MessageFilter, options?: MessageStreamOptions<F>): AsyncIterable<ProjectedRecord<F>>;
   /** One message by id; raw text only when asked for. */
   getMessage(id: string, options?: { include?: MessageInclude[] }): Promise<MessageRecord | undefined>;
   /** Count of messages matching the filter (bounded by indexes on the filter's keys). */

@@ -4,11 +4,12 @@
  * adapter's facts record (kernel `MessageReading`), how it is stored and how it is projected back. Adding a fact is
  * one line here, one column in a migration and one field in api.ts; the ledger and the query read this list.
  */
+import { createHash } from 'node:crypto';
 import type { MessageFacts, SendingSoftware } from './api.ts';
 import type { MessageRow } from './monitor-tables.ts';
 
 /** How a fact is read, stored and projected. */
-type FactKind =
+export type FactKind =
   /** Text, cut at `max` characters when stored. */
   | 'text'
   /** An instant: ISO 8601 text that parses, stored in the ISO form of its instant. */
@@ -26,7 +27,7 @@ type FactKind =
 export type ReadFactField =
   | 'messageTime' | 'messageType' | 'triggerEvent' | 'version' | 'controlId' | 'sendingApplication' | 'sendingFacility'
   | 'receivingApplication' | 'receivingFacility' | 'sequenceNumber' | 'acknowledgedControlId' | 'software' | 'segmentIds'
-  | 'patientIds' | 'accountNumber' | 'visitNumber';
+  | 'patientIds' | 'accountNumber' | 'visitNumber' | 'contentDigest';
 
 /** One declared fact. */
 export interface FactDeclaration {
@@ -55,6 +56,8 @@ export const MESSAGE_FACTS: readonly FactDeclaration[] = [
   { field: 'patientIds', column: 'patient_ids', kind: 'identifiers' },
   { field: 'accountNumber', column: 'account_number', kind: 'text', max: 200 },
   { field: 'visitNumber', column: 'visit_number', kind: 'text', max: 200 },
+  // not an adapter's fact: the reader sets it from the message's text (digestOf), so it survives raw retention
+  { field: 'contentDigest', column: 'content_digest', kind: 'text', max: 64 },
 ];
 
 /** The read facts of a message. */
@@ -150,29 +153,31 @@ export function factValues(facts: ReadFacts): unknown[] {
   });
 }
 
+/** A declared fact's stored value as the contract gives it. */
+export function projectFact(kind: FactKind, value: unknown): unknown {
+  switch (kind) {
+    case 'text':
+    case 'instant':
+      return value ?? null;
+    case 'integer':
+      return value === null || value === undefined ? null : Number(value);
+    case 'software':
+      return typeof value === 'string' ? (JSON.parse(value) as SendingSoftware) : null;
+    case 'ids':
+      return typeof value === 'string' && value !== '' ? value.split(' ') : [];
+    case 'identifiers':
+      return typeof value === 'string' && value !== '[]' ? JSON.parse(value) : [];
+  }
+}
+
 /** The declared facts of a stored row. */
 export function projectFacts(row: Readonly<Record<string, unknown>>): ReadFacts {
   const facts: Record<string, unknown> = {};
-  for (const fact of MESSAGE_FACTS) {
-    const value = row[fact.column];
-    switch (fact.kind) {
-      case 'text':
-      case 'instant':
-        facts[fact.field] = value ?? null;
-        break;
-      case 'integer':
-        facts[fact.field] = value === null || value === undefined ? null : Number(value);
-        break;
-      case 'software':
-        facts[fact.field] = typeof value === 'string' ? (JSON.parse(value) as SendingSoftware) : null;
-        break;
-      case 'ids':
-        facts[fact.field] = typeof value === 'string' && value !== '' ? value.split(' ') : [];
-        break;
-      case 'identifiers':
-        facts[fact.field] = typeof value === 'string' && value !== '[]' ? JSON.parse(value) : [];
-        break;
-    }
-  }
+  for (const fact of MESSAGE_FACTS) facts[fact.field] = projectFact(fact.kind, row[fact.column]);
   return facts as unknown as ReadFacts;
+}
+
+/** The digest kept of a message's text (sha256, hex): equal digests are exact resends. */
+export function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }

@@ -7,21 +7,33 @@
  */
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type {
+  MessageField,
   MessageFilter,
   MessageInclude,
   MessagePage,
   MessagePageOptions,
   MessageRecord,
+  MessageStreamOptions,
   MonitoredStandard,
+  ProjectedRecord,
   StoredIssue,
 } from './api.ts';
 import { decodeCursor, encodeCursor, type MessagePosition } from './message-cursor.ts';
-import { FACT_COLUMNS as STORED_FACT_COLUMNS, projectFacts } from './message-facts.ts';
+import { MESSAGE_FACTS, projectFact } from './message-facts.ts';
 import { monitorErrors } from './errors.ts';
 import type { MessageRow, MonitorDatabase } from './monitor-tables.ts';
 
 /** Most messages in one page. */
 export const PAGE_LIMIT_MAX = 1000;
+
+/**
+ * Facts in each page a stream reads internally: a narrow projection reads more rows per statement (up to
+ * {@link STREAM_PAGE_MAX}), every fact reads {@link PAGE_LIMIT_MAX}, so memory stays about one page of facts.
+ */
+const STREAM_PAGE_FACTS = 30_000;
+
+/** Most messages in each page a stream reads internally. */
+export const STREAM_PAGE_MAX = 5000;
 
 /** Messages in a page when the caller names no limit. */
 export const PAGE_LIMIT_DEFAULT = 100;
@@ -40,12 +52,6 @@ export function parseMessageId(id: string): { fileId: number; indexInFile: numbe
   return match ? { fileId: Number(match[1]), indexInFile: Number(match[2]) } : undefined;
 }
 
-/** The columns of the default projection (every fact, no raw text). */
-const FACT_COLUMNS = [
-  ...['file_id', 'index_in_file', 'interface_id', 'standard', 'received_at', 'is_valid', 'errors', 'warnings', 'latency_ms', 'latency_class'],
-  ...STORED_FACT_COLUMNS,
-].map((column) => `m.${column}`);
-
 type FactRow = Omit<MessageRow, 'raw'> & { raw?: string | null };
 
 type Query = SelectQueryBuilder<MonitorDatabase & { m: MessageRow }, 'm', object>;
@@ -57,31 +63,88 @@ function issues(text: string): StoredIssue[] {
   return text === '[]' ? [] : (JSON.parse(text) as StoredIssue[]);
 }
 
-/** A stored row as the contract's record: facts, its cursor, and the raw text when it was selected. */
-function toRecord(row: FactRow, includeRaw: boolean): MessageRecord {
+/** How one fact of the contract is read: the columns it needs and its value from a row. */
+interface FieldReader {
+  columns: ReadonlyArray<keyof MessageRow & string>;
+  read: (row: FactRow) => unknown;
+}
+
+/** Every fact but the declared ones, which {@link MESSAGE_FACTS} describes. */
+const OWN_FIELDS: Partial<Record<MessageField, FieldReader>> = {
+  interfaceId: { columns: ['interface_id'], read: (row) => row.interface_id },
+  fileId: { columns: [], read: (row) => String(row.file_id) },
+  indexInFile: { columns: [], read: (row) => Number(row.index_in_file) },
+  standard: { columns: ['standard'], read: (row) => row.standard as MonitoredStandard },
+  receivedAt: { columns: [], read: (row) => row.received_at },
+  isValid: { columns: ['is_valid'], read: (row) => Boolean(row.is_valid) },
+  errors: { columns: ['errors'], read: (row) => issues(row.errors) },
+  warnings: { columns: ['warnings'], read: (row) => issues(row.warnings) },
+  latencyMs: { columns: ['latency_ms'], read: (row) => (row.latency_ms === null ? null : Number(row.latency_ms)) },
+  latencyClass: {
+    columns: ['latency_class', 'latency_ms'],
+    // rows stored before the class was kept: a latency there was an ordinary one
+    read: (row) =>
+      row.latency_class && LATENCY_CLASSES.has(row.latency_class) ? row.latency_class : row.latency_ms === null ? 'none' : 'ok',
+  },
+};
+
+/** Every fact of the contract with its reader, in the order of the default record. */
+const FIELD_READERS: ReadonlyMap<MessageField, FieldReader> = new Map<MessageField, FieldReader>([
+  ...(['interfaceId', 'fileId', 'indexInFile', 'standard', 'receivedAt'] as const).map((f) => [f, OWN_FIELDS[f]!] as const),
+  ...MESSAGE_FACTS.map((fact) => {
+    const { column, kind } = fact;
+    return [fact.field, { columns: [column], read: (row: FactRow) => projectFact(kind, row[column]) }] as const;
+  }),
+  ...(['isValid', 'errors', 'warnings', 'latencyMs', 'latencyClass'] as const).map((f) => [f, OWN_FIELDS[f]!] as const),
+]);
+
+/** The columns every page reads: the keyset of the stable order, which also makes `id` and `cursor`. */
+const KEYSET_COLUMNS = ['received_at', 'file_id', 'index_in_file'] as const;
+
+/** A checked projection: the columns to select and the facts to map, each once. */
+interface Projection {
+  columns: string[];
+  readers: Array<[string, (row: FactRow) => unknown]>;
+}
+
+function projection(fields: readonly MessageField[], includeRaw: boolean): Projection {
+  const columns = new Set<string>(KEYSET_COLUMNS);
+  const readers: Projection['readers'] = [];
+  for (const [field, reader] of FIELD_READERS) {
+    if (!fields.includes(field)) continue;
+    for (const column of reader.columns) columns.add(column);
+    readers.push([field, reader.read]);
+  }
+  if (includeRaw) columns.add('raw');
+  return { columns: [...columns].map((column) => `m.${column}`), readers };
+}
+
+const ALL_FIELDS: readonly MessageField[] = ['id', ...FIELD_READERS.keys()];
+const FULL = projection(ALL_FIELDS, false);
+const FULL_WITH_RAW = projection(ALL_FIELDS, true);
+
+/** Checks `fields` and `include` into a projection; anything malformed throws MESSAGE_FILTER_INVALID naming it. */
+function checkProjection(fields: readonly string[] | undefined, include: readonly MessageInclude[] | undefined): Projection & { raw: boolean } {
+  const raw = includesRaw(include);
+  if (fields === undefined) return { ...(raw ? FULL_WITH_RAW : FULL), raw };
+  if (!Array.isArray(fields) || fields.length > ALL_FIELDS.length) throw invalid(`fields must be a list of at most ${ALL_FIELDS.length} fact names`);
+  for (const field of fields) {
+    if (!(ALL_FIELDS as readonly unknown[]).includes(field)) throw invalid(`fields "${String(field).slice(0, 100)}" is not a message fact`);
+  }
+  return { ...projection(fields as MessageField[], raw), raw };
+}
+
+/** A stored row as the contract's record: id, cursor, the projected facts, and the raw text when it was selected. */
+function toRecord(row: FactRow, projected: Projection, includeRaw: boolean): MessageRecord {
   const fileId = Number(row.file_id);
   const indexInFile = Number(row.index_in_file);
-  const latencyMs = row.latency_ms === null ? null : Number(row.latency_ms);
-  const record: MessageRecord = {
+  const record: Record<string, unknown> = {
     id: messageId(fileId, indexInFile),
     cursor: encodeCursor({ receivedAt: row.received_at, fileId, indexInFile }),
-    interfaceId: row.interface_id,
-    fileId: String(fileId),
-    indexInFile,
-    standard: row.standard as MonitoredStandard,
-    receivedAt: row.received_at,
-    ...projectFacts(row),
-    isValid: Boolean(row.is_valid),
-    errors: issues(row.errors),
-    warnings: issues(row.warnings),
-    latencyMs,
-    // rows stored before the class was kept: a latency there was an ordinary one
-    latencyClass: (row.latency_class && LATENCY_CLASSES.has(row.latency_class)
-      ? row.latency_class
-      : latencyMs === null ? 'none' : 'ok') as MessageRecord['latencyClass'],
   };
+  for (const [field, read] of projected.readers) record[field] = read(row);
   if (includeRaw) record.raw = row.raw ?? null;
-  return record;
+  return record as unknown as MessageRecord;
 }
 
 function invalid(reason: string): Error {
@@ -259,10 +322,14 @@ export class MessageQueries {
   }
 
   /** One page of up to `limit` messages after `after`, and whether more match now. */
-  private async page(filter: CheckedFilter, limit: number, after: MessagePosition | undefined, includeRaw: boolean): Promise<{ records: MessageRecord[]; more: boolean }> {
-    const columns: string[] = includeRaw ? [...FACT_COLUMNS, 'm.raw'] : [...FACT_COLUMNS];
+  private async page(
+    filter: CheckedFilter,
+    limit: number,
+    after: MessagePosition | undefined,
+    projected: Projection & { raw: boolean },
+  ): Promise<{ records: MessageRecord[]; more: boolean }> {
     const rows = (await this.matching(filter, after)
-      .select(columns as unknown as ['m.file_id'])
+      .select(projected.columns as unknown as ['m.file_id'])
       .orderBy('m.received_at')
       .orderBy('m.file_id')
       .orderBy('m.index_in_file')
@@ -270,28 +337,35 @@ export class MessageQueries {
       .execute()) as unknown as FactRow[];
     const more = rows.length > limit;
     if (more) rows.pop();
-    return { records: rows.map((row) => toRecord(row, includeRaw)), more };
+    const records = new Array<MessageRecord>(rows.length);
+    for (let i = 0; i < rows.length; i++) records[i] = toRecord(rows[i], projected, projected.raw);
+    return { records, more };
   }
 
   /** {@link MonitorStore.queryMessages}. */
-  async query(filter: MessageFilter, options: MessagePageOptions = {}): Promise<MessagePage> {
+  async query<F extends MessageField = MessageField>(filter: MessageFilter, options: MessagePageOptions<F> = {}): Promise<MessagePage<ProjectedRecord<F>>> {
     const checked = checkFilter(filter);
-    const { records, more } = await this.page(checked, checkLimit(options.limit), checkCursor(options.after), includesRaw(options.include));
-    return { messages: records, next: more ? records[records.length - 1].cursor : null };
+    const projected = checkProjection(options.fields, options.include);
+    const { records, more } = await this.page(checked, checkLimit(options.limit), checkCursor(options.after), projected);
+    return { messages: records as unknown as Array<ProjectedRecord<F>>, next: more ? records[records.length - 1].cursor : null };
   }
 
-  /** {@link MonitorStore.streamMessages}: the filter and cursor are checked before the first page is read. */
-  stream(filter: MessageFilter, options: { after?: string | null; include?: MessageInclude[] } = {}): AsyncIterable<MessageRecord> {
+  /**
+   * {@link MonitorStore.streamMessages}: the filter, cursor and projection are checked before the first page is read.
+   * A narrow projection reads larger pages (fewer statements) while memory stays about one page of facts.
+   */
+  stream<F extends MessageField = MessageField>(filter: MessageFilter, options: MessageStreamOptions<F> = {}): AsyncIterable<ProjectedRecord<F>> {
     const checked = checkFilter(filter);
     let position = checkCursor(options.after);
-    const includeRaw = includesRaw(options.include);
-    const pages = async function* (this: MessageQueries): AsyncGenerator<MessageRecord> {
+    const projected = checkProjection(options.fields, options.include);
+    const pageRows = Math.max(PAGE_LIMIT_MAX, Math.min(STREAM_PAGE_MAX, Math.floor(STREAM_PAGE_FACTS / Math.max(1, projected.readers.length))));
+    const pages = async function* (this: MessageQueries): AsyncGenerator<ProjectedRecord<F>> {
       for (;;) {
-        const { records, more } = await this.page(checked, PAGE_LIMIT_MAX, position, includeRaw);
-        yield* records;
+        const { records, more } = await this.page(checked, pageRows, position, projected);
+        yield* records as unknown as Array<ProjectedRecord<F>>;
         if (!more) return;
-        const last = records[records.length - 1];
-        position = { receivedAt: last.receivedAt, fileId: Number(last.fileId), indexInFile: last.indexInFile };
+        // every record carries its cursor, whatever the projection
+        position = decodeCursor(records[records.length - 1].cursor);
       }
     };
     return pages.call(this);
@@ -299,16 +373,15 @@ export class MessageQueries {
 
   /** {@link MonitorStore.getMessage}. */
   async get(id: string, options: { include?: MessageInclude[] } = {}): Promise<MessageRecord | undefined> {
-    const includeRaw = includesRaw(options.include);
+    const projected = checkProjection(undefined, options.include);
     const key = typeof id === 'string' ? parseMessageId(id) : undefined;
     if (!key) return undefined;
-    const columns: string[] = includeRaw ? [...FACT_COLUMNS, 'm.raw'] : [...FACT_COLUMNS];
     const row = (await (this.db.selectFrom('monitor_messages as m') as unknown as Query)
-      .select(columns as unknown as ['m.file_id'])
+      .select(projected.columns as unknown as ['m.file_id'])
       .where('m.file_id', '=', key.fileId)
       .where('m.index_in_file', '=', key.indexInFile)
       .executeTakeFirst()) as unknown as FactRow | undefined;
-    return row ? toRecord(row, includeRaw) : undefined;
+    return row ? toRecord(row, projected, projected.raw) : undefined;
   }
 
   /** {@link MonitorStore.countMessages}. */

@@ -9,7 +9,7 @@
  */
 import type { ReadContentResult, ReadMessageVerdict, StandardAdapter, ValidateOptions, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from './api.ts';
-import { noFacts, readFacts } from './message-facts.ts';
+import { digestOf, noFacts, readFacts } from './message-facts.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;
@@ -143,6 +143,7 @@ function unreadableMessage(standard: MonitoredStandard, problem: string, content
     indexInFile: 0,
     standard,
     ...noFacts(),
+    contentDigest: digestOf(content.toString('utf8')),
     isValid: false,
     errors: [{ field: 'message', code: 'PARSE_ERROR', severity: 'error', message: problem }],
     warnings: [],
@@ -189,6 +190,7 @@ export async function readContent(
       indexInFile: message.index,
       standard,
       ...facts,
+      contentDigest: digestOf(message.raw),
       ...verdict,
       latencyMs: Number.isFinite(time) ? options.receivedAtMs - time : null,
       latencyClass: Number.isFinite(time) ? 'ok' : 'none',

@@ -10,7 +10,10 @@ import type {
   AlertSeverity,
   MessageFilter,
   MessageInclude,
+  MessageField,
   MessagePage,
+  MessageStreamOptions,
+  ProjectedRecord,
   MessagePageOptions,
   MessageRecord,
   MinuteRollup,
@@ -54,11 +57,11 @@ export class MonitorServiceImpl implements MonitorService {
     this.rules.register(rule);
   }
 
-  queryMessages(filter: MessageFilter, options?: MessagePageOptions): Promise<MessagePage> {
+  queryMessages<F extends MessageField = MessageField>(filter: MessageFilter, options?: MessagePageOptions<F>): Promise<MessagePage<ProjectedRecord<F>>> {
     return this.queries.query(filter, options);
   }
 
-  streamMessages(filter: MessageFilter, options?: { after?: string | null; include?: MessageInclude[] }): AsyncIterable<MessageRecord> {
+  streamMessages<F extends MessageField = MessageField>(filter: MessageFilter, options?: MessageStreamOptions<F>): AsyncIterable<ProjectedRecord<F>> {
     return this.queries.stream(filter, options);
   }
 

@@ -85,6 +85,8 @@ export interface MessageRow {
   segment_ids: string | null;
   /** `ok`, `none`, `stale` or `skew`; null on rows written before the class was kept (derived from latency_ms). */
   latency_class: string | null;
+  /** sha256 (hex) of the message's text; null on rows written before the digest was kept. */
+  content_digest: string | null;
 }
 
 /** Identifiers a message names, for look-ups by patient or account. */
@@ -317,6 +319,12 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
     '003_rollup_dimensions': rollupDimensionsMigration,
     '004_alert_escalation': alertEscalationMigration,
     '005_rollup_covering_indexes': rollupCoveringIndexesMigration,
+    '006_content_digest': {
+      // the digest of each message's text outlives raw retention, so exact resends are told from reused control ids
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('monitor_messages').addColumn('content_digest', 'varchar(64)').execute();
+      },
+    },
     '004_interface_standard': {
       // interfaces made before an interface declared its standard read every file as it comes (auto)
       async up(db: Kysely<any>) {

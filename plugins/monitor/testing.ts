@@ -53,6 +53,7 @@ function readMessage(m: RecordedMessage, indexInFile: number, receivedMs: number
     patientIds: [],
     accountNumber: null,
     visitNumber: null,
+    contentDigest: null,
     isValid: errors.length === 0,
     errors,
     warnings: [],

@@ -1,6 +1,7 @@
 // The monitor's query contract (api.ts MonitorStore) as other plugins use it, on SQLite and PostgreSQL, over files
 // dropped into watched folders: keyset pages that walk every message exactly once while files keep arriving, a
 // cursor stored across a restart, the default projection without raw text, and every filter field.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +121,30 @@ describe.each(storages())('monitor query contract on %s', (storage) => {
     expect(paged.raw).toBe(adtMessage('RAW1'));
     expect(await service.getMessage('999999.0')).toBeUndefined();
     expect(await service.getMessage('nonsense')).toBeUndefined();
+  });
+
+  it('reads only the facts named in fields (id and cursor always), keeps a digest of the text, and refuses unknown names', async () => {
+    const dir = h.folder();
+    const id = await createInterface(h, `fields ${storage}`, dir);
+    writeFileSync(join(dir, 'a.hl7'), adtMessage('FLD1'));
+    writeFileSync(join(dir, 'b.hl7'), adtMessage('FLD2'));
+    await waitForCount(service, { interfaceIds: [id] }, 2);
+    const full = await collect(service, { interfaceIds: [id] });
+    const fields = ['controlId', 'receivedAt', 'contentDigest'] as const;
+    const narrowed = [];
+    for await (const message of service.streamMessages({ interfaceIds: [id] }, { fields: [...fields] })) narrowed.push(message);
+    expect(narrowed.map((m) => Object.keys(m).sort())).toEqual(full.map(() => ['contentDigest', 'controlId', 'cursor', 'id', 'receivedAt']));
+    expect(narrowed).toEqual(full.map((m) => ({ id: m.id, cursor: m.cursor, controlId: m.controlId, receivedAt: m.receivedAt, contentDigest: m.contentDigest })));
+    expect(full.map((m) => m.contentDigest)).toEqual(full.map((m) => createHash('sha256').update(adtMessage(m.controlId!)).digest('hex')));
+    // a page with a projection and raw: the cursor resumes as the default page's does
+    const page = await service.queryMessages({ interfaceIds: [id] }, { limit: 1, fields: ['isValid'], include: ['raw'] });
+    expect(page.messages).toEqual([{ id: full[0].id, cursor: full[0].cursor, isValid: true, raw: adtMessage(full[0].controlId!) }]);
+    const rest = await service.queryMessages({ interfaceIds: [id] }, { after: page.next, fields: [] });
+    expect(rest.messages).toEqual([{ id: full[1].id, cursor: full[1].cursor }]);
+    await expect(service.queryMessages({ interfaceIds: [id] }, { fields: ['controlId', 'nope' as 'controlId'] })).rejects.toMatchObject({
+      code: 'MESSAGE_FILTER_INVALID',
+    });
+    expect(() => service.streamMessages({}, { fields: 'controlId' as unknown as ['controlId'] })).toThrow(/fields/);
   });
 
   it('narrows by every filter field, each alone and together', async () => {
