@@ -27,6 +27,7 @@ import { ReportBuilder } from './report-builder.ts';
 import { registerReportRoutes } from './report-routes.ts';
 import { pruneRollups } from './rollup-writer.ts';
 import { RollupReader } from './rollup-reader.ts';
+import { SharedAnswers } from './shared-answers.ts';
 import { WatchManager } from './watch-manager.ts';
 
 /** The plugin module the kernel loads. */
@@ -81,6 +82,11 @@ export const plugin: PluginModule<MonitorConfig> = {
       checkIntervalMs: config.checkIntervalMs,
       rescanIntervalMs: config.rescanIntervalMs,
     });
+    // Status, metrics and report answers are shared for a moment; anything they show that changes ends the sharing
+    // (a commit first of all, before its listeners run).
+    const shared = new SharedAnswers(clock, config.sharedAnswerMs, logger);
+    queue.afterCommit(() => shared.changed());
+    for (const event of ['alert.raised', 'alert.escalated', 'alert.cleared', 'alert.acknowledged'] as const) events.on(event, () => shared.changed());
     // after each commit, in this order: alert rules of the files, `message.ingested`, traffic evaluation
     queue.afterCommit((files) => rules.filesCommitted(files));
     queue.afterCommit((files) => emitIngested(events, files));
@@ -129,6 +135,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       readableStandards: () => readableStandards(context.standards.list()),
       changed: async (monitored) => {
         await watchManager.apply(monitored);
+        shared.changed();
         events.emit('monitor.interface.changed', { interfaceId: monitored.id, monitored });
       },
       removing: async (id) => {
@@ -136,10 +143,11 @@ export const plugin: PluginModule<MonitorConfig> = {
         // a batch already being committed for it lands before its rows are removed
         await queue.idle();
         await alerts.closeAll(id);
+        shared.changed();
         events.emit('monitor.interface.deleted', { interfaceId: id });
       },
     });
     registerAlertRoutes(routes, alerts, clock, async (id) => (await interfaces.get(id)) !== undefined);
-    registerReportRoutes(routes, { db, clock, interfaces, rollups, reports, watch: watchFacts });
+    registerReportRoutes(routes, { db, clock, interfaces, rollups, reports, watch: watchFacts, shared });
   },
 };

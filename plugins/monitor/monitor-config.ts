@@ -49,6 +49,12 @@ export const monitorConfigSchema = z
     latencyHorizonMs: z.number().int().min(1000).max(365 * 86_400_000).default(86_400_000),
     /** A sender's time more than this many ms in the future is counted apart as clock skew; less is read as 0 ms. */
     clockSkewMs: z.number().int().min(0).max(86_400_000).default(300_000),
+    /**
+     * Milliseconds an answer of the status, metrics or report routes is handed to identical requests after it was
+     * computed (0: only requests arriving while it computes share it). Any commit, alert change or interface change
+     * ends it sooner.
+     */
+    sharedAnswerMs: z.number().int().min(0).max(60_000).default(1000),
     /** How long roll-ups are kept, in days: per minute, per hour, per day (a daily job removes older ones). */
     rollupRetention: rollupRetentionSchema.default(rollupRetentionSchema.parse({})),
   })

@@ -18,6 +18,7 @@ import { renderReportHtml } from './report-html.ts';
 import { renderReportText } from './report-text.ts';
 import type { RollupReader } from './rollup-reader.ts';
 import { MONITOR_EXAMPLES } from './monitor-examples.ts';
+import type { SharedAnswers } from './shared-answers.ts';
 
 /** What the routes need. */
 export interface ReportRouteDeps {
@@ -27,6 +28,8 @@ export interface ReportRouteDeps {
   rollups: RollupReader;
   reports: ReportBuilder;
   watch: WatchFacts;
+  /** Identical requests share one computation (and its answer for a moment). */
+  shared: SharedAnswers;
 }
 
 const hourSchema = z.object({ hour: z.string(), messagesProcessed: z.number(), errors: z.number(), successes: z.number() });
@@ -66,17 +69,20 @@ const statusSchema = z.object({
 
 /** Registers metrics, status and report. */
 export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDeps): void {
-  const { db, clock, interfaces, rollups, reports, watch } = deps;
+  const { db, clock, interfaces, rollups, reports, watch, shared } = deps;
 
+  // The window's start is part of each key: a request after the clock hour turned never gets the last hour's window.
   const metricsOf = (monitored: MonitoredInterface, hours: number): Promise<InterfaceMetrics> => {
     const nowMs = clock.nowMs();
     const startMs = windowStartMs(nowMs, hours);
-    return interfaceMetrics(db, rollups, monitored.id, {
-      startMs,
-      untilMs: startMs + hours * 3_600_000,
-      nowMs,
-      watchingSinceMs: watch.watchingSinceMs(monitored.id),
-    });
+    return shared.answer(`metrics|${monitored.id}|${hours}|${startMs}`, () =>
+      interfaceMetrics(db, rollups, monitored.id, {
+        startMs,
+        untilMs: startMs + hours * 3_600_000,
+        nowMs,
+        watchingSinceMs: watch.watchingSinceMs(monitored.id),
+      }),
+    );
   };
 
   const statusOf = (monitored: MonitoredInterface): Promise<InterfaceStatus> => reports.status(monitored);
@@ -106,11 +112,12 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     tags: ['monitor'],
     tier: 'professional',
     response: z.object({ state: z.enum(STATES), checkedAt: z.string(), interfaces: z.array(statusSchema) }),
-    async handler() {
-      const statuses: InterfaceStatus[] = [];
-      for (const monitored of await interfaces.list()) statuses.push(await statusOf(monitored));
-      return { state: overallState(statuses.map((s) => s.state)), checkedAt: clock.now().toISOString(), interfaces: statuses };
-    },
+    handler: () =>
+      shared.answer('status', async () => {
+        const statuses: InterfaceStatus[] = [];
+        for (const monitored of await interfaces.list()) statuses.push(await statusOf(monitored));
+        return { state: overallState(statuses.map((s) => s.state)), checkedAt: clock.now().toISOString(), interfaces: statuses };
+      }),
   });
 
   routes.route({
@@ -125,9 +132,13 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     async handler({ query }) {
       const nowMs = clock.nowMs();
       const startMs = windowStartMs(nowMs, query.sinceHours);
-      // whole clock hours, the current one included (nothing is stored past now)
-      const report = await reports.build({ since: new Date(startMs), until: new Date(startMs + query.sinceHours * 3_600_000) });
-      report.sinceHours = query.sinceHours;
+      // one report of the window serves every format; each request renders its own
+      const report = await shared.answer(`report|${query.sinceHours}|${startMs}`, async () => {
+        // whole clock hours, the current one included (nothing is stored past now)
+        const built = await reports.build({ since: new Date(startMs), until: new Date(startMs + query.sinceHours * 3_600_000) });
+        built.sinceHours = query.sinceHours;
+        return built;
+      });
       if (query.format === 'json') return report;
       if (query.format === 'html') return { raw: true, contentType: 'text/html; charset=utf-8', body: renderReportHtml(report) };
       return { raw: true, contentType: 'text/plain; charset=utf-8', body: renderReportText(report) };
