@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench } from '../helpers/test-workbench.ts';
 import { startMonitorHarness, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
 
 const MINUTE = 60_000;
 
@@ -28,18 +29,6 @@ function adt(index: number, ms: number, options: { upgraded: boolean; failing: b
   ].join('\r');
 }
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const COUNT = 60;
 const SWITCH_AT = 40;
 
@@ -56,7 +45,7 @@ describe('patterns, summary and upgrade check of monitored interfaces', () => {
     h = await startMonitorHarness();
     const upgradedDir = h.folder('upgraded');
     const steadyDir = h.folder('steady');
-    const next = random(11);
+    const next = seededRandom(11);
     for (let index = 0; index < COUNT; index++) {
       const at = start + index * 2 * MINUTE;
       writeFileSync(join(upgradedDir, `m${String(index).padStart(3, '0')}.hl7`), adt(index, at, { upgraded: index >= SWITCH_AT, failing: index >= SWITCH_AT }));

@@ -4,21 +4,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { detectUpgrade, type UpgradeFacts } from '../../plugins/ai-triage/upgrade-detector.ts';
 import { PatternCounter, trendOf } from '../../plugins/ai-triage/failure-patterns.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
 
 const START = Date.parse('2026-03-01T08:00:00Z');
 const STEP = 60_000;
-
-/** A deterministic pseudo-random sequence (mulberry32), so each run sees the same "random" errors. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function facts(count: number, make: (index: number) => Partial<UpgradeFacts>): UpgradeFacts[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -69,7 +58,7 @@ describe('upgrade detection', () => {
   });
 
   it('does not detect an upgrade in steady random errors', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const codes = ['REQUIRED_FIELD_MISSING', 'VALUE_NOT_IN_TABLE', 'INVALID_DATE'];
     const verdict = detectUpgrade(facts(200, () => ({ errorCodes: next() < 0.2 ? [codes[Math.floor(next() * 3)]!] : [] })));
     expect(verdict.upgradeDetected).toBe(false);

@@ -1,11 +1,10 @@
 // POST /api/deidentify through the real HTTP interface, the key file of the data folder, and `workbench deidentify`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
-import { sourceCliArgs } from '../helpers/cli-process.ts';
+import { runCli } from '../helpers/cli-process.ts';
 
 const MESSAGE = [
   'MSH|^~\\&|ADT1|GOOD HEALTH HOSPITAL|GHH LAB|GOOD HEALTH HOSPITAL|20250615120000||ADT^A01^ADT_A01|MSG00001|P|2.5.1',
@@ -109,14 +108,7 @@ describe('workbench deidentify', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wb-deid-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function workbench(...args: string[]) {
-    const result = spawnSync(process.execPath, [...sourceCliArgs, ...args], {
-      env: { ...process.env, WORKBENCH_DATA_DIR: join(dir, 'data'), WORKBENCH_LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    return { code: result.status, out: result.stdout, err: result.stderr };
-  }
+  const workbench = (...args: string[]) => runCli(join(dir, 'data'), ...args);
 
   it('writes de-identified copies of a folder, the same patient mapped alike in every file and in every run', () => {
     const input = join(dir, 'in');

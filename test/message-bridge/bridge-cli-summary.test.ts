@@ -1,30 +1,18 @@
 // `workbench validate` over many files ends with a summary line and exits 1 (not 2) for a readable file that holds no
 // recognisable message; `workbench diff` names LEFT and RIGHT (the files), not the API's field names.
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sourceCliArgs } from '../helpers/cli-process.ts';
+import { runCli, writeInputFile } from '../helpers/cli-process.ts';
 import { EXAMPLE_FHIR_PATIENT, EXAMPLE_HL7 } from '../../plugins/message-bridge/bridge-examples.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wb-cli-summary-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function workbench(...args: string[]) {
-  const result = spawnSync(process.execPath, [...sourceCliArgs, ...args], {
-    env: { ...process.env, WORKBENCH_DATA_DIR: join(dir, 'data'), WORKBENCH_LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
+const workbench = (...args: string[]) => runCli(join(dir, 'data'), ...args);
 
-function file(name: string, content: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+const file = (name: string, content: string) => writeInputFile(dir, name, content);
 
 describe('workbench validate over many files', () => {
   it('ends with a summary line counting valid and invalid files', () => {

@@ -1,28 +1,16 @@
 // `workbench validate|diff|generate` through the real CLI entry (a child process), exit codes included.
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sourceCliArgs } from '../helpers/cli-process.ts';
+import { runCli, writeInputFile } from '../helpers/cli-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wb-bridge-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function workbench(...args: string[]) {
-  const result = spawnSync(process.execPath, [...sourceCliArgs, ...args], {
-    env: { ...process.env, WORKBENCH_DATA_DIR: join(dir, 'data'), WORKBENCH_LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
+const workbench = (...args: string[]) => runCli(join(dir, 'data'), ...args);
 
-function file(name: string, content: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+const file = (name: string, content: string) => writeInputFile(dir, name, content);
 
 describe('workbench generate, validate, diff', () => {
   it('generates reproducibly, validates the output (exit 0) and flags an invalid file (exit 1)', () => {

@@ -5,12 +5,7 @@ import fc from 'fast-check';
 import { parseMessageTime } from '../../plugins/hl7-standard/hl7-message-time.ts';
 import { bucketUpperMs, histogramQuantile, latencyBucket } from '../../plugins/monitor/latency-histogram.ts';
 import { compileFilePattern, filePatternProblem } from '../../plugins/monitor/file-pattern.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createStorage, type Storage } from '../../kernel/storage.ts';
 import { commitFiles, judgeByContent, judgeByStat, sha256 } from '../../plugins/monitor/ledger.ts';
-import { monitorMigrations } from '../../plugins/monitor/monitor-tables.ts';
 import { splitHl7Messages } from '../../plugins/hl7-standard/api.ts';
 import { createHl7MessageReader } from '../../plugins/hl7-standard/hl7-message-reader.ts';
 import { createHl7Reading } from '../../plugins/hl7-standard/hl7-message-reading.ts';
@@ -19,7 +14,8 @@ import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
 import { readContent, type ContentReaders } from '../../plugins/monitor/message-reading.ts';
 import type { FileRow } from '../../plugins/monitor/monitor-tables.ts';
 import type { MonitoredInterface } from '../../plugins/monitor/api.ts';
-import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
+import { testPostgresUrl } from '../helpers/postgres-schema.ts';
+import { withMonitorStorage } from './monitor-storage.ts';
 import { adtMessage } from './monitor-harness.ts';
 
 describe('MSH-7', () => {
@@ -198,21 +194,6 @@ describe('reading untrusted content', () => {
     ]);
   });
 });
-
-/** Runs `work` on a fresh store (a temp SQLite file, or a fresh PostgreSQL schema) with the monitor's tables. */
-async function withMonitorStorage(name: 'sqlite' | 'postgres', work: (storage: Storage) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'wb-monitor-store-'));
-  const schema = name === 'postgres' && testPostgresUrl ? await freshPostgresSchema(testPostgresUrl) : undefined;
-  const storage = await createStorage({ url: schema?.url ?? null, dataDir: dir, sqliteFile: 'm.sqlite' });
-  try {
-    await storage.migrate('monitor', monitorMigrations(storage.dialect));
-    await work(storage);
-  } finally {
-    await storage.close();
-    await schema?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('raw text retention', () => {
   it('removes the raw text of messages older than the cut-off and keeps their facts', async () => {

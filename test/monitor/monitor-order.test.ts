@@ -1,35 +1,18 @@
 // The stable order of the query contract stays append-only under live ingest: a file committed after another is never
 // received before it (a file seen settled earlier can commit later), and an appended file lands after what is stored,
 // so a reader holding a cursor never misses a message; recording history keeps its own times.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createStorage, type Storage } from '../../kernel/storage.ts';
 import { commitFiles, sha256, type ReadFile } from '../../plugins/monitor/ledger.ts';
 import { noFacts } from '../../plugins/monitor/message-facts.ts';
 import { MessageQueries } from '../../plugins/monitor/message-query.ts';
 import type { ReadMessage } from '../../plugins/monitor/message-reading.ts';
-import { monitorMigrations, type MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';
-import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
+import type { MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';
+import { testPostgresUrl } from '../helpers/postgres-schema.ts';
+import { withMonitorStorage } from './monitor-storage.ts';
 
 const stores = testPostgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 if (!testPostgresUrl) console.warn('[notice] WORKBENCH_TEST_POSTGRES_URL is not set: the stable order is tested on SQLite only.');
-
-async function withStore(name: 'sqlite' | 'postgres', work: (storage: Storage) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'wb-monitor-order-'));
-  const schema = name === 'postgres' && testPostgresUrl ? await freshPostgresSchema(testPostgresUrl) : undefined;
-  const storage = await createStorage({ url: schema?.url ?? null, dataDir: dir, sqliteFile: 'o.sqlite' });
-  try {
-    await storage.migrate('monitor', monitorMigrations(storage.dialect));
-    await work(storage);
-  } finally {
-    await storage.close();
-    await schema?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function message(controlId: string, indexInFile = 0): ReadMessage {
   return {
@@ -52,7 +35,7 @@ function file(path: string, receivedAt: string, messages: ReadMessage[], verdict
 
 describe.each(stores)('the stable order on %s', (name) => {
   it('never receives a later commit before what is stored, so a cursor misses nothing', async () => {
-    await withStore(name, async (storage) => {
+    await withMonitorStorage(name, async (storage) => {
       const queries = new MessageQueries(storage.db as Kysely<MonitorDatabase>);
       await commitFiles(storage, [file('b.hl7', '2026-03-01T10:00:05.000Z', [message('B')])], true);
       const page = await queries.query({});
@@ -73,7 +56,7 @@ describe.each(stores)('the stable order on %s', (name) => {
   });
 
   it('records history at its own times when asked (a backfill is not live ingest)', async () => {
-    await withStore(name, async (storage) => {
+    await withMonitorStorage(name, async (storage) => {
       await commitFiles(storage, [file('new.hl7', '2026-03-01T10:00:00.000Z', [message('NEW')])], true);
       const [old] = await commitFiles(storage, [file('old.hl7', '2026-01-01T10:00:00.000Z', [message('OLD')])], true, undefined, { appendOnly: false });
       expect(old.file.receivedAt).toBe('2026-01-01T10:00:00.000Z');

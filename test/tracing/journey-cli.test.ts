@@ -1,23 +1,15 @@
 // `workbench generate --scenario admission --split-by-type DIR` through the real CLI entry: one file per message in a
 // folder per message type, each readable as one HL7 message; faults and bad flags on the command line.
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sourceCliArgs } from '../helpers/cli-process.ts';
+import { runCli } from '../helpers/cli-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wb-journey-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function workbench(...args: string[]) {
-  const result = spawnSync(process.execPath, [...sourceCliArgs, ...args], {
-    env: { ...process.env, WORKBENCH_DATA_DIR: join(dir, 'data'), WORKBENCH_LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
+const workbench = (...args: string[]) => runCli(join(dir, 'data'), ...args);
 
 describe('workbench generate --scenario', () => {
   it('writes each message as a file under a folder per message type, in journey order', () => {
