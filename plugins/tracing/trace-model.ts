@@ -34,6 +34,18 @@ export interface TraceEvent {
   warningCount: number;
 }
 
+/**
+ * The facts a trace event is made of: what tracing asks the monitor for (a projection), so a window is read without
+ * the columns no event shows (receiving side, software, latency, raw text).
+ */
+export const TRACE_FIELDS = [
+  'interfaceId', 'messageType', 'triggerEvent', 'messageTime', 'receivedAt', 'segmentIds', 'isValid', 'controlId', 'sequenceNumber',
+  'sendingApplication', 'sendingFacility', 'patientIds', 'accountNumber', 'errors', 'warnings',
+] as const satisfies ReadonlyArray<keyof MessageFacts>;
+
+/** The facts of {@link TRACE_FIELDS}, with the message id. */
+export type TraceFacts = Pick<MessageFacts, (typeof TRACE_FIELDS)[number] | 'id'>;
+
 /** Kinds of gap. */
 export const GAP_KINDS = ['missing', 'late', 'out-of-order', 'sequence-number', 'duplicate-control-id'] as const;
 
@@ -80,7 +92,7 @@ export function typeText(messageType: string | null, triggerEvent: string | null
 }
 
 /** A trace event from stored facts; `interfaceName` comes from the monitor's interface list. */
-export function toTraceEvent(facts: MessageFacts, interfaceName: string): TraceEvent {
+export function toTraceEvent(facts: TraceFacts, interfaceName: string): TraceEvent {
   const unparsed = facts.segmentIds.length === 0 && facts.messageType === null;
   return {
     messageId: facts.id,

@@ -5,14 +5,20 @@
  * (answers say `truncated` when the bound cut the read).
  */
 import { createHash } from 'node:crypto';
-import type { MessageFilter, MessageRecord, MonitorService } from '../monitor/api.ts';
+import type { MessageFacts, MessageFilter, MonitorService } from '../monitor/api.ts';
 import { interfaceGaps, type DigestedEvent } from './interface-gaps.ts';
 import { hourlySeries, pairMessages, summarise, type LatencyHour, type LatencyMessage, type LatencySummary } from './latency-pairing.ts';
 import { observedSequences, patientKeyOf, type ObservedSequence } from './observed-sequences.ts';
 import { sequenceGaps, type JudgedSequence } from './sequence-gaps.ts';
 import { formatSequence, parseSequence } from './sequence-syntax.ts';
 import type { SequenceStore, StoredSequence } from './sequence-store.ts';
-import { GAP_KINDS, compareEvents, toTraceEvent, typeText, type Gap, type GapKind, type TraceEvent } from './trace-model.ts';
+import { GAP_KINDS, TRACE_FIELDS, compareEvents, toTraceEvent, typeText, type Gap, type GapKind, type TraceEvent, type TraceFacts } from './trace-model.ts';
+
+/** What a gaps read asks for: the event's facts and the content digest (exact resends). */
+const GAP_FIELDS = [...TRACE_FIELDS, 'contentDigest'] as const;
+
+/** What a latency read asks for: the pairing keys and the two instants. */
+const LATENCY_FIELDS = ['receivedAt', 'messageTime', 'controlId', 'acknowledgedControlId', 'messageType', 'triggerEvent', 'patientIds'] as const;
 
 /** A sequence as listed: from config or defined through the API. */
 export interface DefinedSequence {
@@ -122,10 +128,12 @@ export interface ObservedAnswer {
 /** Names of interfaces by id. */
 type InterfaceNames = Map<string, string>;
 
-/** The digest of a stored message's content: the monitor's when it keeps one, else a hash of the raw text. */
-function digestOf(record: MessageRecord): string | null {
-  const kept = (record as MessageRecord & { contentDigest?: string | null }).contentDigest;
-  if (typeof kept === 'string') return kept;
+/**
+ * The digest of a stored message's content: the monitor's (kept at ingest), else, for a message stored before the
+ * monitor kept digests, a hash of its raw text when it was read with it.
+ */
+function digestOf(record: Pick<MessageFacts, 'contentDigest'> & { raw?: string | null }): string | null {
+  if (typeof record.contentDigest === 'string') return record.contentDigest;
   return typeof record.raw === 'string' ? createHash('sha256').update(record.raw).digest('hex') : null;
 }
 
@@ -202,7 +210,7 @@ export class TracingService {
     return defined.filter((s) => !alerting || s.alert).map((s) => ({ name: s.name, sequence: parseSequence(s.sequence) }));
   }
 
-  private eventOf(record: MessageRecord, names: InterfaceNames): TraceEvent {
+  private eventOf(record: TraceFacts, names: InterfaceNames): TraceEvent {
     return toTraceEvent(record, names.get(record.interfaceId) ?? record.interfaceId);
   }
 
@@ -215,7 +223,7 @@ export class TracingService {
     if (query.controlId !== undefined) filter.controlId = query.controlId;
     if (query.since !== undefined) filter.since = query.since;
     const [page, names, sequences] = await Promise.all([
-      this.monitor.queryMessages(filter, { limit: query.limit }),
+      this.monitor.queryMessages(filter, { limit: query.limit, fields: TRACE_FIELDS }),
       this.interfaceNames(),
       this.judgedSequences(),
     ]);
@@ -266,10 +274,10 @@ export class TracingService {
     if (query.patientId !== undefined) filter.patientId = query.patientId;
     const perInterface = new Map<string, DigestedEvent[]>();
     const everyEvent: TraceEvent[] = [];
-    // Content matters only where a sender's control id repeats: those few messages are read again with their raw
-    // text (unless the monitor keeps a digest), so the window itself is read without raw.
+    // Content matters only where a sender's control id repeats: the monitor keeps a digest of each message; the few
+    // stored before it did are read again with their raw text, so the window itself is read without raw.
     const byControlId = new Map<string, DigestedEvent[]>();
-    for await (const record of this.monitor.streamMessages(filter)) {
+    for await (const record of this.monitor.streamMessages(filter, { fields: GAP_FIELDS })) {
       if (messagesRead >= cap) {
         truncated = true;
         break;
@@ -315,7 +323,7 @@ export class TracingService {
         events = [];
         const wide: MessageFilter = { since: query.since };
         if (query.patientId !== undefined) wide.patientId = query.patientId;
-        for await (const record of this.monitor.streamMessages(wide)) {
+        for await (const record of this.monitor.streamMessages(wide, { fields: TRACE_FIELDS })) {
           if (messagesRead >= cap) {
             truncated = true;
             break;
@@ -383,7 +391,7 @@ export class TracingService {
       // Without an explicit until the window is open-ended: a message received at this very instant still counts.
       const window: MessageFilter = { interfaceIds: [interfaceId], since: query.since };
       if (query.until !== undefined) window.until = query.until;
-      for await (const record of this.monitor.streamMessages(window)) {
+      for await (const record of this.monitor.streamMessages(window, { fields: LATENCY_FIELDS })) {
         if (messages.length >= cap) {
           truncated = true;
           break;
@@ -446,7 +454,7 @@ export class TracingService {
     const names = await this.interfaceNames();
     const events: TraceEvent[] = [];
     let truncated = false;
-    for await (const record of this.monitor.streamMessages({ since })) {
+    for await (const record of this.monitor.streamMessages({ since }, { fields: TRACE_FIELDS })) {
       if (events.length >= this.limits.observedMaxMessages) {
         truncated = true;
         break;
@@ -492,7 +500,7 @@ export class TracingService {
     const names = await this.interfaceNames();
     const since = new Date(this.nowMs() - this.limits.alertWindowMinutes * 60_000);
     const events: TraceEvent[] = [];
-    for await (const record of this.monitor.streamMessages({ since })) {
+    for await (const record of this.monitor.streamMessages({ since }, { fields: TRACE_FIELDS })) {
       if (events.length >= this.limits.alertMaxMessages) break;
       events.push(this.eventOf(record, names));
     }
