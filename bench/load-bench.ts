@@ -13,45 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, startServer } from './http-load.ts';
+import { envNumber, percentile, postJson, timedGet, type LoadOutcome } from './load-http.ts';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
-
-function envNumber(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && process.env[name] !== undefined && process.env[name] !== '' ? value : fallback;
-}
-
-/** One GET; resolves with status and milliseconds (status 0 for a failure or a 30 s time-out). */
-function timedGet(url: string, agent: http.Agent): Promise<{ status: number; ms: number; text: string }> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = http.get(url, { agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, text: Buffer.concat(chunks).toString() }));
-    });
-    req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, ms: performance.now() - started, text: '' }));
-  });
-}
-
-function post(url: string, body: unknown): Promise<{ status: number; json: any }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /** Probes health one request at a time, every `gapMs`, until `until()` says stop; answers latencies and failures. */
 async function probeHealth(url: string, until: () => boolean, gapMs: number): Promise<{ latencies: number[]; failed: number }> {
@@ -68,15 +32,6 @@ async function probeHealth(url: string, until: () => boolean, gapMs: number): Pr
   return { latencies: latencies.sort((a, b) => a - b), failed };
 }
 
-interface LoadOutcome {
-  ok: number;
-  failed: number;
-  timeouts: number;
-  resets: number;
-  non2xx: number;
-  maxMs: number;
-}
-
 /** Runs the load and prints the figures; returns them flat. */
 export async function runLoadBench(): Promise<Record<string, number>> {
   const seconds = envNumber('WORKBENCH_LOAD_SECONDS', 60);
@@ -89,7 +44,7 @@ export async function runLoadBench(): Promise<Record<string, number>> {
   const server = await startServer('workbench-server');
   try {
     const urls = JSON.parse(server.ready) as Record<string, string>;
-    const created = await post(`${urls.monitor}/api/monitor/interfaces`, { name: 'load', directoryPath: folder });
+    const created = await postJson(`${urls.monitor}/api/monitor/interfaces`, { name: 'load', directoryPath: folder });
     if (created.status !== 201) throw new Error(`interface not created: ${JSON.stringify(created.json)}`);
     const interfaceId = created.json.data.id as string;
     const healthUrl = `${urls.monitor}/api/health`;

@@ -22,21 +22,16 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sourceCliArgs } from '../test/helpers/cli-process.ts';
 import { startOwnPostgres, type OwnPostgres } from '../test/helpers/own-postgres.ts';
+import { envNumber, percentile, postJson, timedGet } from '../bench/load-http.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = Number(raw);
-  return raw !== undefined && raw !== '' && Number.isFinite(value) ? value : fallback;
-}
-
-const seconds = setting('SOAK_SECONDS', 180);
-const kills = setting('SOAK_KILLS', 3);
-const outageSeconds = setting('SOAK_OUTAGE_SECONDS', 20);
-const pollers = setting('SOAK_POLLERS', 50);
-const validators = setting('SOAK_VALIDATORS', 10);
-const filesPerSecond = setting('SOAK_FILES_PER_SECOND', 0);
+const seconds = envNumber('SOAK_SECONDS', 180);
+const kills = envNumber('SOAK_KILLS', 3);
+const outageSeconds = envNumber('SOAK_OUTAGE_SECONDS', 20);
+const pollers = envNumber('SOAK_POLLERS', 50);
+const validators = envNumber('SOAK_VALIDATORS', 10);
+const filesPerSecond = envNumber('SOAK_FILES_PER_SECOND', 0);
 const log = (line: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,33 +43,6 @@ function freePort(): Promise<number> {
       const address = server.address();
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
-  });
-}
-
-/** One GET with a time-out; status 0 when it failed. */
-function get(url: string, agent?: http.Agent, timeoutMs = 10_000): Promise<{ status: number; ms: number; text: string }> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = http.get(url, agent ? { agent } : {}, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, text: Buffer.concat(chunks).toString() }));
-    });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, ms: performance.now() - started, text: '' }));
-  });
-}
-
-function postJson(url: string, body: unknown): Promise<{ status: number; json: any }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
-    });
-    req.on('error', reject);
-    req.end(payload);
   });
 }
 
@@ -133,14 +101,10 @@ class Service {
 async function waitHealthy(url: string, limitMs = 180_000): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (Date.now() < deadline) {
-    if ((await get(url, undefined, 5_000)).status === 200) return;
+    if ((await timedGet(url, undefined, 5_000)).status === 200) return;
     await sleep(200);
   }
   throw new Error(`no healthy answer from ${url} within ${limitMs / 1000} s`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 let server: OwnPostgres | undefined;
@@ -220,7 +184,7 @@ try {
   void loadEnded.then(() => (loadDone = true));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   while (!loadDone) {
-    const answer = await get(healthUrl, agent);
+    const answer = await timedGet(healthUrl, agent, 10_000);
     probes.push({ at: Date.now(), ms: answer.ms, ok: answer.status === 200 });
     await sleep(50);
   }

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { LoadOutcome } from '../load-http.ts';
 
 interface LoadPlan {
   monitorUrl: string;
@@ -34,25 +35,16 @@ function loadMessage(controlId: string): string {
   ].join('\r');
 }
 
-interface Outcome {
-  ok: number;
-  failed: number;
-  timeouts: number;
-  resets: number;
-  non2xx: number;
-  maxMs: number;
-}
-
-const outcomes: Record<string, Outcome> = {};
+const outcomes: Record<string, LoadOutcome> = {};
 /** When each failure happened (epoch ms, the first 100,000), so a caller can tell planned outages from the rest. */
 const failureTimes: number[] = [];
 
-function failedNow(record: Outcome): void {
+function failedNow(record: LoadOutcome): void {
   record.failed++;
   if (failureTimes.length < 100_000) failureTimes.push(Date.now());
 }
 
-function outcome(kind: string): Outcome {
+function outcome(kind: string): LoadOutcome {
   outcomes[kind] ??= { ok: 0, failed: 0, timeouts: 0, resets: 0, non2xx: 0, maxMs: 0 };
   return outcomes[kind];
 }
