@@ -1,11 +1,11 @@
 /**
  * Patterns, summary and upgrade check of one monitored interface, read only through the monitor's query contract
- * (plugins/monitor/api.ts): failed messages streamed with the default projection (facts, never raw text), totals and
- * series from the roll-ups, alerts from the service. The engines (failure-patterns.ts, upgrade-detector.ts) are plain
+ * (plugins/monitor/api.ts): messages streamed with a projection of the few facts each engine reads (never raw
+ * text), totals and series from the roll-ups, alerts from the service. The engines (failure-patterns.ts, upgrade-detector.ts) are plain
  * modules; this file only reads and assembles.
  */
-import type { MessageRecord, MonitorService, MonitorStore, MonitoredInterface } from '../monitor/api.ts';
-import { PatternCounter, CLUSTER_KEY_VERSION, type FailurePattern } from './failure-patterns.ts';
+import type { MessageFacts, MonitorService, MonitorStore, MonitoredInterface } from '../monitor/api.ts';
+import { PatternCounter, CLUSTER_KEY_VERSION, type FailureFacts, type FailurePattern } from './failure-patterns.ts';
 import { detectUpgrade, type UpgradeFacts, type UpgradeVerdict } from './upgrade-detector.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 import { triageErrors } from './errors.ts';
@@ -17,6 +17,14 @@ const MAX_PATTERNS = 50;
 
 /** Most messages the upgrade check reads (window and baseline together); the newest are kept. */
 const MAX_UPGRADE_MESSAGES = 300_000;
+
+/** The facts the clustering reads of a failed message ({@link FailureFacts}): all the patterns read asks for. */
+const FAILURE_FIELDS = ['receivedAt', 'messageType', 'triggerEvent', 'controlId', 'sendingApplication', 'standard', 'version', 'errors'] as const satisfies ReadonlyArray<
+  keyof FailureFacts
+>;
+
+/** The facts the upgrade detector reads of a message (see {@link toUpgradeFacts}): all the upgrade check asks for. */
+export const UPGRADE_FIELDS = ['messageTime', 'receivedAt', 'version', 'sendingApplication', 'software', 'segmentIds', 'errors'] as const;
 
 /** A time window as ISO strings. */
 export interface IsoWindow {
@@ -127,9 +135,8 @@ export class InterfaceAnalysis {
 
   private async countFailures(store: MonitorStore, interfaceId: string, window: IsoWindow): Promise<PatternCounter> {
     const counter = new PatternCounter();
-    for await (const message of store.streamMessages({ interfaceIds: [interfaceId], since: window.since, until: window.until, isValid: false })) {
-      counter.add({ ...message, errors: message.errors });
-    }
+    const filter = { interfaceIds: [interfaceId], since: window.since, until: window.until, isValid: false };
+    for await (const message of store.streamMessages(filter, { fields: FAILURE_FIELDS })) counter.add(message);
     return counter;
   }
 
@@ -171,7 +178,8 @@ export class InterfaceAnalysis {
     const baselineStart = windowStart - Math.max(sinceHours, 24 * 7) * HOUR_MS;
     const facts: UpgradeFacts[] = [];
     let read = 0;
-    for await (const message of store.streamMessages({ interfaceIds: [monitored.id], since: iso(baselineStart), until: iso(now) })) {
+    const filter = { interfaceIds: [monitored.id], since: iso(baselineStart), until: iso(now) };
+    for await (const message of store.streamMessages(filter, { fields: UPGRADE_FIELDS })) {
       read++;
       facts.push(toUpgradeFacts(message, windowStart));
       // Memory stays bounded: past the cap the oldest half of the baseline is dropped.
@@ -250,7 +258,7 @@ export class InterfaceAnalysis {
 }
 
 /** The detector's projection of a stored message: `at` is MSH-7 when the sender gave one, else the received time. */
-export function toUpgradeFacts(message: Pick<MessageRecord, 'messageTime' | 'receivedAt' | 'version' | 'sendingApplication' | 'software' | 'segmentIds' | 'errors'>, windowStartMs: number): UpgradeFacts {
+export function toUpgradeFacts(message: Pick<MessageFacts, (typeof UPGRADE_FIELDS)[number]>, windowStartMs: number): UpgradeFacts {
   const received = Date.parse(message.receivedAt);
   const sent = message.messageTime ? Date.parse(message.messageTime) : Number.NaN;
   const at = Number.isFinite(sent) ? sent : received;
