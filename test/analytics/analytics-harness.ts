@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adtMessage, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
+import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
 
 export { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
 
@@ -30,36 +30,9 @@ export async function ingest(h: MonitorHarness, id: string, dir: string, files: 
 export async function startAnalyticsHarness(
   options: { clock?: import('../../kernel/clock.ts').Clock; analytics?: Record<string, unknown>; config?: Record<string, unknown>; dataDir?: string } = {},
 ): Promise<MonitorHarness> {
-  const { mkdirSync, mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { startTestWorkbench } = await import('../helpers/test-workbench.ts');
-  const root = mkdtempSync(join(tmpdir(), 'analytics-watched-'));
-  const wb = await startTestWorkbench({
+  return startMonitorHarness({
     ...(options.clock ? { clock: options.clock } : {}),
-    config: {
-      ...(options.config ?? {}),
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      plugins: {
-        monitor: { settleMs: 150, checkIntervalMs: 100, pollingIntervalMs: 100 },
-        ...(options.analytics ? { analytics: options.analytics } : {}),
-      },
-    },
+    config: { ...(options.config ?? {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}) },
+    ...(options.analytics ? { plugins: { analytics: options.analytics } } : {}),
   });
-  let folders = 0;
-  return {
-    wb,
-    folder(name) {
-      const path = join(root, name ?? `folder-${++folders}`);
-      mkdirSync(path, { recursive: true });
-      return path;
-    },
-    get: (path) => wb.call('monitor', { method: 'GET', path }),
-    post: (path, body) => wb.call('monitor', { method: 'POST', path, body: body ?? {} }),
-    put: (path, body) => wb.call('monitor', { method: 'PUT', path, body }),
-    del: (path) => wb.call('monitor', { method: 'DELETE', path }),
-    async stop() {
-      await wb.stop();
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
 }

@@ -35,12 +35,14 @@ export interface MonitorHarness {
 export async function startMonitorHarness(
   options: {
     monitor?: Record<string, unknown>;
+    /** Config sections of other plugins (say `analytics`), beside the monitor's. */
+    plugins?: Record<string, unknown>;
     config?: Record<string, unknown>;
     /** `postgres` runs on a fresh schema of WORKBENCH_TEST_POSTGRES_URL. */
     storage?: StorageName;
   } & Omit<TestWorkbenchOptions, 'config'> = {},
 ): Promise<MonitorHarness> {
-  const { monitor, config, storage, ...rest } = options;
+  const { monitor, plugins, config, storage, ...rest } = options;
   const root = mkdtempSync(join(tmpdir(), 'workbench-watched-'));
   let schema: Awaited<ReturnType<typeof freshPostgresSchema>> | undefined;
   if (storage === 'postgres') {
@@ -52,7 +54,7 @@ export async function startMonitorHarness(
     config: {
       ...(config ?? {}),
       ...(schema ? { storage: { url: schema.url } } : {}),
-      plugins: { monitor: { settleMs: 150, checkIntervalMs: 100, pollingIntervalMs: 100, ...(monitor ?? {}) } },
+      plugins: { ...(plugins ?? {}), monitor: { settleMs: 150, checkIntervalMs: 100, pollingIntervalMs: 100, ...(monitor ?? {}) } },
     },
   });
   let folders = 0;
