@@ -130,6 +130,7 @@ export const ANALYTICS_EXAMPLES = {
           warnings: [],
           latencyMs: 3120,
           latencyClass: 'ok',
+          contentDigest: '9f2b6c1e0d4a7b3c5e8f1a2d4c6b8e0f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b',
         },
       ],
       next: 'MTc2ODQ2ODMxODEyMHxmMXwz',

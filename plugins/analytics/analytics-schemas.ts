@@ -97,6 +97,8 @@ export const messageFactsSchema = z.object({
   warnings: z.array(issueSchema),
   latencyMs: z.number().nullable(),
   latencyClass: z.enum(['ok', 'none', 'stale', 'skew']),
+  /** SHA-256 (hex) of the message's text as stored: equal digests are the same content (an exact resend). */
+  contentDigest: z.string().nullable(),
 });
 
 /** The query answer. */
