@@ -12,8 +12,8 @@ import { AlertRuleEngine, RULES } from './alert-rules.ts';
 import { MONITOR_SERVICE } from './api.ts';
 import { monitorErrors } from './errors.ts';
 import { MONITOR_QUIESCE } from './quiesce-hook.ts';
-import { emitIngested } from './ingest-events.ts';
-import { IngestQueue } from './ingest-queue.ts';
+import { emitIngested } from './ingest/ingest-events.ts';
+import { IngestQueue } from './ingest/ingest-queue.ts';
 import { registerInterfaceRoutes } from './interface-routes.ts';
 import { readableStandards } from './interface-standard.ts';
 import { InterfaceStore } from './interface-store.ts';
@@ -25,10 +25,10 @@ import { monitorMigrations, type MonitorDatabase } from './monitor-tables.ts';
 import { pruneRawContent } from './raw-retention.ts';
 import { ReportBuilder } from './report-builder.ts';
 import { registerReportRoutes } from './report-routes.ts';
-import { pruneRollups } from './rollup-writer.ts';
+import { pruneRollups } from './ingest/rollup-writer.ts';
 import { RollupReader } from './rollup-reader.ts';
 import { SharedAnswers } from './shared-answers.ts';
-import { WatchManager } from './watch-manager.ts';
+import { WatchManager } from './ingest/watch-manager.ts';
 
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule<MonitorConfig> = {

@@ -7,12 +7,12 @@
 import type { Kysely } from 'kysely';
 import type { Storage } from '../../kernel/storage.ts';
 import type { MinuteRollup, StoredIssue } from './api.ts';
-import { commitFiles, sha256 } from './ledger.ts';
-import type { ReadMessage } from './message-reading.ts';
+import { commitFiles, sha256 } from './ingest/ledger.ts';
+import type { ReadMessage } from './ingest/message-reading.ts';
 import { minuteOf } from './message-store.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 import { MONITOR_QUIESCE, type QuiesceHook } from './quiesce-hook.ts';
-import { DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
+import { DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './ingest/rollup-writer.ts';
 
 /** One message to store as if read from a file at `receivedAt`. */
 export interface RecordedMessage {

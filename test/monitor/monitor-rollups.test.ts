@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { windowSpans } from '../../plugins/monitor/rollup-reader.ts';
-import { pruneRollups } from '../../plugins/monitor/rollup-writer.ts';
+import { pruneRollups } from '../../plugins/monitor/ingest/rollup-writer.ts';
 import { recordMessages, type RecordedMessage } from '../../plugins/monitor/testing.ts';
 import type { Kysely } from 'kysely';
 import type { MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';

@@ -7,9 +7,9 @@
  * through the kernel's runner, so it never holds the event loop. Content holding no message at all is one failed
  * message with a PARSE_ERROR, never an exception.
  */
-import type { ReadContentResult, ReadMessageVerdict, StandardAdapter, ValidateOptions, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
-import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from './api.ts';
-import { digestOf, noFacts, readFacts } from './message-facts.ts';
+import type { ReadContentResult, ReadMessageVerdict, StandardAdapter, ValidateOptions, ValidationIssue, ValidationResult } from '../../../kernel/standards-registry.ts';
+import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from '../api.ts';
+import { digestOf, noFacts, readFacts } from '../message-facts.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;

@@ -1,8 +1,8 @@
 /** What follows a commit: the `message.ingested` event per file, and the alert rules the new messages touch. */
-import type { EventBus } from '../../kernel/events.ts';
-import type { MessageIngestedEvent } from './api.ts';
+import type { EventBus } from '../../../kernel/events.ts';
+import type { MessageIngestedEvent } from '../api.ts';
 import type { CommittedFile } from './ledger.ts';
-import { messageId } from './message-query.ts';
+import { messageId } from '../message-query.ts';
 
 /** The event payload of one committed file. */
 export function ingestedEvent(committed: CommittedFile, interfaceName: string): MessageIngestedEvent {

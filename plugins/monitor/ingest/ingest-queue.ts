@@ -10,12 +10,12 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Clock } from '../../kernel/clock.ts';
-import type { MonitoredInterface } from './api.ts';
+import type { Clock } from '../../../kernel/clock.ts';
+import type { MonitoredInterface } from '../api.ts';
 import type { CommitStore } from './commit-statements.ts';
 import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
 import { readContent, type ContentReaders } from './message-reading.ts';
-import type { FileRow, MonitorDatabase } from './monitor-tables.ts';
+import type { FileRow, MonitorDatabase } from '../monitor-tables.ts';
 import type { LatencyLimits } from './rollup-writer.ts';
 import type { SettledFile } from './folder-watcher.ts';
 

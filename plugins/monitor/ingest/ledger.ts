@@ -13,10 +13,10 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { inCommitTransaction, type CommitStatements, type CommitStore } from './commit-statements.ts';
-import { FACT_COLUMNS, factValues, storableText } from './message-facts.ts';
+import { FACT_COLUMNS, factValues, storableText } from '../message-facts.ts';
 import type { ReadMessage } from './message-reading.ts';
 import { addToRollups, applyLatencyLimits, DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
-import type { FileRow, FileTable, MessageRow, MonitorDatabase } from './monitor-tables.ts';
+import type { FileRow, FileTable, MessageRow, MonitorDatabase } from '../monitor-tables.ts';
 
 /** How a file relates to what the ledger holds for its path. */
 export type FileVerdict =

@@ -19,8 +19,8 @@ import { lstat, readdir } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
-import type { MonitoredInterface } from './api.ts';
-import { compileFilePattern } from './file-pattern.ts';
+import type { MonitoredInterface } from '../api.ts';
+import { compileFilePattern } from '../file-pattern.ts';
 
 /** A settled file, ready to read. */
 export interface SettledFile {

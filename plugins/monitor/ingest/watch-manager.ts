@@ -8,15 +8,15 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Clock } from '../../kernel/clock.ts';
-import type { MonitoredInterface } from './api.ts';
-import type { AlertRuleEngine } from './alert-rules.ts';
+import type { Clock } from '../../../kernel/clock.ts';
+import type { MonitoredInterface } from '../api.ts';
+import type { AlertRuleEngine } from '../alert-rules.ts';
 import { FolderWatcher } from './folder-watcher.ts';
 import type { IngestQueue } from './ingest-queue.ts';
-import { directoryProblem } from './interface-input.ts';
+import { directoryProblem } from '../interface-input.ts';
 import { currentRows, ledgerKey } from './ledger.ts';
-import { minuteOf } from './message-store.ts';
-import type { MonitorDatabase } from './monitor-tables.ts';
+import { minuteOf } from '../message-store.ts';
+import type { MonitorDatabase } from '../monitor-tables.ts';
 import { recordMinuteState } from './rollup-writer.ts';
 
 /** State of one interface in the running service. */
