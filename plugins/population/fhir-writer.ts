@@ -8,18 +8,24 @@ import { join } from 'node:path';
 import {
   CODE_SYSTEM_URIS as SYSTEMS,
   fhirConcept as concept,
+  escapeXhtml,
   fhirConceptJson as conceptJson,
   fhirNarrative as narrative,
-  fhirNarrativeJson as narrativeJson,
   fhirPatientOf,
   jsonString as str,
+  NARRATIVE_JSON_HEAD,
+  NARRATIVE_JSON_TAIL,
   SYNTHETIC_MR_SYSTEM as MR_SYSTEM,
 } from '../synthetic-data/api.ts';
 import { FileSink } from './file-sink.ts';
+import { JsonBytes } from './json-bytes.ts';
 import type { PatientRecord } from './patient-record.ts';
 import type { PopulationWriter } from './population-writer.ts';
 
 type Json = Record<string, unknown>;
+
+/** Bytes of Bundles gathered before they go to the file. */
+const OUTPUT_CHUNK_BYTES = 1024 * 1024;
 
 const TABLE_TAG = { patient: 1, encounter: 2, condition: 3, observation: 4, medication: 5, allergy: 6, bundle: 7 } as const;
 
@@ -141,132 +147,305 @@ function encounterClassJson(code: string): string {
   return `{"system":${str(SYSTEMS.actCode)},"code":${str(code)},"display":"${code === 'AMB' ? 'ambulatory' : code === 'EMER' ? 'emergency' : 'inpatient encounter'}"}`;
 }
 
+/** The JSON text of a CodeableConcept of `system` up to its code: `{"coding":[{"system":"…","code":`. */
+const conceptHead = (system: string) => `{"coding":[{"system":${str(system)},"code":`;
+
 // Fragments every Bundle repeats, as JSON text once: most of a Bundle's characters are these.
 const J = {
   encounterClass: new Map<string, string>(['AMB', 'EMER', 'IMP'].map((code) => [code, encounterClassJson(code)])),
-  encounterIdentifierHead: `[{"use":"official","system":${str(`${MR_SYSTEM}.2`)},"value":"`,
+  encounterIdentifierHead: `,"identifier":[{"use":"official","system":${str(`${MR_SYSTEM}.2`)},"value":"`,
   conditionClinical: {
     active: conceptJson(SYSTEMS.conditionClinical, 'active', 'Active'),
     resolved: conceptJson(SYSTEMS.conditionClinical, 'resolved', 'Resolved'),
   },
-  conditionVerification: conceptJson(SYSTEMS.conditionVerification, 'confirmed', 'Confirmed'),
-  conditionCategory: `[${conceptJson(SYSTEMS.conditionCategory, 'problem-list-item', 'Problem List Item')}]`,
-  observationCategory: {
-    'vital-signs': `[${conceptJson(SYSTEMS.observationCategory, 'vital-signs', 'Vital Signs')}]`,
-    laboratory: `[${conceptJson(SYSTEMS.observationCategory, 'laboratory', 'Laboratory')}]`,
+  conditionStatusTail: `,"verificationStatus":${conceptJson(SYSTEMS.conditionVerification, 'confirmed', 'Confirmed')},"category":[${conceptJson(SYSTEMS.conditionCategory, 'problem-list-item', 'Problem List Item')}],"code":{"coding":[{"system":${str(SYSTEMS.snomed)},"code":`,
+  observationHead: {
+    'vital-signs': `,"status":"final","category":[${conceptJson(SYSTEMS.observationCategory, 'vital-signs', 'Vital Signs')}],"code":${conceptHead(SYSTEMS.loinc)}`,
+    laboratory: `,"status":"final","category":[${conceptJson(SYSTEMS.observationCategory, 'laboratory', 'Laboratory')}],"code":${conceptHead(SYSTEMS.loinc)}`,
   },
   interpretation: {
-    L: `[${conceptJson(SYSTEMS.interpretation, 'L', 'Low')}]`,
-    H: `[${conceptJson(SYSTEMS.interpretation, 'H', 'High')}]`,
-    N: `[${conceptJson(SYSTEMS.interpretation, 'N', 'Normal')}]`,
+    L: `,"interpretation":[${conceptJson(SYSTEMS.interpretation, 'L', 'Low')}]`,
+    H: `,"interpretation":[${conceptJson(SYSTEMS.interpretation, 'H', 'High')}]`,
+    N: `,"interpretation":[${conceptJson(SYSTEMS.interpretation, 'N', 'Normal')}]`,
   },
-  inhaledRoute: conceptJson(SYSTEMS.snomed, '447694001', 'Respiratory tract route'),
-  oralRoute: conceptJson(SYSTEMS.snomed, '26643006', 'Oral route'),
-  allergyClinical: conceptJson(SYSTEMS.allergyClinical, 'active', 'Active'),
-  allergyVerification: conceptJson(SYSTEMS.allergyVerification, 'confirmed', 'Confirmed'),
-  snomed: str(SYSTEMS.snomed),
-  icd10cm: str(SYSTEMS.icd10cm),
-  ucum: str(SYSTEMS.ucum),
+  inhaledRoute: `,"route":${conceptJson(SYSTEMS.snomed, '447694001', 'Respiratory tract route')}}]`,
+  oralRoute: `,"route":${conceptJson(SYSTEMS.snomed, '26643006', 'Oral route')}}]`,
+  allergyStatus: `,"clinicalStatus":${conceptJson(SYSTEMS.allergyClinical, 'active', 'Active')},"verificationStatus":${conceptJson(SYSTEMS.allergyVerification, 'confirmed', 'Confirmed')},"type":"allergy","category":[`,
+  allergyCode: { rxnorm: `,"code":${conceptHead(SYSTEMS.rxnorm)}`, snomed: `,"code":${conceptHead(SYSTEMS.snomed)}` },
+  snomedConcept: conceptHead(SYSTEMS.snomed),
+  rxnormConcept: conceptHead(SYSTEMS.rxnorm),
+  icd10cm: `},{"system":${str(SYSTEMS.icd10cm)},"code":`,
+  ucum: `,"system":${str(SYSTEMS.ucum)},"code":`,
 };
 
+/** Per table, the UTF-8 `urn:uuid:` prefix of a seed's identifiers (only the row id's 12 hex digits follow it); `bundleId` without `urn:uuid:`. */
+type UuidPrefixes = Record<keyof typeof TABLE_TAG, Uint8Array> & { bundleId: Uint8Array };
 
-/** A number as JSON writes it (non-finite numbers become null, as in `JSON.stringify`). */
-function num(n: number): string {
-  return Number.isFinite(n) ? String(n) : 'null';
+/** The identifier prefixes of one seed, encoded once per writer. */
+function uuidPrefixes(seed: number): UuidPrefixes {
+  const prefix = (table: keyof typeof TABLE_TAG) => populationUuid(seed, table, 0).slice(0, -12);
+  const urn = (table: keyof typeof TABLE_TAG) => Buffer.from(`urn:uuid:${prefix(table)}`);
+  return {
+    patient: urn('patient'),
+    encounter: urn('encounter'),
+    condition: urn('condition'),
+    observation: urn('observation'),
+    medication: urn('medication'),
+    allergy: urn('allergy'),
+    bundle: urn('bundle'),
+    bundleId: Buffer.from(prefix('bundle')),
+  };
 }
 
-/** The `urn:uuid:` prefix of each table's identifiers for one seed; only the row id varies after it. */
-function uuidPrefixes(seed: number): Record<keyof typeof TABLE_TAG, string> {
-  const prefixes = {} as Record<keyof typeof TABLE_TAG, string>;
-  for (const table of Object.keys(TABLE_TAG) as Array<keyof typeof TABLE_TAG>) prefixes[table] = `urn:uuid:${populationUuid(seed, table, 0).slice(0, -12)}`;
-  return prefixes;
+/** Appends the rest of a CodeableConcept whose head (`…"code":`) is written: the code, the display, the text. */
+function conceptTail(o: JsonBytes, code: string, display: string): void {
+  o.string(code);
+  o.lit(',"display":');
+  o.string(display);
+  o.lit('}],"text":');
+  o.string(display);
+  o.lit('}');
 }
 
-/** The 12 hex digits of a row id in a population UUID. */
-function idHex(id: number): string {
-  return id.toString(16).padStart(12, '0');
+/** Appends narrative text: XHTML-escaped, inside the Narrative's JSON string. */
+function narrativeText(o: JsonBytes, text: string): void {
+  o.stringContent(escapeXhtml(text));
+}
+
+/** Appends a Quantity's unit, system and code after its value (closing the Quantity). */
+function quantityTail(o: JsonBytes, obs: PatientRecord['observations'][number]): void {
+  o.lit(',"unit":');
+  o.string(obs.unitDisplay);
+  o.lit(J.ucum);
+  o.string(obs.ucum);
+  o.lit('}');
 }
 
 /**
- * The transaction Bundle of one patient as one line of JSON text, exactly `JSON.stringify(fhirBundleOf(patient,
- * seed))`, written straight from the record: building and then serializing some forty objects per resource was most
- * of the cost of a FHIR population. `prefixes` are `uuidPrefixes(seed)`, computed once per writer.
+ * Appends the transaction Bundle of one patient to `o` as JSON text, exactly `JSON.stringify(fhirBundleOf(patient,
+ * seed))`, written straight from the record into bytes: building some forty objects per resource and serializing
+ * them, or concatenating strings, was most of the cost of a FHIR population. `prefixes` are `uuidPrefixes(seed)`.
  */
-export function fhirBundleJson(patient: PatientRecord, seed: number, prefixes: Record<keyof typeof TABLE_TAG, string> = uuidPrefixes(seed)): string {
+function writeFhirBundle(o: JsonBytes, patient: PatientRecord, prefixes: UuidPrefixes): void {
   const p = patient.person;
   const name = `${p.givenName} ${p.familyName}`;
-  const patientUrl = `${prefixes.patient}${idHex(patient.id)}`;
-  const subject = `{"reference":"${patientUrl}","display":${str(name)}}`;
   const encounterPrefix = prefixes.encounter;
-  let out = `{"resourceType":"Bundle","id":"${prefixes.bundle.slice(9)}${idHex(patient.id)}","type":"transaction","entry":[`;
-  out += `{"fullUrl":"${patientUrl}","resource":${JSON.stringify(fhirPatientOf(p))},"request":{"method":"POST","url":"Patient"}}`;
+  const subject = () => {
+    o.lit(',"subject":{"reference":"');
+    o.bytes(prefixes.patient);
+    o.hex(patient.id, 12);
+    o.lit('","display":');
+    o.string(name);
+    o.lit('}');
+  };
+  const encounterRef = (id: number) => {
+    o.lit(',"encounter":{"reference":"');
+    o.bytes(encounterPrefix);
+    o.hex(id, 12);
+    o.lit('"}');
+  };
+  const entry = (prefix: Uint8Array, id: number, resourceType: string) => {
+    o.lit(',{"fullUrl":"');
+    o.bytes(prefix);
+    o.hex(id, 12);
+    o.lit('","resource":{"resourceType":"');
+    o.lit(resourceType);
+    o.lit('","text":');
+    o.lit(NARRATIVE_JSON_HEAD);
+  };
+  const entryEnd = (resourceType: string) => {
+    o.lit('},"request":{"method":"POST","url":"');
+    o.lit(resourceType);
+    o.lit('"}}');
+  };
+
+  o.lit('{"resourceType":"Bundle","id":"');
+  o.bytes(prefixes.bundleId);
+  o.hex(patient.id, 12);
+  o.lit('","type":"transaction","entry":[{"fullUrl":"');
+  o.bytes(prefixes.patient);
+  o.hex(patient.id, 12);
+  o.lit('","resource":');
+  o.raw(JSON.stringify(fhirPatientOf(p)));
+  o.lit(',"request":{"method":"POST","url":"Patient"}}');
 
   for (const e of patient.encounters) {
-    out += `,{"fullUrl":"${encounterPrefix}${idHex(e.id)}","resource":{"resourceType":"Encounter","text":${narrativeJson(`${e.typeDisplay} of ${name} on ${e.start.slice(0, 10)}`)}`;
-    out += `,"identifier":${J.encounterIdentifierHead}${e.id}"}],"status":"finished","class":${
-      J.encounterClass.get(e.classCode) ?? encounterClassJson(e.classCode)
-    }`;
-    out += `,"type":[${conceptJson(SYSTEMS.snomed, e.typeCode, e.typeDisplay)}],"subject":${subject},"period":{"start":${str(e.start)},"end":${str(e.end)}}`;
-    if (e.reasonCode && e.reasonDisplay) out += `,"reasonCode":[${conceptJson(SYSTEMS.snomed, e.reasonCode, e.reasonDisplay)}]`;
-    out += '},"request":{"method":"POST","url":"Encounter"}}';
+    entry(encounterPrefix, e.id, 'Encounter');
+    narrativeText(o, e.typeDisplay);
+    o.lit(' of ');
+    narrativeText(o, name);
+    o.lit(' on ');
+    narrativeText(o, e.start.slice(0, 10));
+    o.lit(NARRATIVE_JSON_TAIL);
+    o.lit(J.encounterIdentifierHead);
+    o.raw(String(e.id));
+    o.lit('"}],"status":"finished","class":');
+    o.lit(J.encounterClass.get(e.classCode) ?? encounterClassJson(e.classCode));
+    o.lit(',"type":[');
+    o.lit(J.snomedConcept);
+    conceptTail(o, e.typeCode, e.typeDisplay);
+    o.lit(']');
+    subject();
+    o.lit(',"period":{"start":');
+    o.string(e.start);
+    o.lit(',"end":');
+    o.string(e.end);
+    o.lit('}');
+    if (e.reasonCode && e.reasonDisplay) {
+      o.lit(',"reasonCode":[');
+      o.lit(J.snomedConcept);
+      conceptTail(o, e.reasonCode, e.reasonDisplay);
+      o.lit(']');
+    }
+    entryEnd('Encounter');
   }
 
   for (const c of patient.conditions) {
-    const display = str(c.display);
-    out += `,{"fullUrl":"${prefixes.condition}${idHex(c.id)}","resource":{"resourceType":"Condition","text":${narrativeJson(`${c.display} (${name})`)}`;
-    out += `,"clinicalStatus":${c.clinicalStatus === 'active' ? J.conditionClinical.active : J.conditionClinical.resolved},"verificationStatus":${J.conditionVerification},"category":${J.conditionCategory}`;
-    out += `,"code":{"coding":[{"system":${J.snomed},"code":${str(c.snomed)},"display":${display}},{"system":${J.icd10cm},"code":${str(c.icd10)},"display":${str(c.icd10Display)}}],"text":${display}}`;
-    out += `,"subject":${subject},"encounter":{"reference":"${encounterPrefix}${idHex(c.encounterId)}"},"onsetDateTime":${str(c.onsetDate)}`;
-    if (c.clinicalStatus === 'resolved') out += ',"abatementString":"resolved"';
-    out += '},"request":{"method":"POST","url":"Condition"}}';
+    entry(prefixes.condition, c.id, 'Condition');
+    narrativeText(o, c.display);
+    o.lit(' (');
+    narrativeText(o, name);
+    o.lit(')');
+    o.lit(NARRATIVE_JSON_TAIL);
+    o.lit(',"clinicalStatus":');
+    o.lit(c.clinicalStatus === 'active' ? J.conditionClinical.active : J.conditionClinical.resolved);
+    o.lit(J.conditionStatusTail);
+    o.string(c.snomed);
+    o.lit(',"display":');
+    o.string(c.display);
+    o.lit(J.icd10cm);
+    o.string(c.icd10);
+    o.lit(',"display":');
+    o.string(c.icd10Display);
+    o.lit('}],"text":');
+    o.string(c.display);
+    o.lit('}');
+    subject();
+    encounterRef(c.encounterId);
+    o.lit(',"onsetDateTime":');
+    o.string(c.onsetDate);
+    if (c.clinicalStatus === 'resolved') o.lit(',"abatementString":"resolved"');
+    entryEnd('Condition');
   }
 
-  for (const o of patient.observations) {
-    const unit = `,"unit":${str(o.unitDisplay)},"system":${J.ucum},"code":${str(o.ucum)}}`;
-    out += `,{"fullUrl":"${prefixes.observation}${idHex(o.id)}","resource":{"resourceType":"Observation","text":${narrativeJson(`${o.display}: ${o.valueText} ${o.ucum} (${name})`)}`;
-    out += `,"status":"final","category":${J.observationCategory[o.category]}`;
-    out += `,"code":${conceptJson(SYSTEMS.loinc, o.loinc, o.display)},"subject":${subject},"encounter":{"reference":"${encounterPrefix}${idHex(o.encounterId)}"}`;
-    out += `,"effectiveDateTime":${str(o.effective)},"valueQuantity":{"value":${num(o.value)}${unit}`;
-    if (o.interpretation) out += `,"interpretation":${J.interpretation[o.interpretation]}`;
-    if (o.referenceLow !== null || o.referenceHigh !== null) {
-      out += ',"referenceRange":[{';
-      if (o.referenceLow !== null) out += `"low":{"value":${num(o.referenceLow)}${unit}`;
-      if (o.referenceHigh !== null) out += `${o.referenceLow !== null ? ',' : ''}"high":{"value":${num(o.referenceHigh)}${unit}`;
-      out += '}]';
+  for (const ob of patient.observations) {
+    entry(prefixes.observation, ob.id, 'Observation');
+    narrativeText(o, ob.display);
+    o.lit(': ');
+    narrativeText(o, ob.valueText);
+    o.lit(' ');
+    narrativeText(o, ob.ucum);
+    o.lit(' (');
+    narrativeText(o, name);
+    o.lit(')');
+    o.lit(NARRATIVE_JSON_TAIL);
+    o.lit(J.observationHead[ob.category]);
+    conceptTail(o, ob.loinc, ob.display);
+    subject();
+    encounterRef(ob.encounterId);
+    o.lit(',"effectiveDateTime":');
+    o.string(ob.effective);
+    o.lit(',"valueQuantity":{"value":');
+    o.number(ob.value);
+    quantityTail(o, ob);
+    if (ob.interpretation) o.lit(J.interpretation[ob.interpretation]);
+    if (ob.referenceLow !== null || ob.referenceHigh !== null) {
+      o.lit(',"referenceRange":[{');
+      if (ob.referenceLow !== null) {
+        o.lit('"low":{"value":');
+        o.number(ob.referenceLow);
+        quantityTail(o, ob);
+      }
+      if (ob.referenceHigh !== null) {
+        o.lit(ob.referenceLow !== null ? ',"high":{"value":' : '"high":{"value":');
+        o.number(ob.referenceHigh);
+        quantityTail(o, ob);
+      }
+      o.lit('}]');
     }
-    out += '},"request":{"method":"POST","url":"Observation"}}';
+    entryEnd('Observation');
   }
 
   for (const m of patient.medications) {
-    const sig = str(m.sig);
-    out += `,{"fullUrl":"${prefixes.medication}${idHex(m.id)}","resource":{"resourceType":"MedicationRequest","text":${narrativeJson(`${m.display}: ${m.sig}`)}`;
-    out += `,"status":${str(m.status)},"intent":"order","medicationCodeableConcept":${conceptJson(SYSTEMS.rxnorm, m.rxnorm, m.display)},"subject":${subject}`;
-    out += `,"encounter":{"reference":"${encounterPrefix}${idHex(m.encounterId)}"},"authoredOn":${str(m.authoredOn)}`;
-    out += `,"dosageInstruction":[{"sequence":1,"text":${sig},"timing":{"repeat":{"frequency":${num(m.perDay)},"period":1,"periodUnit":"d"}},"route":${m.formCode === 'INHL' ? J.inhaledRoute : J.oralRoute}}]`;
-    out += '},"request":{"method":"POST","url":"MedicationRequest"}}';
+    entry(prefixes.medication, m.id, 'MedicationRequest');
+    narrativeText(o, m.display);
+    o.lit(': ');
+    narrativeText(o, m.sig);
+    o.lit(NARRATIVE_JSON_TAIL);
+    o.lit(',"status":');
+    o.string(m.status);
+    o.lit(',"intent":"order","medicationCodeableConcept":');
+    o.lit(J.rxnormConcept);
+    conceptTail(o, m.rxnorm, m.display);
+    subject();
+    encounterRef(m.encounterId);
+    o.lit(',"authoredOn":');
+    o.string(m.authoredOn);
+    o.lit(',"dosageInstruction":[{"sequence":1,"text":');
+    o.string(m.sig);
+    o.lit(',"timing":{"repeat":{"frequency":');
+    o.number(m.perDay);
+    o.lit(',"period":1,"periodUnit":"d"}}');
+    o.lit(m.formCode === 'INHL' ? J.inhaledRoute : J.oralRoute);
+    entryEnd('MedicationRequest');
   }
 
   for (const a of patient.allergies) {
-    out += `,{"fullUrl":"${prefixes.allergy}${idHex(a.id)}","resource":{"resourceType":"AllergyIntolerance","text":${narrativeJson(`Allergy to ${a.display.toLowerCase()}: ${a.reactionDisplay.toLowerCase()}`)}`;
-    out += `,"clinicalStatus":${J.allergyClinical},"verificationStatus":${J.allergyVerification},"type":"allergy","category":[${str(a.category)}]`;
-    out += `,"criticality":"${a.severity === 'severe' ? 'high' : 'low'}","code":${conceptJson(SYSTEMS[a.system], a.code, a.display)},"patient":${subject},"recordedDate":${str(a.recordedDate)}`;
-    out += `,"reaction":[{"manifestation":[${conceptJson(SYSTEMS.snomed, a.reactionCode, a.reactionDisplay)}],"severity":${str(a.severity)}}]`;
-    out += '},"request":{"method":"POST","url":"AllergyIntolerance"}}';
+    entry(prefixes.allergy, a.id, 'AllergyIntolerance');
+    o.lit('Allergy to ');
+    narrativeText(o, a.display.toLowerCase());
+    o.lit(': ');
+    narrativeText(o, a.reactionDisplay.toLowerCase());
+    o.lit(NARRATIVE_JSON_TAIL);
+    o.lit(J.allergyStatus);
+    o.string(a.category);
+    o.lit('],"criticality":"');
+    o.lit(a.severity === 'severe' ? 'high' : 'low');
+    o.lit('"');
+    o.lit(J.allergyCode[a.system]);
+    conceptTail(o, a.code, a.display);
+    o.lit(',"patient":{"reference":"');
+    o.bytes(prefixes.patient);
+    o.hex(patient.id, 12);
+    o.lit('","display":');
+    o.string(name);
+    o.lit('},"recordedDate":');
+    o.string(a.recordedDate);
+    o.lit(',"reaction":[{"manifestation":[');
+    o.lit(J.snomedConcept);
+    conceptTail(o, a.reactionCode, a.reactionDisplay);
+    o.lit('],"severity":');
+    o.string(a.severity);
+    o.lit('}]');
+    entryEnd('AllergyIntolerance');
   }
-  return `${out}]}`;
+  o.lit(']}');
+}
+
+/** The transaction Bundle of one patient as one line of JSON text: exactly `JSON.stringify(fhirBundleOf(patient, seed))`. */
+export function fhirBundleJson(patient: PatientRecord, seed: number): string {
+  const o = new JsonBytes(64 * 1024);
+  writeFhirBundle(o, patient, uuidPrefixes(seed));
+  return o.take().toString('utf8');
 }
 
 /** Opens `population.ndjson` (one Bundle per line) in `directory`. */
 export function createFhirWriter(directory: string, seed: number, compress = false): PopulationWriter {
   const sink = new FileSink(join(directory, 'population.ndjson'), 'population.ndjson', 'application/fhir+ndjson', { compress });
   const prefixes = uuidPrefixes(seed);
+  // Bundles are gathered into one buffer and handed to the file a chunk at a time.
+  const out = new JsonBytes(OUTPUT_CHUNK_BYTES + 256 * 1024);
   return {
     async write(patient) {
       sink.records++;
-      const pending = sink.write(`${fhirBundleJson(patient, seed, prefixes)}\n`);
-      if (pending) await pending;
+      writeFhirBundle(out, patient, prefixes);
+      out.raw('\n');
+      if (out.length >= OUTPUT_CHUNK_BYTES) await sink.writeBytes(out.take());
     },
-    close: async () => [await sink.close()],
+    async close() {
+      if (out.length > 0) await sink.writeBytes(out.take());
+      return [await sink.close()];
+    },
     abort: () => sink.abort(),
   };
 }

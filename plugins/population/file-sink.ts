@@ -83,12 +83,26 @@ export class FileSink {
     return this.pending >= CHUNK_CHARS ? this.flush() : undefined;
   }
 
+  /**
+   * Appends bytes already encoded (UTF-8 text a writer built as bytes), after any text still gathered. The sink owns
+   * `chunk` from then on: the caller must not touch it again.
+   */
+  async writeBytes(chunk: Buffer): Promise<void> {
+    await this.flush();
+    await this.push(chunk);
+  }
+
   private async flush(): Promise<void> {
     if (this.failure) throw this.failure;
     if (this.pending === 0) return;
     const chunk = Buffer.from(this.pieces.join(''), 'utf8');
     this.pieces = [];
     this.pending = 0;
+    await this.push(chunk);
+  }
+
+  private async push(chunk: Buffer): Promise<void> {
+    if (this.failure) throw this.failure;
     this.hash.update(chunk);
     this.bytes += chunk.length;
     if (!this.target.write(chunk)) await once(this.target, 'drain');

@@ -157,4 +157,12 @@ export { fhirPatientOf, SYNTHETIC_MR_SYSTEM } from './fhir-patient.ts';
 /** Narrative and CodeableConcept shapes shared by every synthetic FHIR writer. */
 export { fhirConcept, fhirNarrative, type FhirJson } from './fhir-building-blocks.ts';
 /** The same shapes written straight as JSON text (the characters `JSON.stringify` gives), for volume writers. */
-export { fhirConceptJson, fhirNarrativeJson, jsonString, jsonStringBody } from './fhir-building-blocks.ts';
+export {
+  escapeXhtml,
+  fhirConceptJson,
+  fhirNarrativeJson,
+  jsonString,
+  jsonStringBody,
+  NARRATIVE_JSON_HEAD,
+  NARRATIVE_JSON_TAIL,
+} from './fhir-building-blocks.ts';

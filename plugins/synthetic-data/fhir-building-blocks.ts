@@ -6,8 +6,8 @@
 /** A plain JSON object of a FHIR resource or element. */
 export type FhirJson = Record<string, unknown>;
 
-/** Escapes the characters that XHTML text content may not hold as they are. */
-function escapeXhtml(text: string): string {
+/** Escapes the characters that XHTML text content may not hold as they are (`&`, `<`, `>`). */
+export function escapeXhtml(text: string): string {
   // Most narratives hold none of them: a plain scan spares three regular-expression passes per resource.
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -33,8 +33,10 @@ export function jsonString(text: string): string {
   return `"${jsonStringBody(text)}"`;
 }
 
-const NARRATIVE_JSON_HEAD = JSON.stringify({ status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml"><p>' }).slice(0, -2);
-const NARRATIVE_JSON_TAIL = JSON.stringify({ div: '</p></div>' }).slice(8);
+/** The JSON text of a generated Narrative up to its paragraph's text: `fhirNarrativeJson` is this, the text, the tail. */
+export const NARRATIVE_JSON_HEAD = JSON.stringify({ status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml"><p>' }).slice(0, -2);
+/** The JSON text that closes a generated Narrative after its paragraph's text. */
+export const NARRATIVE_JSON_TAIL = JSON.stringify({ div: '</p></div>' }).slice(8);
 
 /** A generated Narrative holding one paragraph of (escaped) text. */
 export function fhirNarrative(text: string): FhirJson {
