@@ -179,7 +179,7 @@ const J = {
 };
 
 /** Per table, the UTF-8 `urn:uuid:` prefix of a seed's identifiers (only the row id's 12 hex digits follow it); `bundleId` without `urn:uuid:`. */
-type UuidPrefixes = Record<keyof typeof TABLE_TAG, Uint8Array> & { bundleId: Uint8Array };
+type UuidPrefixes = Record<keyof typeof TABLE_TAG, Uint8Array> & { bundleId: Uint8Array; patientUrn: string };
 
 /** The identifier prefixes of one seed, encoded once per writer. */
 function uuidPrefixes(seed: number): UuidPrefixes {
@@ -194,17 +194,45 @@ function uuidPrefixes(seed: number): UuidPrefixes {
     allergy: urn('allergy'),
     bundle: urn('bundle'),
     bundleId: Buffer.from(prefix('bundle')),
+    patientUrn: `urn:uuid:${prefix('patient')}`,
   };
 }
+
+/** Hot literal pieces, encoded once (copying bytes beats looking a literal up). */
+const K = {
+  display: Buffer.from(',"display":'),
+  conceptText: Buffer.from('}],"text":'),
+  close: Buffer.from('}'),
+  unit: Buffer.from(',"unit":'),
+  ucum: Buffer.from(J.ucum),
+  fullUrl: Buffer.from(',{"fullUrl":"'),
+  encounterRef: Buffer.from(',"encounter":{"reference":"'),
+  encounterRefEnd: Buffer.from('"}'),
+  effective: Buffer.from(',"effectiveDateTime":'),
+  valueQuantity: Buffer.from(',"valueQuantity":{"value":'),
+  narrativeTail: Buffer.from(NARRATIVE_JSON_TAIL),
+  observationHead: { 'vital-signs': Buffer.from(J.observationHead['vital-signs']), laboratory: Buffer.from(J.observationHead.laboratory) },
+};
+
+/** The start (up to the narrative's text) and the end of each resource type's Bundle entry, encoded once. */
+const ENTRY = Object.fromEntries(
+  ['Encounter', 'Condition', 'Observation', 'MedicationRequest', 'AllergyIntolerance'].map((type) => [
+    type,
+    {
+      head: Buffer.from(`","resource":{"resourceType":"${type}","text":${NARRATIVE_JSON_HEAD}`),
+      tail: Buffer.from(`},"request":{"method":"POST","url":"${type}"}}`),
+    },
+  ]),
+) as Record<string, { head: Uint8Array; tail: Uint8Array }>;
 
 /** Appends the rest of a CodeableConcept whose head (`…"code":`) is written: the code, the display, the text. */
 function conceptTail(o: JsonBytes, code: string, display: string): void {
   o.string(code);
-  o.lit(',"display":');
+  o.bytes(K.display);
   o.string(display);
-  o.lit('}],"text":');
+  o.bytes(K.conceptText);
   o.string(display);
-  o.lit('}');
+  o.bytes(K.close);
 }
 
 /** Appends narrative text: XHTML-escaped, inside the Narrative's JSON string. */
@@ -214,11 +242,11 @@ function narrativeText(o: JsonBytes, text: string): void {
 
 /** Appends a Quantity's unit, system and code after its value (closing the Quantity). */
 function quantityTail(o: JsonBytes, obs: PatientRecord['observations'][number]): void {
-  o.lit(',"unit":');
+  o.bytes(K.unit);
   o.string(obs.unitDisplay);
-  o.lit(J.ucum);
+  o.bytes(K.ucum);
   o.string(obs.ucum);
-  o.lit('}');
+  o.bytes(K.close);
 }
 
 /**
@@ -230,34 +258,25 @@ function writeFhirBundle(o: JsonBytes, patient: PatientRecord, prefixes: UuidPre
   const p = patient.person;
   const name = `${p.givenName} ${p.familyName}`;
   const encounterPrefix = prefixes.encounter;
-  const subject = () => {
-    o.lit(',"subject":{"reference":"');
-    o.bytes(prefixes.patient);
-    o.hex(patient.id, 12);
-    o.lit('","display":');
-    o.string(name);
-    o.lit('}');
-  };
+  // What every resource of the patient repeats, encoded once per Bundle: the subject reference and the name as
+  // narrative text (JSON.stringify writes a string exactly as JsonBytes.string does).
+  const patientUrn = `${prefixes.patientUrn}${patient.id.toString(16).padStart(12, '0')}`;
+  const subjectBytes = Buffer.from(`,"subject":{"reference":"${patientUrn}","display":${JSON.stringify(name)}}`);
+  const nameText = Buffer.from(JSON.stringify(escapeXhtml(name)).slice(1, -1));
+  const subject = () => o.bytes(subjectBytes);
   const encounterRef = (id: number) => {
-    o.lit(',"encounter":{"reference":"');
+    o.bytes(K.encounterRef);
     o.bytes(encounterPrefix);
     o.hex(id, 12);
-    o.lit('"}');
+    o.bytes(K.encounterRefEnd);
   };
   const entry = (prefix: Uint8Array, id: number, resourceType: string) => {
-    o.lit(',{"fullUrl":"');
+    o.bytes(K.fullUrl);
     o.bytes(prefix);
     o.hex(id, 12);
-    o.lit('","resource":{"resourceType":"');
-    o.lit(resourceType);
-    o.lit('","text":');
-    o.lit(NARRATIVE_JSON_HEAD);
+    o.bytes(ENTRY[resourceType].head);
   };
-  const entryEnd = (resourceType: string) => {
-    o.lit('},"request":{"method":"POST","url":"');
-    o.lit(resourceType);
-    o.lit('"}}');
-  };
+  const entryEnd = (resourceType: string) => o.bytes(ENTRY[resourceType].tail);
 
   o.lit('{"resourceType":"Bundle","id":"');
   o.bytes(prefixes.bundleId);
@@ -273,10 +292,10 @@ function writeFhirBundle(o: JsonBytes, patient: PatientRecord, prefixes: UuidPre
     entry(encounterPrefix, e.id, 'Encounter');
     narrativeText(o, e.typeDisplay);
     o.lit(' of ');
-    narrativeText(o, name);
+    o.bytes(nameText);
     o.lit(' on ');
     narrativeText(o, e.start.slice(0, 10));
-    o.lit(NARRATIVE_JSON_TAIL);
+    o.bytes(K.narrativeTail);
     o.lit(J.encounterIdentifierHead);
     o.raw(String(e.id));
     o.lit('"}],"status":"finished","class":');
@@ -304,9 +323,9 @@ function writeFhirBundle(o: JsonBytes, patient: PatientRecord, prefixes: UuidPre
     entry(prefixes.condition, c.id, 'Condition');
     narrativeText(o, c.display);
     o.lit(' (');
-    narrativeText(o, name);
+    o.bytes(nameText);
     o.lit(')');
-    o.lit(NARRATIVE_JSON_TAIL);
+    o.bytes(K.narrativeTail);
     o.lit(',"clinicalStatus":');
     o.lit(c.clinicalStatus === 'active' ? J.conditionClinical.active : J.conditionClinical.resolved);
     o.lit(J.conditionStatusTail);
@@ -336,16 +355,16 @@ function writeFhirBundle(o: JsonBytes, patient: PatientRecord, prefixes: UuidPre
     o.lit(' ');
     narrativeText(o, ob.ucum);
     o.lit(' (');
-    narrativeText(o, name);
+    o.bytes(nameText);
     o.lit(')');
-    o.lit(NARRATIVE_JSON_TAIL);
-    o.lit(J.observationHead[ob.category]);
+    o.bytes(K.narrativeTail);
+    o.bytes(K.observationHead[ob.category]);
     conceptTail(o, ob.loinc, ob.display);
     subject();
     encounterRef(ob.encounterId);
-    o.lit(',"effectiveDateTime":');
+    o.bytes(K.effective);
     o.string(ob.effective);
-    o.lit(',"valueQuantity":{"value":');
+    o.bytes(K.valueQuantity);
     o.number(ob.value);
     quantityTail(o, ob);
     if (ob.interpretation) o.lit(J.interpretation[ob.interpretation]);
@@ -371,7 +390,7 @@ function writeFhirBundle(o: JsonBytes, patient: PatientRecord, prefixes: UuidPre
     narrativeText(o, m.display);
     o.lit(': ');
     narrativeText(o, m.sig);
-    o.lit(NARRATIVE_JSON_TAIL);
+    o.bytes(K.narrativeTail);
     o.lit(',"status":');
     o.string(m.status);
     o.lit(',"intent":"order","medicationCodeableConcept":');
@@ -396,7 +415,7 @@ function writeFhirBundle(o: JsonBytes, patient: PatientRecord, prefixes: UuidPre
     narrativeText(o, a.display.toLowerCase());
     o.lit(': ');
     narrativeText(o, a.reactionDisplay.toLowerCase());
-    o.lit(NARRATIVE_JSON_TAIL);
+    o.bytes(K.narrativeTail);
     o.lit(J.allergyStatus);
     o.string(a.category);
     o.lit('],"criticality":"');
