@@ -19,7 +19,7 @@ import type {
   StoredIssue,
 } from './api.ts';
 import { decodeCursor, encodeCursor, type MessagePosition } from './message-cursor.ts';
-import { MESSAGE_FACTS, projectFact } from './message-facts.ts';
+import { MESSAGE_FACTS, projectFact, projectFacts } from './message-facts.ts';
 import { monitorErrors } from './errors.ts';
 import type { MessageRow, MonitorDatabase } from './monitor-tables.ts';
 
@@ -134,8 +134,33 @@ function checkProjection(fields: readonly string[] | undefined, include: readonl
   return { ...projection(fields as MessageField[], raw), raw };
 }
 
+/** A stored row as the default record (every fact): one literal, so each record is built in one shape. */
+function fullRecord(row: FactRow, includeRaw: boolean): MessageRecord {
+  const fileId = Number(row.file_id);
+  const indexInFile = Number(row.index_in_file);
+  const latencyMs = row.latency_ms === null ? null : Number(row.latency_ms);
+  const record: MessageRecord = {
+    id: messageId(fileId, indexInFile),
+    cursor: encodeCursor({ receivedAt: row.received_at, fileId, indexInFile }),
+    interfaceId: row.interface_id,
+    fileId: String(fileId),
+    indexInFile,
+    standard: row.standard as MonitoredStandard,
+    receivedAt: row.received_at,
+    ...projectFacts(row),
+    isValid: Boolean(row.is_valid),
+    errors: issues(row.errors),
+    warnings: issues(row.warnings),
+    latencyMs,
+    latencyClass: OWN_FIELDS.latencyClass!.read(row) as MessageRecord['latencyClass'],
+  };
+  if (includeRaw) record.raw = row.raw ?? null;
+  return record;
+}
+
 /** A stored row as the contract's record: id, cursor, the projected facts, and the raw text when it was selected. */
 function toRecord(row: FactRow, projected: Projection, includeRaw: boolean): MessageRecord {
+  if (projected.readers.length === FIELD_READERS.size) return fullRecord(row, includeRaw);
   const fileId = Number(row.file_id);
   const indexInFile = Number(row.index_in_file);
   const record: Record<string, unknown> = {
