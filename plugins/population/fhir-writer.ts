@@ -2,7 +2,8 @@
  * FHIR R4 output: one transaction Bundle per patient (Patient, Encounters, Conditions, Observations,
  * MedicationRequests, AllergyIntolerances), one Bundle per line (NDJSON). Entries reference each other by `urn:uuid`
  * full URLs derived from the seed, the table and the row id, so the same seed gives the same identifiers and the
- * Bundle can be POSTed to any FHIR server as is.
+ * Bundle can be POSTed to any FHIR server as is. A population is gigabytes of JSON, so the writer emits each Bundle
+ * straight as UTF-8 bytes (`writeFhirBundle`); `fhirBundleOf` is the readable object form it must match byte for byte.
  */
 import { join } from 'node:path';
 import {

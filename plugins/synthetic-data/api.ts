@@ -162,7 +162,6 @@ export {
   fhirConceptJson,
   fhirNarrativeJson,
   jsonString,
-  jsonStringBody,
   NARRATIVE_JSON_HEAD,
   NARRATIVE_JSON_TAIL,
 } from './fhir-building-blocks.ts';
