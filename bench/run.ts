@@ -18,6 +18,7 @@ const benches: Bench[] = [
   // the roll-up reads alone (part of `monitor` too): `npm run bench -- monitorRollups`
   ['monitorRollups', async () => (await import('./monitor-rollup-bench.ts')).runMonitorRollupBench, true],
   ['monitorStream', async () => (await import('./monitor-stream-bench.ts')).runMonitorStreamBench],
+  ['monitorShared', async () => (await import('./monitor-shared-bench.ts')).runMonitorSharedBench],
   ['analytics', async () => (await import('./analytics-bench.ts')).runAnalyticsBench],
   ['tracing', async () => (await import('./tracing-bench.ts')).runTracingBench],
   ['triage', async () => (await import('./ai-triage-bench.ts')).runAiTriageBench],
