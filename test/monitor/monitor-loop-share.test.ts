@@ -43,7 +43,8 @@ describe('sharing the event loop while ingesting', () => {
     const ingestMs = performance.now() - started;
     histogram.disable();
     const longestBlockMs = histogram.max / 1e6;
-    // three batches of 200 were read; reading one in a single block takes about a third of the whole ingest
-    expect(longestBlockMs, `longest block ${longestBlockMs.toFixed(0)} ms of ${ingestMs.toFixed(0)} ms ingesting`).toBeLessThan(Math.max(250, ingestMs / 12));
+    // three batches of 200 were read; reading one in a single block takes about a third of the whole ingest, so a
+    // sixth (or half a second, for a fast machine) still tells the two apart while a busy machine's slower slices pass
+    expect(longestBlockMs, `longest block ${longestBlockMs.toFixed(0)} ms of ${ingestMs.toFixed(0)} ms ingesting`).toBeLessThan(Math.max(500, ingestMs / 6));
   }, 180_000);
 });
