@@ -1,6 +1,6 @@
 /** Response schemas of the analytics routes (they feed the monitor base's OpenAPI document). */
 import { z } from 'zod';
-import { ALERT_SEVERITIES, ROLLUP_DIMENSIONS, ROLLUP_METRICS } from '../monitor/api.ts';
+import { ROLLUP_DIMENSIONS, ROLLUP_METRICS, alertSchema } from '../monitor/api.ts';
 import { GRANULARITIES } from './time-window.ts';
 import { REPORT_FORMATS, REPORT_FREQUENCIES } from './report-schedules.ts';
 
@@ -48,21 +48,6 @@ export const totalsSchema = z.object({
   p99LatencyMs: z.number().nullable(),
 });
 
-/** An alert (SPEC "Alert") with its rule and episode end. */
-export const alertSchema = z.object({
-  id: z.string(),
-  interfaceId: z.string(),
-  interfaceName: z.string(),
-  severity: z.enum(ALERT_SEVERITIES),
-  title: z.string(),
-  message: z.string(),
-  triggeredAt: z.string(),
-  acknowledgedAt: z.string().nullable(),
-  rule: z.string(),
-  clearedAt: z.string().nullable(),
-  /** When the episode last rose in severity; null while it never did. */
-  escalatedAt: z.string().nullable(),
-});
 
 const issueSchema = z.object({ field: z.string(), code: z.string(), severity: z.enum(['error', 'warning']), message: z.string() });
 

@@ -4,7 +4,8 @@ import { kernelErrors } from '../../kernel/errors.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { AlertEpisodes } from './alert-episodes.ts';
-import { alertSchema, alertsQuery, idParams } from './monitor-schemas.ts';
+import { alertSchema } from './api.ts';
+import { alertsQuery, idParams } from './monitor-schemas.ts';
 import { MONITOR_EXAMPLES } from './monitor-examples.ts';
 
 /** Registers the alert routes. */

@@ -9,6 +9,7 @@
  * for await (const message of monitor.streamMessages({ since }, { after: storedCursor })) handle(message);
  * ```
  */
+import { z } from 'zod';
 
 /** Container token of {@link MonitorService}. */
 export const MONITOR_SERVICE = Symbol.for('workbench.monitor');
@@ -18,6 +19,25 @@ export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;
 
 /** Severity of an alert. */
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+/**
+ * An {@link Alert} as routes answer it (SPEC "Alert" plus rule, episode end and escalation), for every plugin whose
+ * answers carry alerts, so their OpenAPI documents and response checks agree with the monitor's.
+ */
+export const alertSchema = z.object({
+  id: z.string(),
+  interfaceId: z.string(),
+  interfaceName: z.string(),
+  severity: z.enum(ALERT_SEVERITIES),
+  title: z.string(),
+  message: z.string(),
+  triggeredAt: z.string(),
+  acknowledgedAt: z.string().nullable(),
+  rule: z.string(),
+  clearedAt: z.string().nullable(),
+  /** When the episode's severity last rose; null while it kept its first one. */
+  escalatedAt: z.string().nullable(),
+});
 
 /** Validation mode used for an interface's messages. */
 export type InterfaceValidationMode = 'strict' | 'compatibility';

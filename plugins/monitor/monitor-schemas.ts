@@ -89,18 +89,3 @@ export const alertsQuery = z
   .object({ severity: z.enum(ALERT_SEVERITIES).optional(), sinceHours, interfaceId: z.string().max(100).optional() })
   .strict();
 
-/** An alert as answered (SPEC "Alert" plus rule and clearedAt). */
-export const alertSchema = z.object({
-  id: z.string(),
-  interfaceId: z.string(),
-  interfaceName: z.string(),
-  severity: z.enum(ALERT_SEVERITIES),
-  title: z.string(),
-  message: z.string(),
-  triggeredAt: z.string(),
-  acknowledgedAt: z.string().nullable(),
-  rule: z.string(),
-  clearedAt: z.string().nullable(),
-  /** When the episode's severity last rose; null while it kept its first one. */
-  escalatedAt: z.string().nullable().optional(),
-});
