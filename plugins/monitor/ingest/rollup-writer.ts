@@ -92,6 +92,16 @@ const ADD_PARTS =
   'latency_sum = {t}.latency_sum + excluded.latency_sum, latency_count = {t}.latency_count + excluded.latency_count, ' +
   'stale_latency = {t}.stale_latency + excluded.stale_latency, clock_skew = {t}.clock_skew + excluded.clock_skew';
 
+/** Adds the parts of a finer bucket into a coarser one. */
+function accumulate(into: Parts, parts: Parts): void {
+  into.messages += parts.messages;
+  into.failed += parts.failed;
+  into.sum += parts.sum;
+  into.count += parts.count;
+  into.stale += parts.stale;
+  into.skew += parts.skew;
+}
+
 function addParts(table: string): string {
   return ADD_PARTS.replaceAll('{t}', table);
 }
@@ -175,13 +185,7 @@ export async function addToRollups(statements: CommitStatements, files: ReadFile
     const coarse = new Map<string, { key: BucketKey; parts: Parts }>();
     for (const { key, parts } of minuteRows) {
       const start = startOf(key.minute);
-      const p = partsOf(coarse, `${key.interfaceId}|${start}`, { interfaceId: key.interfaceId, minute: start });
-      p.messages += parts.messages;
-      p.failed += parts.failed;
-      p.sum += parts.sum;
-      p.count += parts.count;
-      p.stale += parts.stale;
-      p.skew += parts.skew;
+      accumulate(partsOf(coarse, `${key.interfaceId}|${start}`, { interfaceId: key.interfaceId, minute: start }), parts);
     }
     await statements.insert(
       'monitor_rollups',
@@ -209,13 +213,7 @@ export async function addToRollups(statements: CommitStatements, files: ReadFile
     const rows = new Map<string, { key: DimensionKey; parts: Parts }>();
     for (const { key, parts } of dimensions.values()) {
       const start = step === 'minute' ? key.minute : step === 'hour' ? hourOf(key.minute) : dayOf(key.minute);
-      const p = partsOf(rows, `${key.interfaceId}\u0000${start}\u0000${key.dimension}\u0000${key.value}`, { ...key, minute: start });
-      p.messages += parts.messages;
-      p.failed += parts.failed;
-      p.sum += parts.sum;
-      p.count += parts.count;
-      p.stale += parts.stale;
-      p.skew += parts.skew;
+      accumulate(partsOf(rows, `${key.interfaceId}\u0000${start}\u0000${key.dimension}\u0000${key.value}`, { ...key, minute: start }), parts);
     }
     await statements.insert(
       'monitor_rollup_dimensions',
