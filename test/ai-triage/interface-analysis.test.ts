@@ -2,11 +2,9 @@
 // 2.3 to 2.5.1 with new software (SFT) and a new Z-segment at a known time is detected at that time; a sender with
 // steady random errors is not, and its errors form one pattern. Reads go through the monitor's query contract only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestWorkbench } from '../helpers/test-workbench.ts';
-import { startMonitorHarness, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
+import { startMonitorHarness, storages, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 
 const MINUTE = 60_000;
@@ -32,7 +30,7 @@ function adt(index: number, ms: number, options: { upgraded: boolean; failing: b
 const COUNT = 60;
 const SWITCH_AT = 40;
 
-describe('patterns, summary and upgrade check of monitored interfaces', () => {
+describe.each(storages())('patterns, summary and upgrade check of monitored interfaces (%s)', (storage) => {
   let h: MonitorHarness;
   let upgradedId: string;
   let steadyId: string;
@@ -42,7 +40,7 @@ describe('patterns, summary and upgrade check of monitored interfaces', () => {
   const bridge = (path: string, body: unknown) => h.wb.call('bridge', { method: 'POST', path, body });
 
   beforeAll(async () => {
-    h = await startMonitorHarness();
+    h = await startMonitorHarness({ storage });
     const upgradedDir = h.folder('upgraded');
     const steadyDir = h.folder('steady');
     const next = seededRandom(11);
@@ -136,29 +134,13 @@ describe('patterns, summary and upgrade check of monitored interfaces', () => {
   });
 });
 
-describe('the upgrade detector as a monitor alert rule', () => {
+describe.each(storages())('the upgrade detector as a monitor alert rule (%s)', (storage) => {
   it('raises a vendor-upgrade warning when switched on, and none on a steady feed', async () => {
-    // The monitor harness sets plugins.monitor alone, so this instance is started with both plugin sections.
-    const root = mkdtempSync(join(tmpdir(), 'triage-alert-'));
-    const wb = await startTestWorkbench({
-      config: {
-        plugins: {
-          monitor: { settleMs: 150, checkIntervalMs: 100, pollingIntervalMs: 100 },
-          'ai-triage': { upgradeAlertRule: true, upgradeAlertReuseSeconds: 0 },
-        },
-      },
-    });
-    const h = {
-      wb,
-      get: (path: string) => wb.call('monitor', { method: 'GET', path }),
-      post: (path: string, body: unknown) => wb.call('monitor', { method: 'POST', path, body }),
-    };
+    const h = await startMonitorHarness({ storage, plugins: { 'ai-triage': { upgradeAlertRule: true, upgradeAlertReuseSeconds: 0 } } });
     try {
       const start = Math.floor((Date.now() - 3 * 60 * MINUTE) / 1000) * 1000;
-      const upgradedDir = join(root, 'upgraded');
-      const steadyDir = join(root, 'steady');
-      mkdirSync(upgradedDir);
-      mkdirSync(steadyDir);
+      const upgradedDir = h.folder('upgraded');
+      const steadyDir = h.folder('steady');
       for (let index = 0; index < COUNT; index++) {
         const at = start + index * 2 * MINUTE;
         writeFileSync(join(upgradedDir, `m${String(index).padStart(3, '0')}.hl7`), adt(index, at, { upgraded: index >= SWITCH_AT, failing: false }));
@@ -176,8 +158,7 @@ describe('the upgrade detector as a monitor alert rule', () => {
       const steadyAlerts = (await h.get(`/api/monitor/alerts?sinceHours=24&interfaceId=${steadyId}`)).json.data as Array<{ rule: string }>;
       expect(steadyAlerts.filter((item) => item.rule === 'vendor-upgrade')).toEqual([]);
     } finally {
-      await wb.stop();
-      rmSync(root, { recursive: true, force: true });
+      await h.stop();
     }
   }, 120_000);
 });
