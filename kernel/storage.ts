@@ -46,6 +46,9 @@ export interface StorageOptions {
   onConnectionLost?: (error: Error) => void;
 }
 
+/** Key of the PostgreSQL advisory lock held while migrating ('wbmg' in ASCII). */
+const MIGRATION_LOCK_KEY = 0x77626d67;
+
 class StaticMigrationProvider implements MigrationProvider {
   constructor(private readonly migrations: Record<string, Migration>) {}
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -109,6 +112,12 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
     const database = new SQLiteDatabase(file);
     database.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit is still atomic and survives the
+    // process being killed (kill -9 loses nothing committed); only a power cut can lose the last commits, and what
+    // is written together stays together (a file's ledger row and its messages come back, or neither does, and the
+    // file is then read again). FULL would add an fsync to every commit of the ingest.
+    database.pragma('synchronous = NORMAL');
+    database.pragma('wal_autocheckpoint = 16384');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     db = new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(database) }) });
@@ -141,7 +150,19 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         // another schema's migration tables (other test runs, other instances) would make it skip creating its own
         ...(dialect === 'postgres' ? { migrationTableSchema: await currentSchema() } : {}),
       });
-      const { error, results } = await migrator.migrateToLatest();
+      // Nodes of a team starting together migrate one after another: the first applies, the others find nothing
+      // left to do. A session lock on a connection of its own (the migrator uses the others), released on return.
+      const { error, results } =
+        dialect === 'postgres'
+          ? await db.connection().execute(async (connection) => {
+              await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+              try {
+                return await migrator.migrateToLatest();
+              } finally {
+                await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
+              }
+            })
+          : await migrator.migrateToLatest();
       if (error) {
         const failed = results?.find((r) => r.status === 'Error')?.migrationName;
         throw new Error(
