@@ -83,6 +83,7 @@ function environmentOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json 
   if (env.WORKBENCH_STORAGE_URL) out.storage = { url: env.WORKBENCH_STORAGE_URL };
   if (env.WORKBENCH_LOG_LEVEL) out.logging = { level: env.WORKBENCH_LOG_LEVEL };
   if (env.WORKBENCH_JWT_SECRET) out.auth = { jwt: { hs256Secret: env.WORKBENCH_JWT_SECRET } };
+  if (env.WORKBENCH_NODE_NAME) out.node = { name: env.WORKBENCH_NODE_NAME };
   const servers: Json = {};
   for (const [variable, server] of Object.entries(PORT_VARIABLES)) {
     const raw = env[variable];

@@ -116,6 +116,28 @@ export const kernelConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** This process as a node of a team sharing one PostgreSQL store (see the README's team section). */
+    node: z
+      .object({
+        /**
+         * Stable name of the node; null: the host name and the data folder's id (`<host>-<id>`). Each process on a
+         * shared store needs its own.
+         */
+        name: z
+          .string()
+          .min(1)
+          .max(200)
+          .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be letters, digits, dots, dashes or underscores')
+          .nullable()
+          .default(null),
+        /**
+         * Milliseconds after its last heartbeat a node is taken for dead: its interfaces and jobs pass to the other
+         * nodes. It beats every third of this (at most every 10 s).
+         */
+        leaseMs: z.number().int().min(1_000).max(3_600_000).default(30_000),
+      })
+      .strict()
+      .prefault({}),
     logging: z
       .object({
         level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -12,7 +12,8 @@ import type { Migration } from 'kysely';
 import type { ErrorCatalogue } from './errors.ts';
 import type { StandardsRegistry } from './standards-registry.ts';
 import type { EventBus } from './events.ts';
-import type { Scheduler } from './scheduler.ts';
+import type { JobScheduler } from './scheduler.ts';
+import type { ClusterMembership } from './cluster/cluster.ts';
 import type { Clock } from './clock.ts';
 import type { Entitlement, Tier } from './entitlement.ts';
 import type { AuthService, Principal } from './auth/auth-service.ts';
@@ -227,7 +228,10 @@ export interface WorkerPluginContext<C = unknown> {
 export interface PluginContext<C = unknown> extends WorkerPluginContext<C> {
   readonly storage: PluginStorage;
   readonly events: EventBus;
-  readonly scheduler: Scheduler;
+  /** Cron jobs, named per plugin; on a team's shared store each occurrence runs on one node. */
+  readonly scheduler: JobScheduler;
+  /** This process as a node of the team sharing the store: its name, the live nodes, heartbeats. */
+  readonly cluster: ClusterMembership;
   readonly entitlement: Entitlement;
   readonly auth: AuthService;
   readonly cache: Cache;

@@ -1,9 +1,15 @@
 /**
  * Scheduled jobs on node-cron, all stopped at shutdown. A job that throws is logged and runs again at its next tick.
+ *
+ * Names are unique: a second job under a name already scheduled is an error naming both (a plugin's jobs are
+ * named `<plugin id>:<name>` through {@link Scheduler.forPlugin}, so plugins never collide). On a store shared by a
+ * team every occurrence runs on one node only: each tick is claimed first ({@link JobClaims}), and the node whose
+ * claim wins runs it.
  */
 import { createRequire } from 'node:module';
 import type { ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import { slotOf, type JobClaims } from './cluster/job-claims.ts';
 
 const require = createRequire(import.meta.url);
 let cronModule: typeof import('node-cron') | undefined;
@@ -20,25 +26,69 @@ export interface ScheduledJob {
   stop(): void;
 }
 
+/** Options of a job. */
+export interface ScheduleOptions {
+  /** IANA time zone the expression is read in (e.g. `Europe/Berlin`); default the process's local time. */
+  timeZone?: string;
+}
+
+/** What plugins schedule with (`context.scheduler`); their job names are their own. */
+export interface JobScheduler {
+  /** Schedules `run` on the cron expression; a name already scheduled is an error naming both. */
+  schedule(name: string, expression: string, run: () => Promise<void> | void, options?: ScheduleOptions): ScheduledJob;
+  /** Runs a scheduled job now, on this node, and resolves when it ends (rejects with its error). */
+  runNow(name: string): Promise<void>;
+  /** Names of the scheduled jobs. */
+  list(): string[];
+}
+
+interface Job {
+  task: ScheduledTask;
+  expression: string;
+  run: () => Promise<void> | void;
+}
+
 /** Schedules cron jobs and stops them all on shutdown. */
-export class Scheduler {
-  private readonly tasks = new Map<string, ScheduledTask>();
+export class Scheduler implements JobScheduler {
+  private readonly jobs = new Map<string, Job>();
+  private claims: JobClaims | undefined;
   private stopped = false;
 
   constructor(private readonly logger: Logger) {}
 
-  /**
-   * Schedules `run` on the cron expression; names are unique (a second job with a name replaces the first). The
-   * expression is read in the process's local time, or in `options.timeZone` (IANA, e.g. `Europe/Berlin`).
-   */
-  schedule(name: string, expression: string, run: () => Promise<void> | void, options: { timeZone?: string } = {}): ScheduledJob {
+  /** Makes every later tick claim its occurrence first (a team on one store: each occurrence runs on one node). */
+  coordinate(claims: JobClaims): void {
+    this.claims = claims;
+  }
+
+  /** The view of one plugin: names are scoped `<pluginId>:<name>`. */
+  forPlugin(pluginId: string): JobScheduler {
+    const scoped = (name: string) => `${pluginId}:${name}`;
+    return {
+      schedule: (name, expression, run, options) => {
+        const job = this.schedule(scoped(name), expression, run, options);
+        return { name, stop: job.stop };
+      },
+      runNow: (name) => this.runNow(scoped(name)),
+      list: () => this.list().filter((name) => name.startsWith(`${pluginId}:`)).map((name) => name.slice(pluginId.length + 1)),
+    };
+  }
+
+  schedule(name: string, expression: string, run: () => Promise<void> | void, options: ScheduleOptions = {}): ScheduledJob {
     if (this.stopped) throw new Error(`Scheduler is stopped; cannot schedule ${name}.`);
     if (!cron().validate(expression)) throw new Error(`Invalid cron expression for job ${name}: "${expression}".`);
-    this.tasks.get(name)?.stop();
+    const existing = this.jobs.get(name);
+    if (existing) {
+      throw new Error(
+        `Scheduled job "${name}" is declared twice: once on "${existing.expression}" and again on "${expression}". ` +
+          'Job names must be unique within a plugin; stop the first job before scheduling another under its name.',
+      );
+    }
     const task = cron().schedule(
       expression,
       async () => {
         try {
+          if (this.claims && !(await this.claims.claim(name, slotOf(expression, Date.now())))) return;
           await run();
         } catch (error) {
           this.logger.error({ err: error, job: name }, 'scheduled job failed');
@@ -46,28 +96,34 @@ export class Scheduler {
       },
       { name, noOverlap: true, ...(options.timeZone ? { timezone: options.timeZone } : {}) },
     );
-    this.tasks.set(name, task);
+    const job: Job = { task, expression, run };
+    this.jobs.set(name, job);
     return {
       name,
       stop: () => {
         task.stop();
-        this.tasks.delete(name);
+        if (this.jobs.get(name) === job) this.jobs.delete(name);
       },
     };
   }
 
-  /** Names of the scheduled jobs. */
+  async runNow(name: string): Promise<void> {
+    const job = this.jobs.get(name);
+    if (!job) throw new Error(`No scheduled job is named "${name}" (scheduled: ${this.list().join(', ') || 'none'}).`);
+    await job.run();
+  }
+
   list(): string[] {
-    return [...this.tasks.keys()];
+    return [...this.jobs.keys()];
   }
 
   /** Stops every job; safe to call twice. */
   async stopAll(): Promise<void> {
     this.stopped = true;
-    for (const task of this.tasks.values()) {
+    for (const { task } of this.jobs.values()) {
       await task.stop();
       await task.destroy?.();
     }
-    this.tasks.clear();
+    this.jobs.clear();
   }
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
+import type { Kysely } from 'kysely';
 import type pino from 'pino';
 import { projectRoot, type LoadedConfig } from './config-loader.ts';
 import { readPluginSet, type PluginSetSources } from './plugin-set.ts';
@@ -16,6 +17,11 @@ import { systemClock, type Clock } from './clock.ts';
 import { Cache } from './cache.ts';
 import { EventBus } from './events.ts';
 import { Scheduler } from './scheduler.ts';
+import { Cluster } from './cluster/cluster.ts';
+import { StoredJobClaims } from './cluster/job-claims.ts';
+import { nodeNameOf } from './cluster/node-name.ts';
+import type { ProcessLock } from './cluster/sqlite-process-lock.ts';
+import type { ClusterDatabase } from './cluster/cluster-tables.ts';
 import { StandardsRegistry } from './standards-registry.ts';
 import { Entitlement } from './entitlement.ts';
 import { ErrorRegistry } from './errors.ts';
@@ -82,6 +88,8 @@ export interface Workbench {
   readonly servers: Readonly<Record<BaseName, BaseServer>>;
   readonly commands: ReadonlyMap<string, CliCommand>;
   readonly errors: ErrorRegistry;
+  /** This process as a node of the team sharing the store (the only node on SQLite). */
+  readonly cluster: Cluster;
   /** Opens the database when it was deferred (booted with `serve: false`); a no-op otherwise. */
   openStorage(): Promise<void>;
   /** Listens on the three bases and runs start hooks; resolves with the base URLs. */
@@ -148,6 +156,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const deferred = serve ? undefined : createDeferredStorage(kernelConfig.storage.url ? 'postgres' : 'sqlite', openStorage);
   const storage: Storage = deferred ?? (await openStorage());
   const servers = {} as Record<BaseName, BaseServer>;
+  const cluster = new Cluster(storage, { name: nodeNameOf(kernelConfig.node.name, config.dataDir), leaseMs: kernelConfig.node.leaseMs, version: WORKBENCH_VERSION }, logger);
+  let processLock: ProcessLock | undefined;
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
@@ -160,10 +170,21 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
     await scheduler.stopAll();
     await events.drain();
     await storage.close();
+    processLock?.release();
   };
 
   try {
     await storage.migrate('kernel', kernelMigrations);
+    // On a shared store every occurrence of a scheduled job runs on one node (see scheduler.ts).
+    if (serve && storage.dialect === 'postgres') {
+      scheduler.coordinate(new StoredJobClaims(storage.db as Kysely<ClusterDatabase>, cluster.name, () => cluster.storeNowMs()));
+    }
+    // The node registers first and leaves last: plugins' start hooks find it registered, and its row goes only
+    // after they let go of their work.
+    if (serve) {
+      lifecycle.onStart(() => cluster.start());
+      lifecycle.onStop(() => cluster.stop());
+    }
     const apiKeys = new ApiKeyStore(storage.db, clock, (change) => events.emit('auth.api-key-changed', change));
     const roles = new RoleAssignmentStore(storage.db, clock);
     const auth = new AuthService(apiKeys, roles, kernelConfig.auth.jwt.rolesClaim);
@@ -252,7 +273,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
           ping: (timeoutMs) => storage.ping(timeoutMs),
         },
         events,
-        scheduler,
+        scheduler: scheduler.forPlugin(id),
+        cluster,
         standards,
         standardsRunner,
         entitlement,
@@ -313,6 +335,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       servers,
       commands,
       errors,
+      cluster,
       openStorage: async () => {
         await deferred?.open();
       },
@@ -321,6 +344,10 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         if (!serve) throw new Error('This Workbench was booted without servers (serve: false); it cannot start.');
         try {
           limitHeapGrowth(work.heapGrowthPercent);
+          if (storage.dialect === 'sqlite' && !processLock) {
+            const { lockSqliteStore } = await import('./cluster/sqlite-process-lock.ts');
+            processLock = lockSqliteStore(join(config.dataDir, kernelConfig.storage.sqliteFile));
+          }
           const workerPlugins = loaded.filter((plugin) => plugin.manifest.worker);
           if (workerPlugins.length > 0 && !pool) {
             pool = new WorkPool({

@@ -1,5 +1,6 @@
-/** The kernel's own tables: API keys (digests only) and role assignments. */
+/** The kernel's own tables: API keys (digests only), role assignments, and the nodes and job runs of a team. */
 import type { Kysely, Migration } from 'kysely';
+import { clusterMigration } from '../cluster/cluster-tables.ts';
 
 /** Kernel migrations, applied at boot in name order. */
 export const kernelMigrations: Record<string, Migration> = {
@@ -27,4 +28,5 @@ export const kernelMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '002_cluster': clusterMigration,
 };

@@ -12,7 +12,7 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
-import type { Scheduler, ScheduledJob } from '../../kernel/scheduler.ts';
+import type { JobScheduler, ScheduledJob } from '../../kernel/scheduler.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import type { MailSender, ReportMail } from './report-mailer.ts';
 import { renderReport, reportHtml, reportText, type ReportFacts } from './report-rendering.ts';
@@ -65,7 +65,7 @@ export interface ReportDeliveryDeps {
   buildReport: ReportBuilder;
   /** Undefined when no SMTP server is configured: schedules are kept but cannot run. */
   mailer: MailSender | undefined;
-  scheduler: Scheduler;
+  scheduler: JobScheduler;
   clock: Clock;
   logger: Logger;
   settings: DeliverySettings;
