@@ -455,12 +455,14 @@ export function createFhirWriter(directory: string, seed: number, compress = fal
   const prefixes = uuidPrefixes(seed);
   // Bundles are gathered into one buffer and handed to the file a chunk at a time.
   const out = new JsonBytes(OUTPUT_CHUNK_BYTES + 256 * 1024);
+  // A chunk the file has written is given back and filled again.
+  const written = (chunk: Buffer) => out.recycle(chunk);
   return {
     async write(patient) {
       sink.records++;
       writeFhirBundle(out, patient, prefixes);
       out.raw('\n');
-      if (out.length >= OUTPUT_CHUNK_BYTES) await sink.writeBytes(out.take());
+      if (out.length >= OUTPUT_CHUNK_BYTES) await sink.writeBytes(out.take(), written);
     },
     async close() {
       if (out.length > 0) await sink.writeBytes(out.take());

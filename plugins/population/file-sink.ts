@@ -85,11 +85,12 @@ export class FileSink {
 
   /**
    * Appends bytes already encoded (UTF-8 text a writer built as bytes), after any text still gathered. The sink owns
-   * `chunk` from then on: the caller must not touch it again.
+   * `chunk` until `written` is called with it (once the file, or the compressor, has consumed it): the caller must
+   * not touch it before, and may reuse it after.
    */
-  async writeBytes(chunk: Buffer): Promise<void> {
+  async writeBytes(chunk: Buffer, written?: (chunk: Buffer) => void): Promise<void> {
     await this.flush();
-    await this.push(chunk);
+    await this.push(chunk, written);
   }
 
   private async flush(): Promise<void> {
@@ -101,11 +102,13 @@ export class FileSink {
     await this.push(chunk);
   }
 
-  private async push(chunk: Buffer): Promise<void> {
+  private async push(chunk: Buffer, written?: (chunk: Buffer) => void): Promise<void> {
     if (this.failure) throw this.failure;
     this.hash.update(chunk);
     this.bytes += chunk.length;
-    if (!this.target.write(chunk)) await once(this.target, 'drain');
+    // A chunk that failed to write is never given back: the stream may still hold it.
+    const accepted = written ? this.target.write(chunk, (error) => error || written(chunk)) : this.target.write(chunk);
+    if (!accepted) await once(this.target, 'drain');
   }
 
   /** Writes what is left and closes the file. */

@@ -7,10 +7,16 @@
 // Literal pieces of JSON syntax, encoded once: copying bytes is several times faster than encoding characters.
 const LITERALS = new Map<string, Uint8Array>();
 
+/** Buffers kept for reuse at most: enough for the chunks a file's queue holds while the next one is written. */
+const SPARE_BUFFERS = 4;
+
 /** JSON text as UTF-8 bytes, appended piece by piece. */
 export class JsonBytes {
   private buffer: Buffer;
   private position = 0;
+  // Buffers handed back by `recycle`: a fresh buffer per chunk costs the kernel a page fault per page and the
+  // collector a large object, for every megabyte of a multi-gigabyte output.
+  private readonly spare: Buffer[] = [];
 
   constructor(private readonly capacity: number) {
     this.buffer = Buffer.allocUnsafe(capacity);
@@ -116,14 +122,38 @@ export class JsonBytes {
 
   /** Appends a number as JSON writes it (non-finite numbers become null, as in `JSON.stringify`). */
   number(n: number): void {
+    // Small non-negative integers (most values) are written digit by digit: no string to make and copy.
+    if (n >= 0 && n < 1e9 && Number.isInteger(n)) {
+      const width = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 1e4 ? 4 : n < 1e5 ? 5 : n < 1e6 ? 6 : n < 1e7 ? 7 : n < 1e8 ? 8 : 9;
+      this.reserve(width);
+      const b = this.buffer;
+      let v = n;
+      for (let i = this.position + width - 1; i >= this.position; i--) {
+        b[i] = 48 + (v % 10);
+        v = Math.floor(v / 10);
+      }
+      this.position += width;
+      return;
+    }
     this.raw(Number.isFinite(n) ? String(n) : 'null');
   }
 
-  /** Hands over what was written and starts a fresh buffer (the bytes handed over are never touched again). */
+  /**
+   * Hands over what was written and goes on in a fresh buffer (or one given back by `recycle`). The bytes handed
+   * over are never touched again until they are given back.
+   */
   take(): Buffer {
     const out = this.buffer.subarray(0, this.position);
-    this.buffer = Buffer.allocUnsafe(this.capacity);
+    this.buffer = this.spare.pop() ?? Buffer.allocUnsafe(this.capacity);
     this.position = 0;
     return out;
+  }
+
+  /** Gives back what `take` handed over, once its bytes are consumed (written out), to be written into again. */
+  recycle(taken: Buffer): void {
+    const whole = taken.buffer;
+    // Only a buffer `take` handed over owns its whole memory from offset 0 (a small one may share Node's pool).
+    if (taken.byteOffset !== 0 || whole.byteLength < this.capacity || this.spare.length >= SPARE_BUFFERS) return;
+    this.spare.push(Buffer.from(whole, 0, whole.byteLength));
   }
 }
