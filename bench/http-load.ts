@@ -17,7 +17,9 @@ export interface BenchServer {
 
 /** Starts `bench/servers/<name>.ts` and waits for its READY line. */
 export function startServer(name: string): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(benchDir, 'servers', `${name}.ts`)], {
+  // WORKBENCH_BENCH_SERVER_NODE_ARGS adds Node options to the server alone (e.g. `--cpu-prof --cpu-prof-dir=DIR`)
+  const nodeArgs = (process.env.WORKBENCH_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(benchDir, 'servers', `${name}.ts`)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

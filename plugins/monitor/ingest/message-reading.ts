@@ -114,6 +114,8 @@ export function chooseReader(
     if (score > bestScore) {
       best = adapter;
       bestScore = score;
+      // a certain answer (scores are 0 to 1) cannot be beaten: the first adapter that is sure wins, as before
+      if (score >= 1) break;
     }
   }
   return { adapter: bestScore >= 0.5 ? best : undefined, fallback: best };
