@@ -19,6 +19,7 @@ import {
   SYNTHETIC_MR_SYSTEM as MR_SYSTEM,
 } from '../synthetic-data/api.ts';
 import { FileSink } from './file-sink.ts';
+import { FragmentCache } from './fragment-cache.ts';
 import { JsonBytes } from './json-bytes.ts';
 import type { PatientRecord } from './patient-record.ts';
 import type { PopulationWriter } from './population-writer.ts';
@@ -226,8 +227,8 @@ const ENTRY = Object.fromEntries(
   ]),
 ) as Record<string, { head: Uint8Array; tail: Uint8Array }>;
 
-/** Appends the rest of a CodeableConcept whose head (`…"code":`) is written: the code, the display, the text. */
-function conceptTail(o: JsonBytes, code: string, display: string): void {
+/** Writes the rest of a CodeableConcept whose head (`…"code":`) is written: the code, the display, the text. */
+function writeConceptTail(o: JsonBytes, code: string, display: string): void {
   o.string(code);
   o.bytes(K.display);
   o.string(display);
@@ -236,18 +237,44 @@ function conceptTail(o: JsonBytes, code: string, display: string): void {
   o.bytes(K.close);
 }
 
+const conceptTails = new FragmentCache(writeConceptTail);
+
+/** Appends the rest of a CodeableConcept whose head (`…"code":`) is written (a vocabulary entry: copied once known). */
+function conceptTail(o: JsonBytes, code: string, display: string): void {
+  conceptTails.append(o, code, display);
+}
+
+/** The end of an Observation's narrative, its category and its code, per category: fixed per LOINC code and display. */
+const observationCodes = {
+  'vital-signs': new FragmentCache((o, loinc, display) => {
+    o.bytes(K.narrativeTail);
+    o.bytes(K.observationHead['vital-signs']);
+    writeConceptTail(o, loinc, display);
+  }),
+  laboratory: new FragmentCache((o, loinc, display) => {
+    o.bytes(K.narrativeTail);
+    o.bytes(K.observationHead.laboratory);
+    writeConceptTail(o, loinc, display);
+  }),
+};
+
 /** Appends narrative text: XHTML-escaped, inside the Narrative's JSON string. */
 function narrativeText(o: JsonBytes, text: string): void {
   o.stringContent(escapeXhtml(text));
 }
 
+/** A Quantity's unit, system and code after its value (closing the Quantity), per UCUM code and unit text. */
+const quantityTails = new FragmentCache((o, ucum, unitDisplay) => {
+  o.bytes(K.unit);
+  o.string(unitDisplay);
+  o.bytes(K.ucum);
+  o.string(ucum);
+  o.bytes(K.close);
+});
+
 /** Appends a Quantity's unit, system and code after its value (closing the Quantity). */
 function quantityTail(o: JsonBytes, obs: PatientRecord['observations'][number]): void {
-  o.bytes(K.unit);
-  o.string(obs.unitDisplay);
-  o.bytes(K.ucum);
-  o.string(obs.ucum);
-  o.bytes(K.close);
+  quantityTails.append(o, obs.ucum, obs.unitDisplay);
 }
 
 /**
@@ -358,9 +385,7 @@ function writeFhirBundle(o: JsonBytes, patient: PatientRecord, prefixes: UuidPre
     o.lit(' (');
     o.bytes(nameText);
     o.lit(')');
-    o.bytes(K.narrativeTail);
-    o.bytes(K.observationHead[ob.category]);
-    conceptTail(o, ob.loinc, ob.display);
+    observationCodes[ob.category].append(o, ob.loinc, ob.display);
     subject();
     encounterRef(ob.encounterId);
     o.bytes(K.effective);
