@@ -49,9 +49,27 @@ export interface FailurePattern {
   exampleControlIds: string[];
 }
 
-/** Accumulates clusters from a stream of failed messages. */
+/**
+ * What a bucket of the triage aggregate keeps of one cluster (triage-tables.ts): additive parts that merge into the
+ * cluster of a whole window. `examples` are the bucket's latest control ids, oldest first.
+ */
+export interface ClusterPart {
+  key: string;
+  code: string;
+  field: string;
+  messageType: string | null;
+  sendingApplication: string | null;
+  standard: string;
+  version: string | null;
+  count: number;
+  firstSeen: string;
+  lastSeen: string;
+  examples: string[];
+}
+
+/** Accumulates clusters from failed messages, or from stored parts of them. */
 export class PatternCounter {
-  private readonly clusters = new Map<string, FailurePattern & { examples: string[] }>();
+  private readonly clusters = new Map<string, ClusterPart>();
   failedMessages = 0;
 
   /** Counts one failed message (each of its clusters once). */
@@ -64,36 +82,43 @@ export class PatternCounter {
       const key = `v${CLUSTER_KEY_VERSION}:${error.code}|${field}|${type ?? ''}|${facts.sendingApplication ?? ''}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const cluster = this.clusters.get(key);
-      if (cluster) {
-        cluster.count++;
-        if (facts.receivedAt < cluster.firstSeen) cluster.firstSeen = facts.receivedAt;
-        if (facts.receivedAt >= cluster.lastSeen) {
-          cluster.lastSeen = facts.receivedAt;
-          cluster.version = facts.version;
-          if (facts.controlId) cluster.examples.push(facts.controlId);
-          if (cluster.examples.length > 3) cluster.examples.shift();
-        }
-      } else {
-        this.clusters.set(key, {
-          key,
-          code: error.code,
-          field,
-          messageType: type,
-          sendingApplication: facts.sendingApplication,
-          standard: facts.standard,
-          version: facts.version,
-          count: 1,
-          share: 0,
-          previousCount: 0,
-          trend: 'new',
-          firstSeen: facts.receivedAt,
-          lastSeen: facts.receivedAt,
-          exampleControlIds: [],
-          examples: facts.controlId ? [facts.controlId] : [],
-        });
-      }
+      this.merge({
+        key,
+        code: error.code,
+        field,
+        messageType: type,
+        sendingApplication: facts.sendingApplication,
+        standard: facts.standard,
+        version: facts.version,
+        count: 1,
+        firstSeen: facts.receivedAt,
+        lastSeen: facts.receivedAt,
+        examples: facts.controlId ? [facts.controlId] : [],
+      });
     }
+  }
+
+  /** Adds a part of a cluster (one message's, or a stored bucket's): counts add, the later part gives version and examples. */
+  merge(part: ClusterPart): void {
+    const cluster = this.clusters.get(part.key);
+    if (!cluster) {
+      this.clusters.set(part.key, { ...part, examples: part.examples.slice(-3) });
+      return;
+    }
+    cluster.count += part.count;
+    if (part.firstSeen < cluster.firstSeen) cluster.firstSeen = part.firstSeen;
+    if (part.lastSeen >= cluster.lastSeen) {
+      cluster.lastSeen = part.lastSeen;
+      cluster.version = part.version;
+      cluster.examples = [...cluster.examples, ...part.examples].slice(-3);
+    } else if (cluster.examples.length < 3) {
+      cluster.examples = [...part.examples, ...cluster.examples].slice(-3);
+    }
+  }
+
+  /** Every cluster as a part (what a bucket stores). */
+  parts(): ClusterPart[] {
+    return [...this.clusters.values()];
   }
 
   /** Counts per cluster key (for the previous window). */

@@ -16,12 +16,17 @@ import { type TriageConfig, triageConfigSchema } from './triage-config.ts';
 import { TriageEngine, type TriageInput, type TriageResult } from './triage-engine.ts';
 import { registerTriageRoutes } from './triage-routes.ts';
 import { createUpgradeAlertRule } from './upgrade-alert-rule.ts';
+import { triageMigrations } from './triage-tables.ts';
+import { AggregateStore } from './aggregate-store.ts';
+import { TriageFollower } from './triage-follower.ts';
+import { hl7TextFeatures } from './upgrade-signals.ts';
 
-/** Registers the routes, the error catalogue and, when configured, the upgrade alert rule. */
+/** Registers the routes, the error catalogue, the aggregate's tables and follower and, when configured, the upgrade alert rule. */
 export const plugin: PluginModule<TriageConfig> = {
   configSchema: triageConfigSchema,
-  register(context) {
+  async register(context) {
     context.registerErrors(triageErrors.catalogue);
+    await context.storage.migrate(triageMigrations);
     const { base, problems } = loadKnowledgeBase(
       join(context.directory, 'knowledge'),
       context.profiles.map((pack) => pack.directory),
@@ -50,7 +55,16 @@ export const plugin: PluginModule<TriageConfig> = {
     };
     // The monitor is resolved on use: its service is registered by then (manifest `requires`).
     const monitor = () => context.container.resolve<MonitorService>(MONITOR_SERVICE);
-    const analysis = new InterfaceAnalysis(monitor, base, () => context.clock.nowMs());
+    const aggregate = new AggregateStore(context.storage.db, context.storage.sql);
+    const follower = new TriageFollower(monitor, aggregate, context.logger, hl7TextFeatures((path, version) => context.standards.get('hl7')?.describe(path, version ? { version } : {})));
+    context.events.on('message.ingested', () => follower.schedule());
+    context.events.on('monitor.interface.deleted', async ({ interfaceId }) => {
+      await follower.catchUp();
+      await aggregate.forget(interfaceId);
+    });
+    context.lifecycle.onStart(() => follower.schedule());
+    context.lifecycle.onStop(() => follower.stop());
+    const analysis = new InterfaceAnalysis(monitor, base, () => context.clock.nowMs(), aggregate, follower);
     registerTriageRoutes(context.routes, { entitlement: context.entitlement, triage, analysis });
     if (context.config.upgradeAlertRule) {
       monitor().registerAlertRule(createUpgradeAlertRule(analysis, context.config.upgradeAlertHours, context.config.upgradeAlertReuseSeconds));

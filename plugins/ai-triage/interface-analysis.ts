@@ -1,30 +1,21 @@
 /**
- * Patterns, summary and upgrade check of one monitored interface, read only through the monitor's query contract
- * (plugins/monitor/api.ts): messages streamed with a projection of the few facts each engine reads (never raw
- * text), totals and series from the roll-ups, alerts from the service. The engines (failure-patterns.ts, upgrade-detector.ts) are plain
- * modules; this file only reads and assembles.
+ * Patterns, summary and upgrade check of one monitored interface. Failure clusters and upgrade signatures come from
+ * the triage aggregate (aggregate-store.ts), which the follower (triage-follower.ts) feeds from the monitor's query
+ * contract and brings up to date before each read; totals, series and alerts come from the monitor's service. No
+ * monitor table is opened and no raw text leaves the follower. The engines (failure-patterns.ts, upgrade-detector.ts)
+ * are plain modules; this file only reads and assembles.
  */
-import type { MessageFacts, MonitorService, MonitorStore, MonitoredInterface } from '../monitor/api.ts';
-import { PatternCounter, CLUSTER_KEY_VERSION, type FailureFacts, type FailurePattern } from './failure-patterns.ts';
-import { detectUpgrade, type UpgradeFacts, type UpgradeVerdict } from './upgrade-detector.ts';
+import type { MonitorService, MonitoredInterface } from '../monitor/api.ts';
+import { CLUSTER_KEY_VERSION, type FailurePattern } from './failure-patterns.ts';
+import { detectUpgradeIn, type UpgradeVerdict } from './upgrade-detector.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
+import type { AggregateStore } from './aggregate-store.ts';
+import type { TriageFollower } from './triage-follower.ts';
+import { bucketSpans, HOUR_MS } from './time-buckets.ts';
 import { triageErrors } from './errors.ts';
-
-const HOUR_MS = 3_600_000;
 
 /** Most clusters an answer lists. */
 const MAX_PATTERNS = 50;
-
-/** Most messages the upgrade check reads (window and baseline together); the newest are kept. */
-const MAX_UPGRADE_MESSAGES = 300_000;
-
-/** The facts the clustering reads of a failed message ({@link FailureFacts}): all the patterns read asks for. */
-const FAILURE_FIELDS = ['receivedAt', 'messageType', 'triggerEvent', 'controlId', 'sendingApplication', 'standard', 'version', 'errors'] as const satisfies ReadonlyArray<
-  keyof FailureFacts
->;
-
-/** The facts the upgrade detector reads of a message (see {@link toUpgradeFacts}): all the upgrade check asks for. */
-export const UPGRADE_FIELDS = ['messageTime', 'receivedAt', 'version', 'sendingApplication', 'software', 'segmentIds', 'errors'] as const;
 
 /** A time window as ISO strings. */
 export interface IsoWindow {
@@ -88,9 +79,10 @@ export interface SummaryResult {
 /** How confidence is computed, for the answer. */
 export const CONFIDENCE_METHOD =
   'confidence = 1 - product(1 - weight) over the kinds of change starting at one change point; weights: MSH-12 version 0.45, ' +
-  'SFT software version 0.4, SFT install date 0.3, SFT product or vendor 0.25, sending application (MSH-3) 0.25, Z-segment ' +
-  'appearing or vanishing 0.25, other segment 0.15, new issue code 0.05. An upgrade is reported from 0.5, so one new error ' +
-  'alone never is, while a new version with new software is.';
+  'SFT software version 0.4, SFT install date 0.3, delimiters (MSH-1/MSH-2) 0.3, encoding (MSH-18, segment terminator) 0.3, ' +
+  'SFT product or vendor 0.25, sending application (MSH-3) 0.25, Z-segment appearing or vanishing 0.25, code set of a field ' +
+  '0.2, other segment 0.15, field becoming populated or empty 0.15, new issue code 0.05. An upgrade is reported from 0.5, so ' +
+  'one new error alone never is, while a new version with new software is.';
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -102,6 +94,8 @@ export class InterfaceAnalysis {
     private readonly monitor: () => MonitorService,
     private readonly knowledge: KnowledgeBase,
     private readonly nowMs: () => number,
+    private readonly aggregate: AggregateStore,
+    private readonly follower: TriageFollower,
   ) {}
 
   private async interfaceOf(interfaceId: string): Promise<MonitoredInterface> {
@@ -117,7 +111,15 @@ export class InterfaceAnalysis {
     const window = { since: iso(now - sinceHours * HOUR_MS), until: iso(now) };
     const previousWindow = { since: iso(now - 2 * sinceHours * HOUR_MS), until: window.since };
     const store = this.monitor();
-    const [current, previous] = await Promise.all([this.countFailures(store, interfaceId, window), this.countFailures(store, interfaceId, previousWindow)]);
+    await this.follower.catchUp();
+    const [current, previous, totals, previousTotals] = await Promise.all([
+      this.aggregate.failureClusters(interfaceId, bucketSpans(Date.parse(window.since), now)),
+      this.aggregate.failureClusters(interfaceId, bucketSpans(Date.parse(previousWindow.since), Date.parse(window.since))),
+      store.totals(window, [interfaceId]),
+      store.totals(previousWindow, [interfaceId]),
+    ]);
+    current.failedMessages = totals.failed;
+    previous.failedMessages = previousTotals.failed;
     const ranked = current.ranked(previous.counts(), MAX_PATTERNS);
     return {
       interfaceId,
@@ -131,13 +133,6 @@ export class InterfaceAnalysis {
       patterns: ranked.map((pattern) => ({ ...pattern, explanation: this.explain(pattern) })),
       truncated: current.size > ranked.length,
     };
-  }
-
-  private async countFailures(store: MonitorStore, interfaceId: string, window: IsoWindow): Promise<PatternCounter> {
-    const counter = new PatternCounter();
-    const filter = { interfaceIds: [interfaceId], since: window.since, until: window.until, isValid: false };
-    for await (const message of store.streamMessages(filter, { fields: FAILURE_FIELDS })) counter.add(message);
-    return counter;
   }
 
   /** The knowledge base's words for a cluster (no describe here: the explanation names the path). */
@@ -167,32 +162,24 @@ export class InterfaceAnalysis {
   /** The upgrade check of the window, against the interface's earlier traffic. */
   async upgradeCheck(interfaceId: string, sinceHours: number): Promise<UpgradeCheckResult> {
     const monitored = await this.interfaceOf(interfaceId);
-    return this.upgradeOf(monitored, sinceHours, this.monitor());
+    return this.upgradeOf(monitored, sinceHours);
   }
 
-  /** The same check for one interface with a given store (the alert rule passes its own). */
-  async upgradeOf(monitored: MonitoredInterface, sinceHours: number, store: MonitorStore): Promise<UpgradeCheckResult> {
+  /** The same check for one interface (the alert rule's entry). */
+  async upgradeOf(monitored: MonitoredInterface, sinceHours: number): Promise<UpgradeCheckResult> {
     const now = this.nowMs();
     const windowStart = now - sinceHours * HOUR_MS;
     // The baseline reaches back as far as the window is long, and at least a week, so a weekly feed has one.
     const baselineStart = windowStart - Math.max(sinceHours, 24 * 7) * HOUR_MS;
-    const facts: UpgradeFacts[] = [];
-    let read = 0;
-    const filter = { interfaceIds: [monitored.id], since: iso(baselineStart), until: iso(now) };
-    for await (const message of store.streamMessages(filter, { fields: UPGRADE_FIELDS })) {
-      read++;
-      facts.push(toUpgradeFacts(message, windowStart));
-      // Memory stays bounded: past the cap the oldest half of the baseline is dropped.
-      if (facts.length > MAX_UPGRADE_MESSAGES) facts.splice(0, facts.length - MAX_UPGRADE_MESSAGES / 2);
-    }
-    facts.sort((a, b) => a.at - b.at);
-    const verdict = detectUpgrade(facts);
+    await this.follower.catchUp();
+    const entries = await this.aggregate.upgradeEntries(monitored.id, iso(baselineStart), iso(now), iso(windowStart));
+    const verdict = detectUpgradeIn(entries);
     return {
       interfaceId: monitored.id,
       interfaceName: monitored.name,
       window: { since: iso(windowStart), until: iso(now) },
       baselineWindow: { since: iso(baselineStart), until: verdict.changePoint ?? iso(windowStart) },
-      messagesRead: read,
+      messagesRead: entries.reduce((sum, entry) => sum + entry.count, 0),
       confidenceMethod: CONFIDENCE_METHOD,
       ...verdict,
     };
@@ -257,18 +244,3 @@ export class InterfaceAnalysis {
   }
 }
 
-/** The detector's projection of a stored message: `at` is MSH-7 when the sender gave one, else the received time. */
-export function toUpgradeFacts(message: Pick<MessageFacts, (typeof UPGRADE_FIELDS)[number]>, windowStartMs: number): UpgradeFacts {
-  const received = Date.parse(message.receivedAt);
-  const sent = message.messageTime ? Date.parse(message.messageTime) : Number.NaN;
-  const at = Number.isFinite(sent) ? sent : received;
-  return {
-    at,
-    inWindow: received >= windowStartMs,
-    version: message.version,
-    sendingApplication: message.sendingApplication,
-    software: message.software,
-    segmentIds: message.segmentIds,
-    errorCodes: message.errors.map((error) => error.code),
-  };
-}

@@ -1,6 +1,7 @@
 /** Request and response schemas of the AI triage routes (they also feed the bridge's OpenAPI document). */
 import { z } from 'zod';
 import { TRIAGE_CATEGORIES } from './knowledge-base.ts';
+import { CHANGE_KINDS } from './upgrade-detector.ts';
 
 /** Body of POST /api/monitor/triage. */
 export const triageBodySchema = z
@@ -113,7 +114,7 @@ export const upgradeResultSchema = z.object({
   changePoint: z.string().nullable().describe('when the change started (the first message showing it), ISO 8601 UTC'),
   changes: z.array(
     z.object({
-      kind: z.enum(['version', 'sending-application', 'software-version', 'software-install-date', 'software-product', 'software-vendor', 'segment-appeared', 'segment-vanished', 'new-issue-code']),
+      kind: z.enum(CHANGE_KINDS),
       before: z.array(z.string()),
       after: z.array(z.string()),
       firstSeen: z.string(),

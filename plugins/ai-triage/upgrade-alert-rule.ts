@@ -16,7 +16,7 @@ export function createUpgradeAlertRule(analysis: InterfaceAnalysis, hours: numbe
     async evaluate(monitored, context) {
       let verdict = recent.get(monitored.id);
       if (!verdict || context.nowMs - verdict.atMs >= reuseMs) {
-        const result = await analysis.upgradeOf(monitored, hours, context.store);
+        const result = await analysis.upgradeOf(monitored, hours);
         verdict = { atMs: context.nowMs, active: result.upgradeDetected, message: result.explanation };
         recent.set(monitored.id, verdict);
       }

@@ -28,6 +28,12 @@ export interface UpgradeFacts {
   software: { vendor: string | null; version: string | null; product: string | null; installDate: string | null } | null;
   segmentIds: readonly string[];
   errorCodes: readonly string[];
+  /**
+   * Features read from the message's text (upgrade-signals.ts), already as keys: `field\0PID.5` for a populated
+   * field, `code\0OBX.3.3=LN` for a code or code system, `delimiters\0|^~\\&`, `encoding\0UNICODE UTF-8; CR`. Absent
+   * when the text was not kept.
+   */
+  extra?: readonly string[];
 }
 
 /** Kinds of change. */
@@ -40,6 +46,11 @@ export const CHANGE_KINDS = [
   'software-vendor',
   'segment-appeared',
   'segment-vanished',
+  'field-populated',
+  'field-emptied',
+  'code-set',
+  'delimiters',
+  'encoding',
   'new-issue-code',
 ] as const;
 
@@ -90,8 +101,50 @@ const WEIGHTS: Record<ChangeKind, number> = {
   'sending-application': 0.25,
   'segment-appeared': 0.15,
   'segment-vanished': 0.15,
+  'field-populated': 0.15,
+  'field-emptied': 0.15,
+  'code-set': 0.2,
+  delimiters: 0.3,
+  encoding: 0.3,
   'new-issue-code': 0.05,
 };
+
+/** Kinds whose changes are one value each (a segment, a field, an issue code) rather than a value replaced. */
+const PRESENCE_KINDS: ReadonlySet<ChangeKind> = new Set(['segment-appeared', 'segment-vanished', 'field-populated', 'field-emptied', 'new-issue-code']);
+
+/** How a feature group changes: shares that make a value appear or vanish, and the kinds it reports. */
+interface GroupRule {
+  /** Share of the messages since its first one that must show a new value. */
+  appearShare: number;
+  /** Share of the messages up to its last one that must have shown a vanished value. */
+  vanishShare: number;
+  /** Fewest messages without the value after its last one (beside `minAfter`). */
+  vanishAfter: number;
+  appeared: (value: string) => ChangeKind;
+  /** Absent: values of the group never vanish (issue codes). */
+  vanished?: (value: string) => ChangeKind;
+}
+
+const VALUE_GROUPS = new Set<string>(['version', 'sending-application', 'software-version', 'software-install-date', 'software-product', 'software-vendor', 'delimiters', 'encoding']);
+
+/**
+ * The rule of a feature group. Versions, senders, software, delimiters and encoding are on every message and change by
+ * replacement; segments and fields by presence (80 % of the messages); issue codes and code values need not be on every
+ * message (30 %), and a code value vanishes only after twenty messages without it (a value on a third of the messages is
+ * missing five times in a row by chance far too often).
+ */
+function ruleOf(group: string): GroupRule {
+  if (group === 'segment') return { appearShare: 0.8, vanishShare: 0.8, vanishAfter: 0, appeared: () => 'segment-appeared', vanished: () => 'segment-vanished' };
+  if (group === 'field') return { appearShare: 0.8, vanishShare: 0.8, vanishAfter: 0, appeared: () => 'field-populated', vanished: () => 'field-emptied' };
+  if (group === 'issue') return { appearShare: 0.3, vanishShare: 1, vanishAfter: 0, appeared: () => 'new-issue-code' };
+  if (group === 'code') return { appearShare: 0.3, vanishShare: 0.3, vanishAfter: 20, appeared: () => 'code-set', vanished: () => 'code-set' };
+  const kind = (VALUE_GROUPS.has(group) ? group : 'version') as ChangeKind;
+  return { appearShare: 0.8, vanishShare: 0.8, vanishAfter: 0, appeared: () => kind, vanished: () => kind };
+}
+
+function weightOf(kind: ChangeKind, value: string): number {
+  return (kind === 'segment-appeared' || kind === 'segment-vanished') && value.startsWith('Z') ? Z_WEIGHT : WEIGHTS[kind];
+}
 
 const Z_WEIGHT = 0.25;
 const TOLERANCE_MS = 10 * 60_000;
@@ -104,8 +157,21 @@ interface Track {
   count: number;
 }
 
+/**
+ * A run of messages that showed the same features, as the detector reads them: `count` messages from `at` on (the
+ * triage aggregate stores one per signature and minute; one message is a run of one).
+ */
+export interface UpgradeEntry {
+  /** Epoch ms of the run's first message. */
+  at: number;
+  count: number;
+  inWindow: boolean;
+  /** Feature keys (`kind\0value`), see {@link upgradeFeatures}. */
+  features: readonly string[];
+}
+
 /** Feature keys of one message: `kind\0value`. Values-kinds change by replacement; segments and codes by presence. */
-function features(facts: UpgradeFacts): string[] {
+export function upgradeFeatures(facts: Omit<UpgradeFacts, 'at' | 'inWindow'>): string[] {
   const out: string[] = [];
   out.push(`version\0${facts.version ?? '(none)'}`);
   out.push(`sending-application\0${facts.sendingApplication ?? '(none)'}`);
@@ -116,6 +182,7 @@ function features(facts: UpgradeFacts): string[] {
   out.push(`software-vendor\0${software?.vendor ?? '(none)'}`);
   for (const segment of new Set(facts.segmentIds)) out.push(`segment\0${segment}`);
   for (const code of new Set(facts.errorCodes)) out.push(`issue\0${code}`);
+  if (facts.extra) out.push(...facts.extra);
   return out;
 }
 
@@ -130,8 +197,31 @@ interface Candidate {
 
 /** Runs the detector over messages sorted by `at` (oldest first). */
 export function detectUpgrade(messages: readonly UpgradeFacts[], options: UpgradeOptions = DEFAULT_UPGRADE_OPTIONS): UpgradeVerdict {
-  const total = messages.length;
-  const inWindow = messages.filter((message) => message.inWindow).length;
+  return detectUpgradeIn(
+    messages.map((message) => ({ at: message.at, count: 1, inWindow: message.inWindow, features: upgradeFeatures(message) })),
+    options,
+  );
+}
+
+/**
+ * Runs the detector over runs of messages sorted by `at` (oldest first). Positions are message counts: a run of
+ * `count` messages occupies `count` positions, so a verdict over runs equals the verdict over their messages.
+ */
+export function detectUpgradeIn(entries: readonly UpgradeEntry[], options: UpgradeOptions = DEFAULT_UPGRADE_OPTIONS): UpgradeVerdict {
+  const starts: number[] = [];
+  const entryAt = new Map<number, number>();
+  let total = 0;
+  let inWindow = 0;
+  let firstInWindow = -1;
+  entries.forEach((entry, index) => {
+    starts.push(total);
+    entryAt.set(total, index);
+    if (entry.inWindow) {
+      inWindow += entry.count;
+      if (firstInWindow < 0) firstInWindow = total;
+    }
+    total += entry.count;
+  });
   if (total < options.minBaseline + options.minAfter || inWindow === 0) {
     return {
       assessment: 'insufficient-data',
@@ -147,55 +237,59 @@ export function detectUpgrade(messages: readonly UpgradeFacts[], options: Upgrad
           : `Too little data to judge: ${total} message(s) in the window and before it; at least ${options.minBaseline + options.minAfter} are needed (${options.minBaseline} for a baseline and ${options.minAfter} after a change).`,
     };
   }
+  // Time of the run starting at a position (candidates always start at a run's start).
+  const timeAt = (position: number) => entries[entryAt.get(position) ?? 0]!.at;
   const tracks = new Map<string, Track>();
-  messages.forEach((message, index) => {
-    for (const key of features(message)) {
+  entries.forEach((entry, index) => {
+    const first = starts[index]!;
+    const last = first + entry.count - 1;
+    for (const key of entry.features) {
       const track = tracks.get(key);
       if (track) {
-        track.last = index;
-        track.count++;
-      } else tracks.set(key, { first: index, last: index, count: 1 });
+        track.last = last;
+        track.count += entry.count;
+      } else tracks.set(key, { first, last, count: entry.count });
     }
   });
   const candidates: Candidate[] = [];
-  const firstInWindow = messages.findIndex((message) => message.inWindow);
   for (const [key, track] of tracks) {
     const [group, value] = key.split('\0') as [string, string];
+    const rule = ruleOf(group);
     const after = total - track.first;
-    // Appeared: first seen after a full baseline, present on most messages since (issue codes: on some).
+    // Appeared: first seen after a full baseline, present on most messages since (issue codes and code values: on some).
     if (track.first >= options.minBaseline && after >= options.minAfter && track.last >= firstInWindow) {
       const share = track.count / after;
-      const kind: ChangeKind = group === 'segment' ? 'segment-appeared' : group === 'issue' ? 'new-issue-code' : (group as ChangeKind);
-      if (share >= (group === 'issue' ? 0.3 : 0.8)) {
-        const weight = kind === 'segment-appeared' && value.startsWith('Z') ? Z_WEIGHT : WEIGHTS[kind];
-        candidates.push({ index: track.first, kind, value, appeared: true, messages: track.count, weight });
+      if (share >= rule.appearShare) {
+        const kind = rule.appeared(value);
+        candidates.push({ index: track.first, kind, value, appeared: true, messages: track.count, weight: weightOf(kind, value) });
       }
     }
-    // Vanished: on most of the messages up to its last one, then absent for at least minAfter messages.
+    // Vanished: on most of the messages up to its last one, then absent for long enough.
     const afterLast = total - track.last - 1;
-    if (group !== 'issue' && track.last + 1 >= options.minBaseline && afterLast >= options.minAfter && track.last + 1 >= firstInWindow - 0) {
+    const vanished = rule.vanished;
+    if (vanished && track.last + 1 >= options.minBaseline && afterLast >= Math.max(options.minAfter, rule.vanishAfter) && track.last + 1 >= firstInWindow) {
       const share = track.count / (track.last + 1);
-      if (share >= 0.8) {
-        const kind: ChangeKind = group === 'segment' ? 'segment-vanished' : (group as ChangeKind);
-        const weight = kind === 'segment-vanished' && value.startsWith('Z') ? Z_WEIGHT : WEIGHTS[kind];
-        candidates.push({ index: track.last + 1, kind, value, appeared: false, messages: afterLast, weight });
+      if (share >= rule.vanishShare) {
+        const kind = vanished(value);
+        candidates.push({ index: track.last + 1, kind, value, appeared: false, messages: afterLast, weight: weightOf(kind, value) });
       }
     }
   }
-  if (candidates.length === 0) return noChange(total, 'No version, sending application, software, segment or issue code changed between the baseline and the window.');
+  if (candidates.length === 0) return noChange(total, 'No version, sending application, software, segment, field, code system, delimiter, encoding or issue code changed between the baseline and the window.');
   candidates.sort((a, b) => a.index - b.index);
   // Group candidates into change points: close in messages or in time.
   const groups: Candidate[][] = [];
   for (const candidate of candidates) {
     const current = groups[groups.length - 1];
     const head = current?.[0];
-    if (head && (candidate.index - head.index <= options.toleranceMessages || messages[candidate.index]!.at - messages[head.index]!.at <= TOLERANCE_MS)) current!.push(candidate);
+    if (head && (candidate.index - head.index <= options.toleranceMessages || timeAt(candidate.index) - timeAt(head.index) <= TOLERANCE_MS)) current!.push(candidate);
     else groups.push([candidate]);
   }
   let best: { group: Candidate[]; confidence: number } | undefined;
   for (const group of groups) {
     // The change must reach into the window: some message at or after the point lies in it.
-    if (group[0]!.index > total - 1 || !messages.slice(group[0]!.index).some((message) => message.inWindow)) continue;
+    const from = entryAt.get(group[0]!.index);
+    if (from === undefined || !entries.slice(from).some((entry) => entry.inWindow)) continue;
     const kinds = new Map<ChangeKind, number>();
     for (const candidate of group) kinds.set(candidate.kind, Math.max(kinds.get(candidate.kind) ?? 0, candidate.weight));
     const confidence = 1 - [...kinds.values()].reduce((product, weight) => product * (1 - weight), 1);
@@ -203,10 +297,10 @@ export function detectUpgrade(messages: readonly UpgradeFacts[], options: Upgrad
   }
   if (!best) return noChange(total, 'The only changes found happened before the baseline the window can be compared with.');
   const point = best.group[0]!.index;
-  const changes = mergeChanges(best.group, messages, point);
+  const changes = mergeChanges(best.group, timeAt);
   const confidence = Math.round(best.confidence * 100) / 100;
   const detected = confidence >= UPGRADE_THRESHOLD;
-  const changePoint = new Date(messages[point]!.at).toISOString();
+  const changePoint = new Date(timeAt(point)).toISOString();
   const described = changes.map((change) => describeChange(change)).join('; ');
   return {
     assessment: detected ? 'detected' : 'not-detected',
@@ -227,12 +321,14 @@ function noChange(total: number, reason: string): UpgradeVerdict {
 }
 
 /** One change per kind: a value that vanished and one that appeared at the same point are "before" and "after". */
-function mergeChanges(group: Candidate[], messages: readonly UpgradeFacts[], point: number): UpgradeChange[] {
+function mergeChanges(group: Candidate[], timeAt: (position: number) => number): UpgradeChange[] {
   const byKind = new Map<string, UpgradeChange>();
   for (const candidate of group) {
-    const valueKind = !['segment-appeared', 'segment-vanished', 'new-issue-code'].includes(candidate.kind);
-    const key = valueKind ? candidate.kind : `${candidate.kind}\0${candidate.value}`;
-    const change = byKind.get(key) ?? { kind: candidate.kind, before: [], after: [], firstSeen: new Date(messages[candidate.index]!.at).toISOString(), messages: 0 };
+    const valueKind = !PRESENCE_KINDS.has(candidate.kind);
+    // Code values merge per field (before and after name the field's codes); other value kinds per kind.
+    const key = candidate.kind === 'code-set' ? `code-set\0${candidate.value.split('=')[0]}` : valueKind ? candidate.kind : `${candidate.kind}\0${candidate.value}`;
+    const seenAt = timeAt(candidate.index);
+    const change = byKind.get(key) ?? { kind: candidate.kind, before: [], after: [], firstSeen: new Date(seenAt).toISOString(), messages: 0 };
     if (candidate.appeared) {
       change.after.push(candidate.value);
       change.messages = Math.max(change.messages, candidate.messages);
@@ -240,10 +336,9 @@ function mergeChanges(group: Candidate[], messages: readonly UpgradeFacts[], poi
       change.before.push(candidate.value);
       if (!valueKind) change.messages = candidate.messages;
     }
-    if (messages[candidate.index]!.at < Date.parse(change.firstSeen)) change.firstSeen = new Date(messages[candidate.index]!.at).toISOString();
+    if (seenAt < Date.parse(change.firstSeen)) change.firstSeen = new Date(seenAt).toISOString();
     byKind.set(key, change);
   }
-  void point;
   return [...byKind.values()].filter((change) => !(change.after.length === 0 && change.before.length === 1 && change.before[0] === '(none)'));
 }
 
@@ -257,6 +352,12 @@ function describeChange(change: UpgradeChange): string {
       return `segment ${before} vanished`;
     case 'new-issue-code':
       return `new issue code ${after}`;
+    case 'field-populated':
+      return `field ${after} became populated`;
+    case 'field-emptied':
+      return `field ${before} became empty`;
+    case 'code-set':
+      return `codes ${before} -> ${after}`;
     default:
       return `${change.kind} ${before} -> ${after}`;
   }

@@ -1,0 +1,77 @@
+/**
+ * Follows the monitor's stored messages through its query contract with a durable cursor (the `cursor` of the last
+ * message folded in, kept in `triage_cursor`) and folds each message once into the triage aggregate: failure clusters
+ * per minute and hour, upgrade signatures per minute. A run starts after every `message.ingested` event (runs never
+ * overlap; events during a run start one more) and before every read of the aggregate, so an answer counts every
+ * message committed before it was asked. After a restart the follower resumes after its cursor: nothing is missed or
+ * counted twice (the batch and the cursor are written in one transaction).
+ */
+import type { Logger } from 'pino';
+import type { MonitorService } from '../monitor/api.ts';
+import { AggregateBatch, FOLLOWED_FIELDS, type FollowedMessage } from './aggregate-batch.ts';
+import type { AggregateStore } from './aggregate-store.ts';
+
+/** Messages folded in memory before they are written (one transaction each). */
+const BATCH_MESSAGES = 5_000;
+
+/** Reads features of a message's text for the upgrade detector; undefined when it has none. */
+export type TextFeatures = (message: FollowedMessage, raw: string) => string[] | undefined;
+
+/** The follower. */
+export class TriageFollower {
+  private running: Promise<void> | null = null;
+  private scheduled = false;
+  private stopped = false;
+
+  constructor(
+    private readonly monitor: () => MonitorService,
+    private readonly store: AggregateStore,
+    private readonly logger: Logger,
+    private readonly textFeatures?: TextFeatures,
+  ) {}
+
+  /** Folds in every message committed so far (waits for a run in flight, then runs once more). */
+  async catchUp(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined);
+    if (this.stopped) return;
+    const run = this.run().finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  /** Starts a run soon, unless one is already waiting to start (messages were committed). */
+  schedule(): void {
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.catchUp().catch((error: unknown) => this.logger.error({ err: error }, 'triage could not fold in new messages'));
+    });
+  }
+
+  /** Waits for the run in flight and starts no other. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running?.catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    const after = await this.store.cursor();
+    const include = this.textFeatures ? (['raw'] as const) : [];
+    let batch = new AggregateBatch();
+    let last: string | null = null;
+    for await (const message of this.monitor().streamMessages({}, { after, fields: FOLLOWED_FIELDS, include: [...include] })) {
+      const raw = message.raw;
+      batch.add(message, this.textFeatures && typeof raw === 'string' ? this.textFeatures(message, raw) : undefined);
+      last = message.cursor;
+      if (batch.size >= BATCH_MESSAGES) {
+        await this.store.write(batch, last);
+        batch = new AggregateBatch();
+        if (this.stopped) return;
+      }
+    }
+    if (last !== null && batch.size > 0) await this.store.write(batch, last);
+  }
+}
