@@ -14,6 +14,7 @@ import { registerTracingRoutes } from './tracing-routes.ts';
 import { TracingService, type DefinedSequence } from './tracing-service.ts';
 import { DEFAULT_MATCH_WINDOW_MS } from './latency-pairing.ts';
 import { createGapAlertRule } from './gap-alert-rule.ts';
+import { FeedIndex, feedMigration } from './feed-index.ts';
 
 const configSchema = z
   .object({
@@ -68,7 +69,7 @@ export const plugin: PluginModule<TracingConfig> = {
   configSchema,
   async register(context) {
     context.registerErrors(tracingErrors.catalogue);
-    await context.storage.migrate(tracingMigrations);
+    await context.storage.migrate({ ...tracingMigrations, '002_feed': feedMigration(context.storage.dialect, context.storage.sql) });
     const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
     const store = new SequenceStore(context.storage.db);
     const configSequences: DefinedSequence[] = context.config.sequences.map((entry) => ({
@@ -79,7 +80,8 @@ export const plugin: PluginModule<TracingConfig> = {
       createdAt: null,
     }));
     const { sequences: _sequences, ...limits } = context.config;
-    const service = new TracingService(monitor, store, configSequences, limits, () => context.clock.nowMs());
+    const feed = new FeedIndex(context.storage.db, monitor, (error) => context.logger.warn({ err: error }, 'tracing feed catch-up failed'));
+    const service = new TracingService(monitor, feed, store, configSequences, limits, () => context.clock.nowMs());
     registerTracingRoutes(context.routes, {
       service,
       monitor,
@@ -90,5 +92,9 @@ export const plugin: PluginModule<TracingConfig> = {
     // Event names of a trace come from the interface list, read once and forgotten when it changes.
     context.events.on('monitor.interface.changed', () => service.forgetInterfaces());
     context.events.on('monitor.interface.deleted', () => service.forgetInterfaces());
+    // The feed follows every commit (a burst shares one catch-up) and drops a deleted interface's rows.
+    context.events.on('message.ingested', () => feed.schedule());
+    context.events.on('monitor.interface.deleted', (event) => feed.forgetInterface(event.interfaceId));
+    context.lifecycle.onStop(() => feed.stop());
   },
 };

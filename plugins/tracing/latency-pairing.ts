@@ -41,6 +41,12 @@ export interface PairingResult {
   pairs: LatencyPair[];
   unmatchedSource: number;
   unmatchedDestination: number;
+  /**
+   * Destination messages that reached the patient-and-time fallback: no acknowledgement, no source message of their
+   * control id, and an MSH-7. When none did, the patient keys played no part, so pairing without them (null) gave
+   * the same pairs.
+   */
+  fallbackCandidates: number;
 }
 
 /** A queue of source messages per key, consumed front to back (earliest first). */
@@ -88,6 +94,7 @@ export function pairMessages(
   }
   const used = new Set<string>();
   const pairs: LatencyPair[] = [];
+  let fallbackCandidates = 0;
   for (const message of destination) {
     let partner: LatencyMessage | undefined;
     let by: LatencyPair['by'] = 'control-id';
@@ -96,6 +103,7 @@ export function pairMessages(
       by = 'ack';
     } else {
       if (message.controlId) partner = byControlId.take(message.controlId, used);
+      if (!partner && message.messageTimeMs !== null) fallbackCandidates++;
       if (!partner && message.patientKey !== null && message.messageTimeMs !== null) {
         const time = message.messageTimeMs;
         partner = byPatientType.take(`${message.patientKey}\u0000${message.messageType}`, used, (candidate) => Math.abs((candidate.messageTimeMs ?? Infinity) - time) <= matchWindowMs);
@@ -111,7 +119,7 @@ export function pairMessages(
       by,
     });
   }
-  return { pairs, unmatchedSource: source.length - used.size, unmatchedDestination: destination.length - pairs.length };
+  return { pairs, unmatchedSource: source.length - used.size, unmatchedDestination: destination.length - pairs.length, fallbackCandidates };
 }
 
 /** Summary of latencies: extremes and nearest-rank quantiles (a quantile is always an observed value). */

@@ -5,20 +5,25 @@
  * (answers say `truncated` when the bound cut the read).
  */
 import { createHash } from 'node:crypto';
-import type { MessageFacts, MessageFilter, MonitorService } from '../monitor/api.ts';
-import { interfaceGaps, type DigestedEvent } from './interface-gaps.ts';
+import type { MessageFilter, MonitorService } from '../monitor/api.ts';
+import { FEED_FIELDS, feedMessageOf, type FeedColumn, type FeedIndex, type FeedMessage, type FeedWindow } from './feed-index.ts';
+import { interfaceGaps, scanFeed, type InterfaceGapResult } from './interface-gaps.ts';
 import { hourlySeries, pairMessages, summarise, type LatencyHour, type LatencyMessage, type LatencySummary } from './latency-pairing.ts';
 import { observedSequences, patientKeyOf, type ObservedSequence } from './observed-sequences.ts';
 import { sequenceGaps, type JudgedSequence } from './sequence-gaps.ts';
 import { formatSequence, parseSequence } from './sequence-syntax.ts';
 import type { SequenceStore, StoredSequence } from './sequence-store.ts';
-import { GAP_KINDS, TRACE_FIELDS, compareEvents, toTraceEvent, typeText, type Gap, type GapKind, type TraceEvent, type TraceFacts } from './trace-model.ts';
+import { GAP_KINDS, TRACE_FIELDS, compareEvents, toTraceEvent, type Gap, type GapKind, type TraceEvent, type TraceFacts } from './trace-model.ts';
 
-/** What a gaps read asks for: the event's facts and the content digest (exact resends). */
-const GAP_FIELDS = [...TRACE_FIELDS, 'contentDigest'] as const;
+/** What the per-interface scan reads of every message of a window (see scanFeed). */
+const SCAN_COLUMNS: readonly FeedColumn[] = ['sendingApplication', 'sendingFacility', 'controlId', 'sequenceNumber'];
 
-/** What a latency read asks for: the pairing keys and the two instants. */
-const LATENCY_FIELDS = ['receivedAt', 'messageTime', 'controlId', 'acknowledgedControlId', 'messageType', 'triggerEvent', 'patientIds'] as const;
+/** What the gaps show of the messages the scan kept, read after it. */
+const DETAIL_COLUMNS: readonly FeedColumn[] = ['messageType', 'messageTimeMs', 'patientId', 'contentDigest'];
+
+/** What latency pairing reads of every message of both windows; the patient only when the fallback needs it. */
+const PAIRING_COLUMNS: readonly FeedColumn[] = ['controlId', 'acknowledgedControlId', 'messageType', 'messageTimeMs'];
+const PATIENT_COLUMNS: readonly FeedColumn[] = [...PAIRING_COLUMNS, 'patientId', 'patientAuthority'];
 
 /** A sequence as listed: from config or defined through the API. */
 export interface DefinedSequence {
@@ -128,15 +133,6 @@ export interface ObservedAnswer {
 /** Names of interfaces by id. */
 type InterfaceNames = Map<string, string>;
 
-/**
- * The digest of a stored message's content: the monitor's (kept at ingest), else, for a message stored before the
- * monitor kept digests, a hash of its raw text when it was read with it.
- */
-function digestOf(record: Pick<MessageFacts, 'contentDigest'> & { raw?: string | null }): string | null {
-  if (typeof record.contentDigest === 'string') return record.contentDigest;
-  return typeof record.raw === 'string' ? createHash('sha256').update(record.raw).digest('hex') : null;
-}
-
 /** Interface names for events (an interface deleted since shows its id). */
 async function interfaceNames(monitor: MonitorService): Promise<InterfaceNames> {
   return new Map((await monitor.listInterfaces()).map((i) => [i.id, i.name]));
@@ -146,6 +142,7 @@ async function interfaceNames(monitor: MonitorService): Promise<InterfaceNames> 
 export class TracingService {
   constructor(
     private readonly monitor: MonitorService,
+    private readonly feed: FeedIndex,
     private readonly store: SequenceStore,
     private readonly configSequences: readonly DefinedSequence[],
     private readonly limits: TracingLimits,
@@ -268,68 +265,43 @@ export class TracingService {
     let messagesRead = 0;
     let truncated = false;
     const gaps: Gap[] = [];
-    // Per-interface checks read the interface(s) in arrival order, with the content digest.
-    const filter: MessageFilter = { since: query.since };
-    if (query.interfaceId !== undefined) filter.interfaceIds = [query.interfaceId];
-    if (query.patientId !== undefined) filter.patientId = query.patientId;
-    const perInterface = new Map<string, DigestedEvent[]>();
-    const everyEvent: TraceEvent[] = [];
-    // Content matters only where a sender's control id repeats: the monitor keeps a digest of each message; the few
-    // stored before it did are read again with their raw text, so the window itself is read without raw.
-    const byControlId = new Map<string, DigestedEvent[]>();
-    for await (const record of this.monitor.streamMessages(filter, { fields: GAP_FIELDS })) {
-      if (messagesRead >= cap) {
+    let resends = 0;
+    let contentUnknown = 0;
+    // Per-interface checks (MSH-13, control ids) read each interface's window in arrival order, at most `cap` messages in all.
+    for (const interfaceId of query.interfaceId !== undefined ? [query.interfaceId] : [...names.keys()]) {
+      const remaining = cap - messagesRead;
+      if (remaining <= 0) {
         truncated = true;
         break;
       }
-      messagesRead++;
-      const event = this.eventOf(record, names);
-      const list = perInterface.get(record.interfaceId);
-      const digested: DigestedEvent = { event, digest: digestOf(record) };
-      if (list) list.push(digested);
-      else perInterface.set(record.interfaceId, [digested]);
-      if (query.interfaceId === undefined) everyEvent.push(event);
-      if (event.controlId) {
-        const key = `${record.interfaceId}\u0000${event.sendingApplication ?? ''}\u0000${event.sendingFacility ?? ''}\u0000${event.controlId}`;
-        const same = byControlId.get(key);
-        if (same) same.push(digested);
-        else byControlId.set(key, [digested]);
-      }
-    }
-    for (const same of byControlId.values()) {
-      if (same.length < 2) continue;
-      for (const digested of same) {
-        if (digested.digest !== null) continue;
-        const full = await this.monitor.getMessage(digested.event.messageId, { include: ['raw'] });
-        digested.digest = full ? digestOf(full) : null;
-      }
-    }
-    let resends = 0;
-    let contentUnknown = 0;
-    for (const [interfaceId, list] of perInterface) {
-      const result = interfaceGaps(interfaceId, list);
+      const { messages, more } = await this.interfaceWindow(interfaceId, query, remaining);
+      messagesRead += messages.length;
+      truncated ||= more;
+      const result = await this.judgeInterface(interfaceId, names.get(interfaceId) ?? interfaceId, messages, query.patientId === undefined);
       gaps.push(...result.gaps);
       resends += result.resends;
       contentUnknown += result.contentUnknown;
     }
     if (sequences.length > 0) {
       // Sequences span interfaces: with one interface named, the patients seen on it are judged over every interface.
-      let events = everyEvent;
+      const wide: MessageFilter = { since: query.since };
+      if (query.patientId !== undefined) wide.patientId = query.patientId;
+      let seenPatients: Set<string> | undefined;
       if (query.interfaceId !== undefined) {
-        const seenPatients = new Set<string>();
-        for (const { event } of perInterface.get(query.interfaceId) ?? []) {
-          for (const id of event.patientIds) seenPatients.add(`${id.id}\u0000${id.assigningAuthority ?? ''}`);
+        seenPatients = new Set<string>();
+        for await (const record of this.monitor.streamMessages({ ...wide, interfaceIds: [query.interfaceId] }, { fields: ['patientIds'] })) {
+          for (const id of record.patientIds) seenPatients.add(`${id.id}\u0000${id.assigningAuthority ?? ''}`);
         }
-        events = [];
-        const wide: MessageFilter = { since: query.since };
-        if (query.patientId !== undefined) wide.patientId = query.patientId;
-        for await (const record of this.monitor.streamMessages(wide, { fields: TRACE_FIELDS })) {
-          if (messagesRead >= cap) {
-            truncated = true;
-            break;
-          }
-          messagesRead++;
-          if (record.patientIds.some((id) => seenPatients.has(`${id.id}\u0000${id.assigningAuthority ?? ''}`))) events.push(this.eventOf(record, names));
+      }
+      const events: TraceEvent[] = [];
+      for await (const record of this.monitor.streamMessages(wide, { fields: TRACE_FIELDS })) {
+        if (messagesRead >= cap) {
+          truncated = true;
+          break;
+        }
+        messagesRead++;
+        if (seenPatients === undefined || record.patientIds.some((id) => seenPatients.has(`${id.id}\u0000${id.assigningAuthority ?? ''}`))) {
+          events.push(this.eventOf(record, names));
         }
       }
       gaps.push(...this.judgeSequences(events, sequences, query.patientId));
@@ -355,6 +327,48 @@ export class TracingService {
       messagesRead,
       truncated: truncated || gaps.length > query.limit,
     };
+  }
+
+  /**
+   * The messages of one interface's window in arrival order, at most `limit` (`more` when the window holds more). A
+   * window of every patient is read narrow from the feed (sender, control id, MSH-13: the details of the few that
+   * matter are read after); a patient's, which the feed cannot tell by every identifier, from the monitor's
+   * identifier index with every detail.
+   */
+  private async interfaceWindow(interfaceId: string, query: GapsQuery, limit: number): Promise<{ messages: FeedMessage[]; more: boolean }> {
+    let messages: FeedMessage[];
+    if (query.patientId === undefined) {
+      messages = await this.feed.read({ interfaceId, sinceMs: query.since.getTime() }, SCAN_COLUMNS, limit + 1);
+    } else {
+      messages = [];
+      const filter: MessageFilter = { since: query.since, interfaceIds: [interfaceId], patientId: query.patientId };
+      for await (const record of this.monitor.streamMessages(filter, { fields: FEED_FIELDS })) {
+        messages.push(feedMessageOf(record));
+        if (messages.length > limit) break;
+      }
+    }
+    const more = messages.length > limit;
+    if (more) messages.length = limit;
+    return { messages, more };
+  }
+
+  /**
+   * MSH-13 and control-id gaps of one interface's window. `narrow`: the messages carry only what the scan reads, and
+   * those the gaps show are read again with their details. A repeated message without a digest (stored before the
+   * monitor kept digests) is told by its raw text when that is still kept.
+   */
+  private async judgeInterface(interfaceId: string, name: string, messages: FeedMessage[], narrow: boolean): Promise<InterfaceGapResult> {
+    const findings = scanFeed(messages);
+    if (narrow) {
+      const shown = findings.jumps.flatMap(({ before, after }) => [before, after]);
+      await this.feed.complete(interfaceId, [...shown, ...findings.repeated], DETAIL_COLUMNS);
+    }
+    for (const message of findings.repeated) {
+      if (message.contentDigest !== null) continue;
+      const full = await this.monitor.getMessage(message.id, { include: ['raw'] });
+      message.contentDigest = typeof full?.raw === 'string' ? createHash('sha256').update(full.raw).digest('hex') : null;
+    }
+    return interfaceGaps(interfaceId, name, findings);
   }
 
   /** Sequence gaps of events of many patients (grouped by every identifier with its authority). */
@@ -386,33 +400,41 @@ export class TracingService {
     let truncated = false;
     const wanted = query.messageType?.toUpperCase();
     const matchesType = (m: LatencyMessage) => wanted === undefined || m.messageType === wanted || m.messageType.startsWith(`${wanted}^`);
-    const read = async (interfaceId: string, isDestination: boolean): Promise<LatencyMessage[]> => {
+    // Without an explicit until the window is open-ended: a message received at this very instant still counts.
+    const windowOf = (interfaceId: string): FeedWindow =>
+      query.until === undefined ? { interfaceId, sinceMs: query.since.getTime() } : { interfaceId, sinceMs: query.since.getTime(), untilMs: query.until.getTime() };
+    const read = async (interfaceId: string, isDestination: boolean, columns: readonly FeedColumn[]): Promise<LatencyMessage[]> => {
+      const window = await this.feed.read(windowOf(interfaceId), columns, cap + 1);
+      if (window.length > cap) {
+        truncated = true;
+        window.length = cap;
+      }
       const messages: LatencyMessage[] = [];
-      // Without an explicit until the window is open-ended: a message received at this very instant still counts.
-      const window: MessageFilter = { interfaceIds: [interfaceId], since: query.since };
-      if (query.until !== undefined) window.until = query.until;
-      for await (const record of this.monitor.streamMessages(window, { fields: LATENCY_FIELDS })) {
-        if (messages.length >= cap) {
-          truncated = true;
-          break;
-        }
-        const first = record.patientIds[0];
+      for (const m of window) {
         const message: LatencyMessage = {
-          id: record.id,
-          receivedAtMs: Date.parse(record.receivedAt),
-          messageTimeMs: record.messageTime === null ? null : Date.parse(record.messageTime),
-          controlId: record.controlId,
-          acknowledgedControlId: record.acknowledgedControlId,
-          messageType: typeText(record.messageType, record.triggerEvent),
-          patientKey: first ? `${first.id}^${first.assigningAuthority ?? ''}` : null,
+          id: m.id,
+          receivedAtMs: m.receivedAtMs,
+          messageTimeMs: m.messageTimeMs,
+          controlId: m.controlId,
+          acknowledgedControlId: m.acknowledgedControlId,
+          messageType: m.messageType,
+          patientKey: m.patientId === undefined || m.patientId === null ? null : `${m.patientId}^${m.patientAuthority ?? ''}`,
         };
         // The type filter names the source's messages; acknowledgements on the destination answer them whatever their type.
         if (matchesType(message) || (isDestination && message.acknowledgedControlId !== null)) messages.push(message);
       }
       return messages;
     };
-    const [source, destination] = await Promise.all([read(query.fromInterface, false), read(query.toInterface, true)]);
-    const result = pairMessages(source, destination, matchWindowMs);
+    const pair = async (columns: readonly FeedColumn[]) => {
+      truncated = false;
+      const source = await read(query.fromInterface, false, columns);
+      const destination = await read(query.toInterface, true, columns);
+      return pairMessages(source, destination, matchWindowMs);
+    };
+    // Patients matter only to a destination message that neither an acknowledgement nor a control id paired: read
+    // them, and pair again, only when there is one.
+    let result = await pair(PAIRING_COLUMNS);
+    if (result.fallbackCandidates > 0) result = await pair(PATIENT_COLUMNS);
     const pairedBy = { controlId: 0, ack: 0, patientAndTime: 0 };
     for (const pair of result.pairs) {
       if (pair.by === 'ack') pairedBy.ack++;

@@ -1,10 +1,11 @@
 // Tracing engines on plain events: sequence gaps (missing, late, out of order, pending), MSH-13 gaps, duplicate
-// control ids versus exact resends, latency pairing and quantiles, observed sequences.
+// control ids versus exact resends (a narrow scan, then the kept messages judged), latency pairing and quantiles, observed sequences.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseSequence } from '../../plugins/tracing/sequence-syntax.ts';
 import { sequenceGaps } from '../../plugins/tracing/sequence-gaps.ts';
-import { interfaceGaps } from '../../plugins/tracing/interface-gaps.ts';
+import { interfaceGaps, scanFeed } from '../../plugins/tracing/interface-gaps.ts';
+import type { FeedMessage } from '../../plugins/tracing/feed-index.ts';
 import { hourlySeries, nearestRank, pairMessages, summarise, type LatencyMessage } from '../../plugins/tracing/latency-pairing.ts';
 import { observedSequences } from '../../plugins/tracing/observed-sequences.ts';
 import type { TraceEvent } from '../../plugins/tracing/trace-model.ts';
@@ -129,34 +130,63 @@ describe('sequence gaps, properties', () => {
 });
 
 describe('interface gaps', () => {
-  const withNumber = (n: number | null, extra: Partial<TraceEvent> = {}) => ({ event: event('ADT^A01', 0, { sequenceNumber: n, ...extra }), digest: `d${ids}` });
+  let n = 0;
+  const feedMessage = (extra: Partial<FeedMessage> = {}): FeedMessage => ({
+    id: `f${++n}`,
+    interfaceId: 'i1',
+    receivedAtMs: T0 + n * 1000,
+    sendingApplication: 'EPIC',
+    sendingFacility: 'HOSP',
+    controlId: `F${n}`,
+    sequenceNumber: null,
+    acknowledgedControlId: null,
+    messageType: 'ADT^A01',
+    messageTimeMs: T0 + n * 1000 - 500,
+    patientId: 'MRN1',
+    patientAuthority: 'HOSP',
+    contentDigest: `d${n}`,
+    ...extra,
+  });
+  const withNumber = (sequenceNumber: number | null, extra: Partial<FeedMessage> = {}) => feedMessage({ sequenceNumber, ...extra });
+  const judge = (messages: FeedMessage[]) => interfaceGaps('i1', 'adt-in', scanFeed(messages));
 
   it('reports missing MSH-13 numbers as one range per jump, per sender', () => {
     const messages = [withNumber(1), withNumber(2), withNumber(5), withNumber(1, { sendingApplication: 'LAB' }), withNumber(3, { sendingApplication: 'LAB' }), withNumber(6), withNumber(1_000_000_000)];
-    const { gaps } = interfaceGaps('i1', messages);
+    const { gaps } = judge(messages);
     expect(gaps.map((g) => [g.kind, g.amount, g.expected])).toEqual([
       ['sequence-number', 2, 'sequence numbers 3 to 4 from EPIC/HOSP'],
       ['sequence-number', 1, 'sequence number 2 from LAB/HOSP'],
       ['sequence-number', 999_999_993, 'sequence numbers 7 to 999999999 from EPIC/HOSP'],
     ]);
-    expect(gaps[0]!.seen.map((s) => s.sequenceNumber)).toEqual([2, 5]);
+    expect(gaps[0]!.seen.map((s) => [s.sequenceNumber, s.interface, s.timestamp])).toEqual([
+      [2, 'adt-in', new Date(messages[1]!.messageTimeMs!).toISOString()],
+      [5, 'adt-in', new Date(messages[2]!.messageTimeMs!).toISOString()],
+    ]);
+    expect(gaps[0]!.window).toEqual({ from: new Date(messages[1]!.receivedAtMs).toISOString(), to: new Date(messages[2]!.receivedAtMs).toISOString() });
   });
 
   it('takes 0 as a restart and a lower number as a rewind, not as gaps', () => {
-    expect(interfaceGaps('i1', [withNumber(7), withNumber(0), withNumber(1), withNumber(2), withNumber(1), withNumber(2), withNumber(-1), withNumber(3)]).gaps).toEqual([]);
+    expect(judge([withNumber(7), withNumber(0), withNumber(1), withNumber(2), withNumber(1), withNumber(2), withNumber(-1), withNumber(3)]).gaps).toEqual([]);
+  });
+
+  it('keeps only the messages that matter: the two of each jump and those of a repeated control id', () => {
+    const messages = [withNumber(1), withNumber(2, { controlId: 'X' }), withNumber(4), withNumber(5), withNumber(6, { controlId: 'X' })];
+    const findings = scanFeed(messages);
+    expect(findings.jumps.map(({ before, after }) => [before.sequenceNumber, after.sequenceNumber])).toEqual([[2, 4]]);
+    expect(findings.repeated.map((m) => m.id)).toEqual([messages[1]!.id, messages[4]!.id]);
   });
 
   it('counts exact resends apart from control ids reused with other content', () => {
-    const first = { event: event('ADT^A01', 0, { controlId: 'X1' }), digest: 'aaa' };
-    const resend = { event: event('ADT^A01', 1, { controlId: 'X1' }), digest: 'aaa' };
-    const conflict = { event: event('ADT^A08', 2, { controlId: 'X1' }), digest: 'bbb' };
-    const otherSender = { event: event('ADT^A08', 3, { controlId: 'X1', sendingApplication: 'LAB' }), digest: 'ccc' };
-    const unknown = { event: event('ADT^A08', 4, { controlId: 'X1' }), digest: null };
-    const result = interfaceGaps('i1', [first, resend, conflict, otherSender, unknown]);
+    const first = feedMessage({ controlId: 'X1', contentDigest: 'aaa' });
+    const resend = feedMessage({ controlId: 'X1', contentDigest: 'aaa' });
+    const conflict = feedMessage({ messageType: 'ADT^A08', controlId: 'X1', contentDigest: 'bbb' });
+    const otherSender = feedMessage({ messageType: 'ADT^A08', controlId: 'X1', sendingApplication: 'LAB', contentDigest: 'ccc' });
+    const unknown = feedMessage({ messageType: 'ADT^A08', controlId: 'X1', contentDigest: null });
+    const result = judge([first, resend, conflict, otherSender, unknown]);
     expect(result.resends).toBe(1);
     expect(result.contentUnknown).toBe(1);
     expect(result.gaps.map((g) => [g.kind, g.seen.map((s) => s.messageId)])).toEqual([
-      ['duplicate-control-id', [first.event.messageId, conflict.event.messageId]],
+      ['duplicate-control-id', [first.id, conflict.id]],
     ]);
   });
 });

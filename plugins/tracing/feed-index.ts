@@ -1,0 +1,344 @@
+/**
+ * Tracing's compact copy of what its window checks read of every stored message (`tracing_feed`): interface, received
+ * time (ms), message id parts, sender, control id, MSH-13, MSA-2, type, MSH-7 (ms), first patient id and content
+ * digest; some 100 bytes a message, where the monitor's row carries the raw text and every fact. Gaps of an interface
+ * and latency between two read a window of it by its primary key (interface, received time, file, index), an ordered
+ * range of narrow rows, instead of looking up each of the monitor's wide rows.
+ *
+ * It is filled through the monitor's query contract only: a durable cursor (`tracing_feed_cursor`) in the contract's
+ * stable order, which is append-only, so each catch-up reads just the messages committed since the last one. A commit
+ * (`message.ingested`) schedules a catch-up within a second (a burst of commits shares one); every read catches up
+ * first, so an answer covers every message committed before it was asked. Rows of a deleted interface are dropped.
+ * Catch-ups run one at a time; rows are written with their cursor in one transaction and a row already there is left
+ * as it is, so nodes sharing a store may both catch up.
+ */
+import type { Kysely, Migration } from 'kysely';
+import type { MessageFacts, MonitorStore, ProjectedRecord } from '../monitor/api.ts';
+import { typeText } from './trace-model.ts';
+
+/** One message as the feed keeps it. */
+interface FeedRow {
+  interface_id: string;
+  received_ms: number | string;
+  file_id: number | string;
+  index_in_file: number | string;
+  sending_application: string | null;
+  sending_facility: string | null;
+  control_id: string | null;
+  sequence_number: number | string | null;
+  acknowledged_control_id: string | null;
+  message_type: string;
+  message_time_ms: number | string | null;
+  patient_id: string | null;
+  patient_authority: string | null;
+  content_digest: string | null;
+}
+
+interface CursorRow {
+  name: string;
+  cursor: string;
+}
+
+interface FeedTables {
+  tracing_feed: FeedRow;
+  tracing_feed_cursor: CursorRow;
+}
+
+/** Name of the cursor row. */
+const CURSOR_NAME = 'feed';
+
+/** Rows written per statement (14 values each, far under every database's bound on parameters). */
+const INSERT_ROWS = 500;
+
+/** Messages written per transaction during a catch-up. */
+const BATCH_ROWS = 5_000;
+
+/** How long after a commit a catch-up starts, so a burst of commits shares one. */
+const CATCH_UP_DELAY_MS = 1_000;
+
+/** The facts the feed keeps, as the query contract names them. */
+export const FEED_FIELDS = [
+  'interfaceId', 'receivedAt', 'fileId', 'indexInFile', 'sendingApplication', 'sendingFacility', 'controlId', 'sequenceNumber',
+  'acknowledgedControlId', 'messageType', 'triggerEvent', 'messageTime', 'patientIds', 'contentDigest',
+] as const satisfies ReadonlyArray<keyof MessageFacts>;
+
+/** Migration of the feed tables; on SQLite (`dialect`) the feed is clustered by its key. `sql` is Kysely's tag. */
+export function feedMigration(dialect: 'sqlite' | 'postgres', sql: typeof import('kysely').sql): Migration {
+  return {
+    // migrations run before table types exist
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('tracing_feed')
+        .addColumn('interface_id', 'varchar(36)', (c) => c.notNull())
+        .addColumn('received_ms', 'bigint', (c) => c.notNull())
+        .addColumn('file_id', 'bigint', (c) => c.notNull())
+        .addColumn('index_in_file', 'integer', (c) => c.notNull())
+        .addColumn('sending_application', 'varchar(200)')
+        .addColumn('sending_facility', 'varchar(200)')
+        .addColumn('control_id', 'varchar(200)')
+        .addColumn('sequence_number', 'bigint')
+        .addColumn('acknowledged_control_id', 'varchar(200)')
+        .addColumn('message_type', 'varchar(41)', (c) => c.notNull())
+        .addColumn('message_time_ms', 'bigint')
+        .addColumn('patient_id', 'varchar(200)')
+        .addColumn('patient_authority', 'varchar(200)')
+        .addColumn('content_digest', 'varchar(64)')
+        .addPrimaryKeyConstraint('tracing_feed_pk', ['interface_id', 'received_ms', 'file_id', 'index_in_file'])
+        // on SQLite the rows themselves are kept in key order: a window is one contiguous range of narrow rows
+        .$call((table) => (dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table))
+        .execute();
+      await db.schema
+        .createTable('tracing_feed_cursor')
+        .addColumn('name', 'varchar(20)', (c) => c.primaryKey())
+        .addColumn('cursor', 'varchar(200)', (c) => c.notNull())
+        .execute();
+    },
+  };
+}
+
+/** A message of a feed window: the facts the checks read, with times in ms. */
+export interface FeedMessage {
+  /** The monitor's message id (`file.index`). */
+  id: string;
+  interfaceId: string;
+  receivedAtMs: number;
+  sendingApplication: string | null;
+  sendingFacility: string | null;
+  controlId: string | null;
+  sequenceNumber: number | null;
+  acknowledgedControlId: string | null;
+  /** `ADT^A01` (see typeText). */
+  messageType: string;
+  messageTimeMs: number | null;
+  /** First patient identifier and its authority. */
+  patientId: string | null;
+  patientAuthority: string | null;
+  contentDigest: string | null;
+}
+
+/** The parts of a {@link FeedMessage} a read may ask for (the id, interface and received time always come). */
+export type FeedColumn = Exclude<keyof FeedMessage, 'id' | 'interfaceId' | 'receivedAtMs'>;
+
+const COLUMN_OF: Record<FeedColumn, keyof FeedRow> = {
+  sendingApplication: 'sending_application',
+  sendingFacility: 'sending_facility',
+  controlId: 'control_id',
+  sequenceNumber: 'sequence_number',
+  acknowledgedControlId: 'acknowledged_control_id',
+  messageType: 'message_type',
+  messageTimeMs: 'message_time_ms',
+  patientId: 'patient_id',
+  patientAuthority: 'patient_authority',
+  contentDigest: 'content_digest',
+};
+
+const NUMERIC = new Set<keyof FeedRow>(['sequence_number', 'message_time_ms']);
+
+/** A window of one interface's feed: received time from `sinceMs` (inclusive) to `untilMs` (exclusive). */
+export interface FeedWindow {
+  interfaceId: string;
+  sinceMs: number;
+  untilMs?: number;
+}
+
+/** The facts the feed keeps of a stored message, read through the query contract with {@link FEED_FIELDS}. */
+export function feedMessageOf(record: ProjectedRecord<(typeof FEED_FIELDS)[number]>): FeedMessage {
+  const first = record.patientIds[0];
+  return {
+    id: record.id,
+    interfaceId: record.interfaceId,
+    receivedAtMs: Date.parse(record.receivedAt),
+    sendingApplication: record.sendingApplication,
+    sendingFacility: record.sendingFacility,
+    controlId: record.controlId,
+    sequenceNumber: record.sequenceNumber,
+    acknowledgedControlId: record.acknowledgedControlId,
+    messageType: typeText(record.messageType, record.triggerEvent).slice(0, 41),
+    messageTimeMs: record.messageTime === null ? null : Date.parse(record.messageTime),
+    patientId: first?.id ?? null,
+    patientAuthority: first?.assigningAuthority ?? null,
+    contentDigest: record.contentDigest,
+  };
+}
+
+function rowOf(record: ProjectedRecord<(typeof FEED_FIELDS)[number]>): FeedRow {
+  const message = feedMessageOf(record);
+  return {
+    interface_id: message.interfaceId,
+    received_ms: message.receivedAtMs,
+    file_id: Number(record.fileId),
+    index_in_file: record.indexInFile,
+    sending_application: message.sendingApplication,
+    sending_facility: message.sendingFacility,
+    control_id: message.controlId,
+    sequence_number: message.sequenceNumber,
+    acknowledged_control_id: message.acknowledgedControlId,
+    message_type: message.messageType,
+    message_time_ms: message.messageTimeMs,
+    patient_id: message.patientId,
+    patient_authority: message.patientAuthority,
+    content_digest: message.contentDigest,
+  };
+}
+
+/** The compact feed: kept up to date from the monitor's store, read by window. */
+export class FeedIndex {
+  private readonly db: Kysely<FeedTables>;
+  /** The last catch-up queued (they run one after another). */
+  private tail: Promise<void> = Promise.resolve();
+  /** A catch-up queued but not started: a caller arriving now is covered by it. */
+  private queued: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    db: Kysely<any>,
+    private readonly store: MonitorStore,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.db = db as Kysely<FeedTables>;
+  }
+
+  /**
+   * Brings the feed up to date: resolves once every message committed before the call is in it. A catch-up already
+   * queued and not started serves this call too.
+   */
+  catchUp(): Promise<void> {
+    if (this.queued) return this.queued;
+    const run = this.tail.then(() => {
+      this.queued = undefined;
+      return this.readNew();
+    });
+    this.queued = run;
+    // a failed catch-up fails its callers; the next one starts again from the stored cursor
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Schedules a catch-up within a second (after a commit); commits in the meantime share it. */
+  schedule(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.catchUp().catch(this.onError);
+    }, CATCH_UP_DELAY_MS);
+    this.timer.unref();
+  }
+
+  /** Drops the rows of a deleted interface (after any catch-up under way, which may still have read some). */
+  forgetInterface(interfaceId: string): Promise<void> {
+    const run = this.tail.then(async () => {
+      await this.db.deleteFrom('tracing_feed').where('interface_id', '=', interfaceId).execute();
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stops scheduling and waits for the catch-up under way (it stops at its next batch). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.tail;
+  }
+
+  private async readNew(): Promise<void> {
+    if (this.stopped) return;
+    const stored = await this.db.selectFrom('tracing_feed_cursor').select('cursor').where('name', '=', CURSOR_NAME).executeTakeFirst();
+    let batch: FeedRow[] = [];
+    let last: string | undefined;
+    for await (const record of this.store.streamMessages({}, { after: stored?.cursor ?? null, fields: FEED_FIELDS })) {
+      batch.push(rowOf(record));
+      last = record.cursor;
+      if (batch.length >= BATCH_ROWS) {
+        await this.write(batch, last);
+        batch = [];
+        if (this.stopped) return;
+      }
+    }
+    if (batch.length > 0 && last !== undefined) await this.write(batch, last);
+  }
+
+  private async write(rows: FeedRow[], cursor: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+        await trx
+          .insertInto('tracing_feed')
+          .values(rows.slice(i, i + INSERT_ROWS))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+      await trx
+        .insertInto('tracing_feed_cursor')
+        .values({ name: CURSOR_NAME, cursor })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ cursor }))
+        .execute();
+    });
+  }
+
+  /**
+   * The messages of a window in the stable order (received time, file, index), at most `limit`, with the parts
+   * asked for (a part not asked for is left undefined). Catches up first.
+   */
+  async read(window: FeedWindow, columns: readonly FeedColumn[], limit: number): Promise<FeedMessage[]> {
+    await this.catchUp();
+    const wanted = columns.map((column) => COLUMN_OF[column]);
+    let query = this.db
+      .selectFrom('tracing_feed')
+      .select(['file_id', 'index_in_file', 'received_ms', ...wanted])
+      .where('interface_id', '=', window.interfaceId)
+      .where('received_ms', '>=', window.sinceMs);
+    if (window.untilMs !== undefined) query = query.where('received_ms', '<', window.untilMs);
+    const rows = (await query.orderBy('received_ms').orderBy('file_id').orderBy('index_in_file').limit(limit).execute()) as FeedRow[];
+    const messages = new Array<FeedMessage>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      const message = { id: `${row.file_id}.${row.index_in_file}`, interfaceId: window.interfaceId, receivedAtMs: Number(row.received_ms) } as FeedMessage;
+      fill(message, row, columns, wanted);
+      messages[i] = message;
+    }
+    return messages;
+  }
+
+  /**
+   * Adds the parts asked for to messages of one interface read before (by their key: a few rows each time, such as
+   * the messages around the gaps found in a narrow read).
+   */
+  async complete(interfaceId: string, messages: readonly FeedMessage[], columns: readonly FeedColumn[]): Promise<void> {
+    const wanted = columns.map((column) => COLUMN_OF[column]);
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    const keys = [...byId.values()];
+    for (let i = 0; i < keys.length; i += DETAIL_ROWS) {
+      const chunk = keys.slice(i, i + DETAIL_ROWS);
+      const rows = (await this.db
+        .selectFrom('tracing_feed')
+        .select(['file_id', 'index_in_file', ...wanted])
+        .where('interface_id', '=', interfaceId)
+        .where((eb) =>
+          eb.or(
+            chunk.map((m) => {
+              const [file, index] = m.id.split('.');
+              return eb.and([eb('received_ms', '=', m.receivedAtMs), eb('file_id', '=', Number(file)), eb('index_in_file', '=', Number(index))]);
+            }),
+          ),
+        )
+        .execute()) as FeedRow[];
+      for (const row of rows) {
+        const message = byId.get(`${row.file_id}.${row.index_in_file}`);
+        if (message) fill(message, row, columns, wanted);
+      }
+    }
+  }
+}
+
+/** Keys per statement of {@link FeedIndex.complete}. */
+const DETAIL_ROWS = 200;
+
+/** Copies the asked parts of a row onto a message (numbers of PostgreSQL's bigint come as text). */
+function fill(message: FeedMessage, row: FeedRow, columns: readonly FeedColumn[], wanted: ReadonlyArray<keyof FeedRow>): void {
+  for (let c = 0; c < columns.length; c++) {
+    const column = wanted[c]!;
+    const value = row[column];
+    (message as unknown as Record<string, unknown>)[columns[c]!] = NUMERIC.has(column) && value !== null ? Number(value) : value;
+  }
+}
