@@ -72,8 +72,38 @@ describe.each(storages())('patterns, summary and upgrade check of monitored inte
     expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'version', before: ['2.3'], after: ['2.5.1'], messages: COUNT - SWITCH_AT }));
     expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'software-version', after: ['9.2'] }));
     expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'segment-appeared', after: ['ZPI'] }));
+    // Read from the text: PV1-2 stopped being sent, so its code vanished with it.
+    expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'field-emptied', before: ['PV1.2'], messages: COUNT - SWITCH_AT }));
+    expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'code-set', before: ['PV1.2=I'], after: [] }));
     expect(result.confidenceMethod).toMatch(/1 - product/);
     expect(JSON.stringify(result)).not.toContain('DOE');
+  });
+
+  it('detects a change of delimiters, character set and codes read from the text, with codes and never values', async () => {
+    const dir = h.folder('recoded');
+    for (let index = 0; index < COUNT; index++) {
+      const changed = index >= SWITCH_AT;
+      const time = hl7Time(start + index * 2 * MINUTE);
+      const message = [
+        `MSH|${changed ? '^~\\&#' : '^~\\&'}|REGSYS|HOSP|LAB|HOSP|${time}||ADT^A08^ADT_A01|CTRL${index}|P|2.3||||||${changed ? 'UNICODE UTF-8' : ''}`,
+        `EVN|A08|${time}`,
+        `PID|1||P${1000 + index}^^^HOSP^MR||DOE^JANE||19800101|${changed ? 'female' : 'F'}`,
+        `PV1|1|${changed ? 'INPAT' : 'I'}|WARD^101^1`,
+      ].join('\r');
+      writeFileSync(join(dir, `m${String(index).padStart(3, '0')}.hl7`), message);
+    }
+    const id = (await h.post('/api/monitor/interfaces', { name: 'Recoded ADT', directoryPath: dir })).json.data.id;
+    const result = await waitFor(async () => {
+      const data = (await bridge('/api/monitor/upgrade-check', { interfaceId: id, sinceHours: 24 })).json.data;
+      return data?.messagesRead === COUNT ? data : undefined;
+    }, 60_000, `${COUNT} messages of the recoded feed`);
+    expect(result).toMatchObject({ upgradeDetected: true, baselineMessages: SWITCH_AT, changePoint: new Date(start + SWITCH_AT * 2 * MINUTE).toISOString() });
+    expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'delimiters', before: ['|^~\\&'], after: ['|^~\\&#'] }));
+    expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'encoding', before: ['(none); CR'], after: ['UNICODE UTF-8; CR'] }));
+    expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'code-set', before: ['PV1.2=I'], after: ['PV1.2=INPAT'] }));
+    expect(result.changes).toContainEqual(expect.objectContaining({ kind: 'field-populated', after: ['MSH.18'] }));
+    const text = JSON.stringify(result);
+    for (const value of ['DOE', 'JANE', 'P1000', '19800101']) expect(text).not.toContain(value);
   });
 
   it('does not detect an upgrade on an interface with steady random errors', async () => {
@@ -93,8 +123,11 @@ describe.each(storages())('patterns, summary and upgrade check of monitored inte
       messageType: 'ADT^A08',
       count: COUNT - SWITCH_AT,
       trend: 'new',
-      exampleControlIds: [`CTRL${COUNT - 1}`, `CTRL${COUNT - 2}`, `CTRL${COUNT - 3}`],
     });
+    // Three of the failing messages, the latest received first (files dropped together may be seen in any order).
+    const failing = Array.from({ length: COUNT - SWITCH_AT }, (_, index) => `CTRL${SWITCH_AT + index}`);
+    expect(upgraded.patterns[0].exampleControlIds).toHaveLength(3);
+    for (const id of upgraded.patterns[0].exampleControlIds) expect(failing).toContain(id);
     expect(upgraded.patterns[0].explanation.rootCause).toMatch(/PV1\.2/);
     const steady = (await bridge('/api/monitor/patterns', { interfaceId: steadyId, sinceHours: 24 })).json.data;
     expect(steady.failedMessages).toBe(steadyFailures);

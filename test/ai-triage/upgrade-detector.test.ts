@@ -2,7 +2,7 @@
 // at a known time is detected at that time; steady random errors, one new error, or too little data are not.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { detectUpgrade, type UpgradeFacts } from '../../plugins/ai-triage/upgrade-detector.ts';
+import { detectUpgrade, detectUpgradeIn, upgradeFeatures, type UpgradeEntry, type UpgradeFacts } from '../../plugins/ai-triage/upgrade-detector.ts';
 import { PatternCounter, trendOf } from '../../plugins/ai-triage/failure-patterns.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 
@@ -77,6 +77,36 @@ describe('upgrade detection', () => {
     expect(verdict.assessment).toBe('insufficient-data');
     expect(verdict.upgradeDetected).toBe(false);
     expect(verdict.explanation).toMatch(/Too little data/);
+  });
+
+  it('gives the same verdict over runs of alike messages as over the messages one by one (property)', () => {
+    const arbitraryFacts = fc.record({
+      version: fc.constantFrom('2.3', '2.5.1'),
+      sendingApplication: fc.constantFrom('A', 'B'),
+      segmentIds: fc.constantFrom(['MSH', 'PID'], ['MSH', 'PID', 'ZPI']),
+      errorCodes: fc.constantFrom([], ['X_ONE']),
+      extra: fc.constantFrom(['field\0PID.5', 'code\0PV1.2=I'], ['code\0PV1.2=O']),
+      repeat: fc.integer({ min: 1, max: 12 }),
+    });
+    fc.assert(
+      fc.property(fc.array(arbitraryFacts, { maxLength: 30 }), fc.integer({ min: 0, max: 400 }), (items, windowFrom) => {
+        const messages: UpgradeFacts[] = [];
+        const runs: UpgradeEntry[] = [];
+        for (const { repeat, ...item } of items) {
+          const at = START + messages.length * STEP;
+          const inWindow = messages.length >= windowFrom;
+          const facts = { ...item, software: null, at, inWindow };
+          runs.push({ at, count: repeat, inWindow, features: upgradeFeatures(facts) });
+          for (let index = 0; index < repeat; index++) messages.push({ ...facts, at: at + index, inWindow: messages.length >= windowFrom });
+          // A run is one side of the window's start only (the aggregate keys runs by received minute).
+          if (!inWindow && messages.length > windowFrom) return;
+        }
+        const one = detectUpgrade(messages);
+        const many = detectUpgradeIn(runs);
+        expect({ ...many, explanation: '' }).toEqual({ ...one, explanation: '' });
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('never throws and keeps confidence within 0..1 for any sequence (property)', () => {
