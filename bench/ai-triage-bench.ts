@@ -9,6 +9,9 @@
  *   through the monitor's query contract alone: target under 500 ms;
  * - upgrade check over 100,000 stored messages (median of 3) beside streaming them alone: target under 1 s.
  *
+ * Both read the triage aggregate, which its follower fills while the monitor ingests; the first patterns answer after
+ * the ingest also waits for the follower to fold in the last messages, and is printed apart.
+ *
  * The store is filled the real way (batch files of 1,000 messages ingested by the monitor); every message fails
  * (PV1-2 empty) and the sender switches to 2.5.1 with SFT and a Z-segment at 60 %. `WORKBENCH_BENCH_TRIAGE_MESSAGES`
  * scales the store down for a quick run.
@@ -159,6 +162,7 @@ async function storeFigures(): Promise<Record<string, number>> {
       allMs.push(performance.now() - start);
     }
     const figures = {
+      firstPatternsMs: patternsMs[0]!,
       patternsMs: median(patternsMs),
       streamFailuresMs: median(failuresMs),
       upgradeCheckMs: median(upgradeMs),
@@ -167,6 +171,7 @@ async function storeFigures(): Promise<Record<string, number>> {
       upgradeMessagesRead: upgrade!.messagesRead,
       upgradeDetected: upgrade!.upgradeDetected ? 1 : 0,
     };
+    console.log(`first patterns answer after the ingest (folding in what the follower had not yet read): ${patternsMs[0]!.toFixed(0)} ms`);
     console.log(
       `patterns over ${figures.storedFailures.toLocaleString('en-US')} stored failures: ours ${figures.patternsMs.toFixed(0)} ms median | streaming the failures alone ${figures.streamFailuresMs.toFixed(0)} ms | ratio ${(figures.patternsMs / figures.streamFailuresMs).toFixed(2)}x (target < 500 ms)`,
     );
