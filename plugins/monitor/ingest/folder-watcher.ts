@@ -1,16 +1,14 @@
 /**
- * Watches one interface's folder with chokidar and hands over files only once they settled: size and mtime unchanged
- * for `settleMs`. chokidar 5 matches no globs, so the interface's pattern (picomatch) filters files, on the path
- * relative to the folder.
+ * Watches one interface's folder and hands over files only once they settled: size and mtime unchanged for
+ * `settleMs`. The interface's pattern (picomatch) filters files, on the path relative to the folder.
  *
- * With file-system events (the default), chokidar watches the folders only: the files are left to this watcher,
- * which learns of each change from the folder's own events (chokidar's `raw` event names the file) and stats the
- * file itself. chokidar would otherwise stat every file twice and hold an operating-system watch per file, which
- * costs more than reading a 1 KB message and runs out (Linux caps inotify watches per user) in the large folders a
- * monitor that never moves a file produces. The files already there are reported by listing the folder: the watch
- * manager does it right after start ({@link FolderWatcher.listFiles}, {@link FolderWatcher.reconsider}), and this
- * watcher does it for a subfolder that appears later. With polling (network shares, where folders report no event
- * for a change inside a file), chokidar polls each matching file and reports it.
+ * With file-system events (the default), the folders are watched ({@link DirectoryEvents}), never the files: each
+ * folder event names the entry, and this watcher stats that file itself. A watch per file would cost more than
+ * reading a 1 KB message and run out (Linux caps inotify watches per user) in the large folders a monitor that never
+ * moves a file produces. The files already there are reported by listing the folder: the watch manager does it right
+ * after start ({@link FolderWatcher.listFiles}, {@link FolderWatcher.reconsider}), and this watcher does it for a
+ * subfolder that appears later. With polling (network shares, where folders report no event for a change inside a
+ * file), chokidar polls each matching file and reports it.
  *
  * File-system events can be lost (a full kernel event queue while the machine is busy), so the watch manager also
  * lists the folder now and then and hands back what the ledger has not counted.
@@ -21,6 +19,7 @@ import { join, relative, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { MonitoredInterface } from '../api.ts';
 import { compileFilePattern } from '../file-pattern.ts';
+import { DirectoryEvents } from './directory-events.ts';
 
 /** A settled file, ready to read. */
 export interface SettledFile {
@@ -60,11 +59,16 @@ interface Pending {
   size: number;
   mtimeMs: number;
   timer: NodeJS.Timeout;
+  /** A folder event named the file again after it was stat-ed: its timer was pushed back, without a stat. */
+  touched?: boolean;
 }
 
 /** One folder's watcher. */
 export class FolderWatcher {
+  /** The poller (chokidar), for an interface that polls. */
   private watcher: FSWatcher | undefined;
+  /** The folders' file-system events, for an interface watched by events. */
+  private events: DirectoryEvents | undefined;
   private readonly pending = new Map<string, Pending>();
   /** Size and mtime each file last settled with: an event that changes neither (atime only) is ignored. */
   private readonly settled = new Map<string, string>();
@@ -89,13 +93,24 @@ export class FolderWatcher {
   }
 
   /**
-   * Starts watching; resolves once chokidar is ready. With polling, the files already there have been reported by
+   * Starts watching; resolves once the folders are watched (events) or chokidar is ready (polling). With polling, the files already there have been reported by
    * then; with events, the caller lists them ({@link FolderWatcher.listFiles}).
    */
   async start(): Promise<void> {
     const root = this.monitored.directoryPath;
-    const polling = this.monitored.usePolling;
-    // loaded when the first folder is watched, so one-shot CLI commands never pay for it
+    if (!this.monitored.usePolling) {
+      // events: one operating-system watch per folder, and this watcher stats the entry an event names
+      const events = new DirectoryEvents(root, this.monitored.recursive, {
+        onEntry: (folder, name) => this.onFolderEvent(name, folder),
+        // a subfolder that appears later may hold files already, written before its own watch was set up
+        onFolderAdded: (folder) => void this.observeListed(folder),
+        onError: (error) => this.options.onError(error),
+      });
+      this.events = events;
+      await events.start();
+      return;
+    }
+    // loaded when the first folder is polled, so one-shot CLI commands never pay for it
     const { watch } = await import('chokidar');
     if (this.closed) return;
     this.watcher = watch(root, {
@@ -104,41 +119,22 @@ export class FolderWatcher {
       alwaysStat: true,
       followSymlinks: false,
       depth: this.monitored.recursive ? undefined : 0,
-      usePolling: polling,
+      usePolling: true,
       interval: this.options.pollingIntervalMs,
       binaryInterval: this.options.pollingIntervalMs,
       ignorePermissionErrors: true,
-      // Folders are always walked (subject to depth). With events, nothing else is: files are this watcher's. With
-      // polling, files the pattern matches.
-      ignored: polling
-        ? (path: string, stats?: Stats) => path !== root && stats?.isFile() === true && !this.matches(this.relativeOf(path))
-        : (path: string, stats?: Stats) => path !== root && stats !== undefined && !stats.isDirectory(),
+      // folders are walked (subject to depth), and the files the pattern matches
+      ignored: (path: string, stats?: Stats) => path !== root && stats?.isFile() === true && !this.matches(this.relativeOf(path)),
     });
-    let ready = false;
-    if (polling) {
-      const onFile = (path: string, stats?: Stats) => {
-        if (!this.matches(this.relativeOf(path))) return;
-        void this.observe(path, stats);
-      };
-      this.watcher.on('add', onFile);
-      this.watcher.on('change', onFile);
-      this.watcher.on('unlink', (path: string) => this.forget(path));
-    } else {
-      this.watcher.on('raw', (_event: string, name: string | null, details: unknown) =>
-        this.onFolderEvent(name, (details as { watchedPath?: string } | undefined)?.watchedPath),
-      );
-      // a subfolder that appears later may hold files already, written before its own watch was set up
-      this.watcher.on('addDir', (path: string) => {
-        if (ready && path !== root && this.monitored.recursive) void this.observeListed(path);
-      });
-    }
+    const onFile = (path: string, stats?: Stats) => {
+      if (!this.matches(this.relativeOf(path))) return;
+      void this.observe(path, stats);
+    };
+    this.watcher.on('add', onFile);
+    this.watcher.on('change', onFile);
+    this.watcher.on('unlink', (path: string) => this.forget(path));
     this.watcher.on('error', (error: unknown) => this.options.onError(error instanceof Error ? error : new Error(String(error))));
-    await new Promise<void>((resolve) =>
-      this.watcher?.once('ready', () => {
-        ready = true;
-        resolve();
-      }),
-    );
+    await new Promise<void>((resolve) => this.watcher?.once('ready', () => resolve()));
   }
 
   /** A folder's own event about an entry of it: the entry is looked at (a file that is gone is forgotten). */
@@ -172,6 +168,14 @@ export class FolderWatcher {
   }
 
   private async observe(path: string, stats?: Pick<Stats, 'size' | 'mtimeMs'>, statIsFresh = false): Promise<void> {
+    const waiting = this.pending.get(path);
+    if (waiting && !stats && !this.monitored.usePolling) {
+      // A file being written raises an event per write: while it waits to settle, another event only pushes its
+      // timer back (no stat per write); the check at the end stats it once.
+      waiting.touched = true;
+      waiting.timer.refresh();
+      return;
+    }
     let current = stats;
     // An event's stats may be older than the event (a loaded machine delivers late): the shortcut below must judge
     // the file as it is now, so it stats afresh.
@@ -221,7 +225,9 @@ export class FolderWatcher {
       this.forget(path);
       return;
     }
-    if (now.size !== pending.size || now.mtimeMs !== pending.mtimeMs) {
+    // Changed since it was stat-ed: when events said so (touched), the settle time has passed since the last of
+    // them, so the file is settled as it is now; a change no event reported waits one settle time more.
+    if ((now.size !== pending.size || now.mtimeMs !== pending.mtimeMs) && !pending.touched) {
       this.arm(path, now.size, now.mtimeMs);
       return;
     }
@@ -302,6 +308,8 @@ export class FolderWatcher {
     this.closed = true;
     for (const pending of this.pending.values()) clearTimeout(pending.timer);
     this.pending.clear();
+    this.events?.close();
+    this.events = undefined;
     await this.watcher?.close();
     this.watcher = undefined;
   }
