@@ -59,6 +59,37 @@ const issueSchema = z.object({
   severity: z.enum(['error', 'warning']),
 });
 
+/**
+ * Facts the standard's adapter found while validating: which of them are present depends on the standard (HL7 v2,
+ * FHIR, NCPDP Telecommunication, SCRIPT or batch), so each is optional; no other field is answered.
+ */
+const validationSummarySchema = z
+  .object({
+    mode: z.enum(['strict', 'compatibility']).optional(),
+    format: z.string().optional().describe('FHIR: json or xml (unknown when unreadable); NCPDP: SCRIPT, Telecommunication or Batch'),
+    version: z.string().optional().describe('the version the message declares (HL7 MSH-12, NCPDP, SCRIPT) or validated against (FHIR)'),
+    validatedAgainst: z.string().optional().describe('HL7: the version whose definitions were used'),
+    declaredVersion: z.string().optional().describe('SCRIPT: a declared version no definitions exist for'),
+    bestEffortAgainst: z.string().optional().describe('SCRIPT: the close supported version such a message was checked against'),
+    messageType: z.string().optional(),
+    controlId: z.string().optional().describe('HL7: MSH-10 of the first message'),
+    messageId: z.string().optional().describe('SCRIPT: the message id'),
+    structure: z.string().optional().describe('HL7: the message structure (MSH-9.3 or the event table)'),
+    messageCount: z.number().int().optional().describe('HL7: messages in the content'),
+    charset: z.string().optional().describe('HL7: the character set the content was read in'),
+    resourceType: z.string().optional().describe('FHIR'),
+    profiles: z.array(z.string()).optional().describe('FHIR: profiles applied (given, declared in meta.profile, or loaded for the type)'),
+    profile: z.string().optional().describe('the profile given with the request'),
+    direction: z.enum(['request', 'response']).optional().describe('NCPDP Telecommunication'),
+    transactions: z.number().int().optional().describe('NCPDP: transactions in the message or batch'),
+    records: z.number().int().optional().describe('NCPDP batch: records in the file'),
+    batchVersion: z.string().optional(),
+    senderId: z.string().optional(),
+    batchNumber: z.string().optional(),
+    fileType: z.string().optional(),
+  })
+  .describe('facts found while validating; which are present depends on the standard');
+
 /** `data` of POST /api/validate. */
 export const validationResultSchema = z.object({
   isValid: z.boolean(),
@@ -85,7 +116,7 @@ export const validationResultSchema = z.object({
       }),
     )
     .optional(),
-  summary: z.record(z.string(), z.unknown()).optional(),
+  summary: validationSummarySchema.optional(),
 });
 
 /** Body of POST /api/diff. */
