@@ -64,6 +64,17 @@ export interface ClusterMembership {
 
 const MAX_HEARTBEAT_INTERVAL_MS = 10_000;
 
+/** Whether a node's process was on this host and is gone (killed and started again within the lease). */
+function endedHere(row: NodeRow): boolean {
+  if (row.host !== hostname().slice(0, 255)) return false;
+  try {
+    process.kill(Number(row.pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 /** The running node. */
 export class Cluster implements ClusterMembership {
   readonly name: string;
@@ -108,7 +119,7 @@ export class Cluster implements ClusterMembership {
     this.stopped = false;
     const now = await this.storeNowMs();
     const existing = await this.db.selectFrom('kernel_nodes').selectAll().where('name', '=', this.name).executeTakeFirst();
-    if (existing && existing.instance !== this.instance && now - Number(existing.heartbeat_ms) <= this.leaseMs) {
+    if (existing && existing.instance !== this.instance && now - Number(existing.heartbeat_ms) <= this.leaseMs && !endedHere(existing)) {
       throw new Error(
         `Node name "${this.name}" is taken by a live node (process ${existing.pid} on ${existing.host}, heartbeat ` +
           `${Math.round((now - Number(existing.heartbeat_ms)) / 1000)} s ago). Give each process its own node.name ` +
@@ -143,7 +154,6 @@ export class Cluster implements ClusterMembership {
     clearInterval(this.timer);
     this.timer = setInterval(() => void this.beat(), this.heartbeatIntervalMs);
     this.timer.unref();
-    await this.tellBeat();
   }
 
   /** One heartbeat and its listeners; a beat already running is waited for rather than doubled. */

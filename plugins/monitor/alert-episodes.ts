@@ -3,7 +3,8 @@
  * raises nothing new; once cleared, the next time the condition holds is a new episode and a new alert. An episode
  * whose condition grows worse (a warning error rate passing the critical level) stays the same alert: its severity
  * rises, its words follow, and `escalatedAt` records when (an acknowledgement stays). Every new, escalated, cleared
- * and acknowledged alert is announced on the kernel event bus.
+ * and acknowledged alert is announced on the kernel event bus. The store holds one open episode per interface and
+ * rule at most (a unique index), so nodes sharing it never raise one condition twice.
  */
 import { ALERT_SEVERITIES } from './api.ts';
 import { randomUUID } from 'node:crypto';
@@ -119,7 +120,17 @@ export class AlertEpisodes {
       acknowledged_at: null,
       escalated_at: null,
     };
-    await this.db.insertInto('monitor_alerts').values(row).execute();
+    // one open episode per interface and rule is enforced by the store (monitor_alerts_one_open): when another node
+    // opened it first, this raise finds that episode instead of making a second
+    const inserted = await this.db
+      .insertInto('monitor_alerts')
+      .values(row)
+      .onConflict((oc) => oc.columns(['interface_id', 'rule']).where('cleared_at', 'is', null).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+      const opened = await this.open(draft.interfaceId, draft.rule);
+      if (opened) return { alert: opened, created: false };
+    }
     const alert = toAlert(row);
     this.events.emit('alert.raised', { alert });
     return { alert, created: true };

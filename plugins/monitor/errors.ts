@@ -21,4 +21,8 @@ export const monitorErrors = defineErrorCatalogue({
     status: 409,
     message: 'Interface "{other}" ({otherId}) already watches {path} with pattern "{pattern}", which can match the same files; one file would be counted twice.',
   },
+  NODE_ALIVE: {
+    status: 409,
+    message: 'Node "{name}" is alive (its heartbeat is within the lease of {leaseSeconds} s); only a dead node can be removed.',
+  },
 });

@@ -29,6 +29,10 @@ import { pruneRollups } from './ingest/rollup-writer.ts';
 import { RollupReader } from './rollup-reader.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import { WatchManager } from './ingest/watch-manager.ts';
+import { directoryProblem } from './interface-input.ts';
+import { InterfaceOwnership } from './interface-ownership.ts';
+import { registerNodeRoutes } from './node-routes.ts';
+import { OwnershipRounds } from './ownership-rounds.ts';
 
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule<MonitorConfig> = {
@@ -71,7 +75,16 @@ export const plugin: PluginModule<MonitorConfig> = {
       keepRaw: config.keepRawContent,
       latencyLimits: { horizonMs: config.latencyHorizonMs, skewMs: config.clockSkewMs },
     });
+    // a team on one store: each interface is watched by one live node (interface-ownership.ts)
+    const ownership = new InterfaceOwnership({
+      db,
+      cluster: context.cluster,
+      logger,
+      folderProblem: directoryProblem,
+      watchProblem: (id) => watchManager.state(id)?.problem,
+    });
     const watchManager = new WatchManager({
+      owns: (id) => ownership.owns(id),
       db,
       clock,
       logger,
@@ -85,6 +98,9 @@ export const plugin: PluginModule<MonitorConfig> = {
     // Status, metrics and report answers are shared for a moment; anything they show that changes ends the sharing
     // (a commit first of all, before its listeners run).
     const shared = new SharedAnswers(clock, config.sharedAnswerMs, logger);
+    const rounds = new OwnershipRounds({ ownership, interfaces, watchManager, logger, changed: () => shared.changed() });
+    context.cluster.onHeartbeat(() => rounds.run());
+    context.cluster.onLeaseLost(() => rounds.letGoOfAll());
     queue.afterCommit(() => shared.changed());
     for (const event of ['alert.raised', 'alert.escalated', 'alert.cleared', 'alert.acknowledged'] as const) events.on(event, () => shared.changed());
     // after each commit, in this order: alert rules of the files, `message.ingested`, traffic evaluation
@@ -111,20 +127,21 @@ export const plugin: PluginModule<MonitorConfig> = {
     context.container.registerInstance(MONITOR_SERVICE, service);
     context.container.registerInstance(MONITOR_QUIESCE, { quiesce: () => watchManager.quiesce() });
 
-    context.scheduler.schedule('monitor-raw-retention', '17 3 * * *', async () => {
+    context.scheduler.schedule('raw-retention', '17 3 * * *', async () => {
       const removed = await pruneRawContent(db, clock.nowMs() - config.rawRetentionDays * 86_400_000);
       if (removed > 0) logger.info({ removed }, 'monitor removed raw message text past its retention');
     });
-    context.scheduler.schedule('monitor-rollup-retention', '37 3 * * *', async () => {
+    context.scheduler.schedule('rollup-retention', '37 3 * * *', async () => {
       const removed = await pruneRollups(db, clock.nowMs(), config.rollupRetention);
       if (removed > 0) logger.info({ removed }, 'monitor removed roll-ups past their retention');
     });
-    context.lifecycle.onStart(() => watchManager.start([]).then(async () => {
-      for (const monitored of await interfaces.list()) await watchManager.apply(monitored);
-    }));
+    // the first round takes this node's interfaces and follows every other one
+    context.lifecycle.onStart(() => watchManager.start([]).then(() => rounds.run()));
     context.lifecycle.onStop(async () => {
       await watchManager.stop();
       await queue.stop();
+      // handed back at once: the other nodes take them at their next heartbeat rather than after the lease
+      await ownership.releaseAll().catch((error: unknown) => logger.warn({ reason: (error as Error).message }, 'monitor could not hand its interfaces back'));
     });
 
     const routes = context.routes;
@@ -133,7 +150,9 @@ export const plugin: PluginModule<MonitorConfig> = {
       interfaces,
       clock,
       readableStandards: () => readableStandards(context.standards.list()),
-      changed: async (monitored) => {
+      placementOf: (id) => ownership.facts(id),
+      changed: async (monitored, placement) => {
+        if (placement !== undefined) await ownership.place(monitored.id, placement);
         await watchManager.apply(monitored);
         shared.changed();
         events.emit('monitor.interface.changed', { interfaceId: monitored.id, monitored });
@@ -143,10 +162,12 @@ export const plugin: PluginModule<MonitorConfig> = {
         // a batch already being committed for it lands before its rows are removed
         await queue.idle();
         await alerts.closeAll(id);
+        await ownership.forget(id);
         shared.changed();
         events.emit('monitor.interface.deleted', { interfaceId: id });
       },
     });
+    registerNodeRoutes(routes, context.cluster, ownership);
     registerAlertRoutes(routes, alerts, clock, async (id) => (await interfaces.get(id)) !== undefined);
     registerReportRoutes(routes, { db, clock, interfaces, rollups, reports, watch: watchFacts, shared });
   },

@@ -23,6 +23,10 @@ const EPIC_ADT = {
   alertRules: { errorRateWarning: 0.05, errorRateCritical: 0.2, windowMinutes: 15 },
   createdAt: '2026-01-12T08:15:42.118Z',
   updatedAt: '2026-01-12T08:15:42.118Z',
+  placement: 'pinned',
+  pinnedNode: 'integration-01-3f9a1c2e',
+  owner: { node: 'integration-01-3f9a1c2e', since: '2026-01-12T08:15:42.120Z' },
+  ownerProblem: null,
 };
 
 /** An open error-rate alert of the example interface. */
@@ -108,6 +112,22 @@ export const MONITOR_EXAMPLES = {
     },
   },
   deleteInterface: { params: { id: INTERFACE_ID }, response: { id: INTERFACE_ID, removed: true } },
+  listNodes: {
+    response: [
+      {
+        name: 'integration-01-3f9a1c2e',
+        version: '1.0.0',
+        host: 'integration-01',
+        pid: 4211,
+        startedAt: '2026-01-12T08:10:03.511Z',
+        lastHeartbeatAt: '2026-01-15T10:02:11.007Z',
+        live: true,
+        self: true,
+        interfaces: [INTERFACE_ID],
+      },
+    ],
+  },
+  removeNode: { params: { name: 'integration-02-77c1d0aa' }, response: { name: 'integration-02-77c1d0aa', removed: true } },
   listAlerts: {
     query: { severity: 'warning', sinceHours: 24, interfaceId: INTERFACE_ID },
     response: [ERROR_RATE_ALERT],

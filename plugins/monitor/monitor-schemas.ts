@@ -21,6 +21,8 @@ const profileName = z.string().trim().min(1).max(200).nullable();
 const filePattern = z.string().min(1, 'filePattern may not be empty').max(1000);
 const validationMode = z.enum(['strict', 'compatibility']);
 const standard = z.enum(['hl7', 'fhir', 'ncpdp', 'auto']);
+/** `pinned` (default): watched by the node that created it, its folder a path on that machine; `any`: a shared folder any node of the team can read. */
+const placement = z.enum(['pinned', 'any']);
 
 /** Body of POST /api/monitor/interfaces. */
 export const createInterfaceBody = z
@@ -36,6 +38,7 @@ export const createInterfaceBody = z
     recursive: z.boolean().default(false),
     usePolling: z.boolean().default(false),
     alertRules: alertRuleOverridesSchema.default({}),
+    placement: placement.default('pinned'),
   })
   .strict();
 
@@ -52,6 +55,8 @@ export const updateInterfaceBody = z
     recursive: z.boolean(),
     usePolling: z.boolean(),
     alertRules: alertRuleOverridesSchema,
+    /** `pinned` pins it to the node answering the request. */
+    placement,
   })
   .partial()
   .strict();
@@ -71,7 +76,33 @@ export const interfaceSchema = z.object({
   alertRules: alertRuleOverridesSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
+  placement,
+  /** The node a pinned interface belongs to (null for `any`, or before a node took it). */
+  pinnedNode: z.string().nullable(),
+  /** The live node watching it now, and since when; null while no live node does. */
+  owner: z.object({ node: z.string(), since: z.string() }).nullable(),
+  /** Why its owner cannot read its folder (another node that can takes a shared one), or null. */
+  ownerProblem: z.string().nullable(),
 });
+
+/** A node of the team sharing the store, as GET /api/monitor/nodes answers it. */
+export const nodeSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  host: z.string(),
+  pid: z.number().int(),
+  startedAt: z.string(),
+  lastHeartbeatAt: z.string(),
+  /** Heartbeat within the lease (`node.leaseMs`). */
+  live: z.boolean(),
+  /** The node answering. */
+  self: z.boolean(),
+  /** Ids of the interfaces it watches. */
+  interfaces: z.array(z.string()),
+});
+
+/** Path parameter `{name}` of a node. */
+export const nodeNameParams = z.object({ name: z.string().min(1).max(200) }).strict();
 
 /** Path parameter `{id}`. */
 export const idParams = z.object({ id: z.string().min(1).max(100) }).strict();

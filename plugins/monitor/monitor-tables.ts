@@ -6,6 +6,7 @@
 import type { Generated, Kysely, Migration, Selectable } from 'kysely';
 import { alertEscalationMigration } from './alert-migration.ts';
 import { rollupCoveringIndexesMigration, rollupDimensionsMigration, type RollupTables } from './rollup-tables.ts';
+import { teamMigration, type PlacementRow } from './team-migration.ts';
 
 /** A monitored interface. */
 export interface InterfaceRow {
@@ -149,6 +150,7 @@ export interface MonitorDatabase extends RollupTables {
   monitor_minutes: MinuteRow;
   monitor_minute_latency: MinuteLatencyRow;
   monitor_alerts: AlertRow;
+  monitor_interface_placement: PlacementRow;
 }
 
 /** Migrations of the monitor plugin; `dialect` picks the auto-increment column type. */
@@ -325,6 +327,7 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
         await db.schema.alterTable('monitor_messages').addColumn('content_digest', 'varchar(64)').execute();
       },
     },
+    '007_team': teamMigration(dialect),
     '004_interface_standard': {
       // interfaces made before an interface declared its standard read every file as it comes (auto)
       async up(db: Kysely<any>) {

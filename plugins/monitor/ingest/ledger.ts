@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { inCommitTransaction, type CommitStatements, type CommitStore } from './commit-statements.ts';
+import { keepUncounted, nextFileIds } from './ledger-claims.ts';
 import { FACT_COLUMNS, factValues, storableText } from '../message-facts.ts';
 import type { ReadMessage } from './message-reading.ts';
 import { addToRollups, applyLatencyLimits, DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
@@ -144,13 +145,16 @@ const UPDATE_FILE_SQL =
 
 /**
  * Writes the ledger rows of a batch: updates for touched and appended files, and for rewritten ones the old row
- * marked `replaced`; new rows inserted with ids taken after the highest stored one (the monitor is the only writer
- * of its ledger, and the transaction holds the write lock), which saves a round trip per file.
+ * marked `replaced`; new rows inserted with ids taken after the highest stored one on SQLite (one process writes
+ * its ledger, and the transaction holds the write lock), from the table's sequence on PostgreSQL (several nodes may
+ * write at once; ledger-claims.ts), either way one round trip for the batch.
  */
-async function writeFileRows(statements: CommitStatements, files: ReadFile[]): Promise<number[]> {
+async function writeFileRows(statements: CommitStatements, files: ReadFile[], dialect: CommitStore['dialect']): Promise<number[]> {
   const ids: number[] = [];
   const inserts: unknown[][] = [];
-  const top = await statements.first<{ top: number | string | null }>('select max(id) as top from monitor_files', []);
+  const fresh = files.filter((file) => file.verdict.kind === 'new' || file.verdict.kind === 'rewritten').length;
+  const reserved = dialect === 'postgres' ? await nextFileIds(statements, fresh) : undefined;
+  const top = reserved ? undefined : await statements.first<{ top: number | string | null }>('select max(id) as top from monitor_files', []);
   let nextId = Number(top?.top ?? 0);
   for (const file of files) {
     let failed = 0;
@@ -173,7 +177,7 @@ async function writeFileRows(statements: CommitStatements, files: ReadFile[]): P
     if (verdict.kind === 'rewritten') {
       await statements.run("update monitor_files set state = 'replaced' where id = ?", [verdict.row.id]);
     }
-    const id = ++nextId;
+    const id = reserved ? reserved[inserts.length] : ++nextId;
     ids.push(id);
     inserts.push([
       id,
@@ -227,11 +231,13 @@ export async function commitFiles(
   options: { appendOnly?: boolean } = {},
 ): Promise<CommittedFile[]> {
   return inCommitTransaction(store, async (statements) => {
+    // several nodes may share a PostgreSQL store: what another node counted meanwhile is not counted again
+    if (store.dialect === 'postgres') files = await keepUncounted(statements, files);
     const committed: CommittedFile[] = [];
     const messages: unknown[][] = [];
     const identifiers: unknown[][] = [];
     if (options.appendOnly !== false) await keepOrderAppendOnly(statements, files);
-    const fileIds = await writeFileRows(statements, files);
+    const fileIds = await writeFileRows(statements, files, store.dialect);
     for (const [index, file] of files.entries()) {
       const fileId = fileIds[index];
       committed.push({ file, fileId });

@@ -45,6 +45,11 @@ export interface WatchManagerDeps {
   checkIntervalMs: number;
   /** How often each watched folder is listed against the ledger (0: only when watching starts). */
   rescanIntervalMs: number;
+  /**
+   * Whether this node owns an interface (a team on one store: one node watches each; interface-ownership.ts).
+   * Default: every interface. An interface not owned here is followed but never watched, checked or alerted on.
+   */
+  owns?: (id: string) => boolean;
 }
 
 /** Watchers of every interface. */
@@ -65,6 +70,15 @@ export class WatchManager {
     return this.states.get(id);
   }
 
+  /** Ids of the interfaces followed. */
+  ids(): string[] {
+    return [...this.states.keys()];
+  }
+
+  private owns(id: string): boolean {
+    return this.deps.owns?.(id) ?? true;
+  }
+
   /** Starts watching the given interfaces and the periodic check. */
   async start(interfaces: MonitoredInterface[]): Promise<void> {
     for (const monitored of interfaces) await this.apply(monitored);
@@ -83,6 +97,7 @@ export class WatchManager {
       const state: WatchState = { monitored, watchingSinceMs: null };
       this.states.set(monitored.id, state);
       // disabled: its episodes pause as they are (an acknowledged condition that still holds stays one alert)
+      if (!this.owns(monitored.id)) return;
       if (monitored.enabled) await this.open(state);
       await this.writeHeartbeat(state);
     });
@@ -172,7 +187,7 @@ export class WatchManager {
     for (const state of [...this.states.values()]) {
       if (this.stopped) return;
       await this.serially(async () => {
-        if (this.states.get(state.monitored.id) !== state) return;
+        if (this.states.get(state.monitored.id) !== state || !this.owns(state.monitored.id)) return;
         const { monitored } = state;
         if (monitored.enabled) {
           const problem = directoryProblem(monitored.directoryPath);
