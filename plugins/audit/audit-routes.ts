@@ -76,6 +76,7 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
           offset: z.coerce.number().int().min(0).default(0),
         })
         .strict(),
+      errors: ['AUDIT_WINDOW_INVALID'],
       response: z.object({
         total: z.number(),
         limit: z.number(),
@@ -100,6 +101,7 @@ export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): 
     policy: 'MonitorAdmin',
     query: z.object({ ...filterShape, format: z.enum(['csv', 'json']).default('json') }).strict(),
     examples: AUDIT_EXAMPLES.export,
+    errors: ['AUDIT_WINDOW_INVALID'],
     response: z.string(),
     async handler({ query }) {
       const { format, ...filter } = query;

@@ -23,6 +23,7 @@ export function registerAlertRoutes(
     tags: ['monitor'],
     tier: 'professional',
     query: alertsQuery,
+    errors: ['NOT_FOUND'],
     response: z.array(alertSchema),
     async handler({ query }) {
       // an interface nobody has would answer an empty list, which reads as "no alerts" rather than "wrong id"
@@ -46,6 +47,7 @@ export function registerAlertRoutes(
     tags: ['monitor'],
     tier: 'professional',
     params: idParams,
+    errors: ['NOT_FOUND'],
     response: alertSchema,
     async handler({ params }) {
       const alert = await alerts.acknowledge(params.id);

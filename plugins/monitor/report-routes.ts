@@ -96,6 +96,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     tier: 'professional',
     params: idParams,
     query: z.object({ sinceHours }).strict(),
+    errors: ['NOT_FOUND'],
     response: metricsSchema,
     async handler({ params, query }) {
       const monitored = await interfaces.get(params.id);

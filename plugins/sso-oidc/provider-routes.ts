@@ -82,6 +82,7 @@ export function registerProviderRoutes(
         audiences: z.array(z.string().min(1).max(500)).max(10).default([]),
       })
       .strict(),
+    errors: ['SSO_ISSUER_INSECURE', 'SSO_DISCOVERY_FAILED'],
     response: providerSchema,
     async handler(request) {
       const body = request.body;
@@ -117,6 +118,7 @@ export function registerProviderRoutes(
     examples: SSO_EXAMPLES.removeProvider,
     summary: 'Remove a provider; its tokens stop being accepted and its browser sessions end',
     params: z.object({ providerType: z.string().min(1).max(40) }),
+    errors: ['NOT_FOUND'],
     response: z.object({ providerType: z.string(), removed: z.boolean() }),
     async handler(request) {
       const { providerType } = request.params;

@@ -76,6 +76,7 @@ export function registerSignInRoutes(
     successStatus: 302,
     summary: 'Start browser sign-in at the configured provider (authorization code with PKCE); redirects',
     query: z.object({ returnTo: z.string().max(2000).optional() }).strict(),
+    errors: ['SSO_NOT_CONFIGURED'],
     response: z.string(),
     async handler(request): Promise<RawResponse> {
       const issuer = await active.current();
@@ -113,6 +114,7 @@ export function registerSignInRoutes(
       error: z.string().max(4000).optional(),
       error_description: z.string().max(4000).optional(),
     }),
+    errors: ['SSO_SIGN_IN_FAILED', 'SSO_NOT_CONFIGURED', 'SSO_USER_UNKNOWN'],
     response: z.string(),
     async handler(request): Promise<RawResponse> {
       const context2 = auditContextOf(request);

@@ -1,5 +1,6 @@
 // Every status a route can answer is in the OpenAPI document with its error codes and their messages (409, 502, 503
-// and 507 included), and answers are checked strictly in tests: a field the response schema does not name fails.
+// and 507 included; the monitor's, the audit trail's and sign-in's too), and answers are checked strictly in tests: a
+// field the response schema does not name fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
@@ -8,7 +9,7 @@ import { checkResponse, ResponseSchemaMismatch } from '../../kernel/http/respons
 let wb: TestWorkbench;
 
 beforeAll(async () => {
-  wb = await startTestWorkbench({ onlyPlugins: new Set(['admin', 'population', 'health']) });
+  wb = await startTestWorkbench({ onlyPlugins: new Set(['admin', 'population', 'health', 'monitor', 'audit', 'sso-oidc']) });
 });
 afterAll(() => wb.stop());
 
@@ -39,6 +40,40 @@ describe('error statuses in the OpenAPI documents', () => {
     expect(health.responses['503'].description).toContain('Unhealthy');
     // Health is never switched off, so it has no FEATURE_DISABLED.
     expect(health.responses['404'].description).not.toContain('FEATURE_DISABLED');
+  });
+
+  it('lists the errors of the monitor, audit and sign-in routes under their statuses', async () => {
+    const create = await operation('monitor', '/api/monitor/interfaces', 'post');
+    expect(create.responses['409'].description).toContain('`INTERFACE_NAME_TAKEN`');
+    expect(create.responses['409'].description).toContain('`INTERFACE_FOLDER_TAKEN`');
+    for (const code of ['DIRECTORY_UNREADABLE', 'STANDARD_UNAVAILABLE', 'PROFILE_NOT_FOUND', 'FILE_PATTERN_INVALID']) {
+      expect(create.responses['400'].description).toContain(`\`${code}\``);
+    }
+    const update = await operation('monitor', '/api/monitor/interfaces/{id}', 'put');
+    expect(update.responses['404'].description).toContain('`NOT_FOUND`');
+    expect(update.responses['409'].description).toContain('`INTERFACE_FOLDER_TAKEN`');
+    for (const [path, method] of [
+      ['/api/monitor/interfaces/{id}', 'get'],
+      ['/api/monitor/interfaces/{id}', 'delete'],
+      ['/api/monitor/interfaces/{id}/metrics', 'get'],
+      ['/api/monitor/alerts', 'get'],
+      ['/api/monitor/alerts/{id}/acknowledge', 'post'],
+      ['/api/monitor/sso/providers/{providerType}', 'delete'],
+    ] as const) {
+      expect((await operation('monitor', path, method)).responses['404'].description, `${method} ${path}`).toContain('`NOT_FOUND`');
+    }
+    for (const path of ['/api/monitor/audit', '/api/monitor/audit/export']) {
+      expect((await operation('monitor', path, 'get')).responses['400'].description, path).toContain('`AUDIT_WINDOW_INVALID`');
+    }
+    const configure = await operation('monitor', '/api/monitor/sso/configure', 'post');
+    expect(configure.responses['400'].description).toContain('`SSO_ISSUER_INSECURE`');
+    expect(configure.responses['400'].description).toContain('`SSO_DISCOVERY_FAILED`');
+    const login = await operation('monitor', '/auth/login', 'get');
+    expect(login.responses['404'].description).toContain('`SSO_NOT_CONFIGURED`');
+    const callback = await operation('monitor', '/auth/callback', 'get');
+    expect(callback.responses['400'].description).toContain('`SSO_SIGN_IN_FAILED`');
+    expect(callback.responses['403'].description).toContain('`SSO_USER_UNKNOWN`');
+    expect(callback.responses['404'].description).toContain('`SSO_NOT_CONFIGURED`');
   });
 
   it('names only codes some catalogue defines', async () => {
