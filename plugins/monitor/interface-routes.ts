@@ -7,6 +7,7 @@ import { kernelErrors } from '../../kernel/errors.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { MonitoredInterface } from './api.ts';
+import type { Placement, PlacementFacts } from './interface-ownership.ts';
 import { monitorErrors } from './errors.ts';
 import { overlappingInterface, type WatchedPlace } from './folder-overlap.ts';
 import { checkDirectory, checkFilePattern } from './interface-input.ts';
@@ -21,8 +22,10 @@ export interface InterfaceRouteDeps {
   clock: Clock;
   /** The standards whose files can be read, with their file patterns and loaded profiles. */
   readableStandards(): ReadableStandard[];
-  /** Called after an interface was created or changed, so watching follows. */
-  changed(monitored: MonitoredInterface): Promise<void>;
+  /** Called after an interface was created or changed (with its placement when given), so watching follows. */
+  changed(monitored: MonitoredInterface, placement?: Placement): Promise<void>;
+  /** Its placement and owner in the team. */
+  placementOf(id: string): PlacementFacts;
   /** Called before an interface is removed, so its watcher stops first. */
   removing(id: string): Promise<void>;
 }
@@ -40,6 +43,7 @@ const CHECKED_INPUT_ERRORS = [
 /** Registers the interface routes. */
 export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceRouteDeps): void {
   const { interfaces, clock } = deps;
+  const answer = (monitored: MonitoredInterface) => ({ ...monitored, ...deps.placementOf(monitored.id) });
 
   async function requireInterface(id: string): Promise<MonitoredInterface> {
     const found = await interfaces.get(id);
@@ -74,7 +78,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     tags: ['monitor'],
     tier: 'professional',
     response: z.array(interfaceSchema),
-    handler: () => interfaces.list(),
+    handler: async () => (await interfaces.list()).map(answer),
   });
 
   routes.route({
@@ -114,8 +118,8 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
         },
         clock.now().toISOString(),
       );
-      await deps.changed(created);
-      return created;
+      await deps.changed(created, body.placement);
+      return answer(created);
     },
   });
 
@@ -129,7 +133,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     params: idParams,
     errors: ['NOT_FOUND'],
     response: interfaceSchema,
-    handler: ({ params }) => requireInterface(params.id),
+    handler: async ({ params }) => answer(await requireInterface(params.id)),
   });
 
   routes.route({
@@ -146,7 +150,8 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     response: interfaceSchema,
     async handler({ params, body }) {
       const current = await requireInterface(params.id);
-      const changes: InterfaceChanges = { ...body };
+      const { placement: _placement, ...fields } = body;
+      const changes: InterfaceChanges = { ...fields };
       if (body.directoryPath !== undefined) changes.directoryPath = checkDirectory(body.directoryPath);
       if (body.filePattern !== undefined) checkFilePattern(body.filePattern);
       const readable = deps.readableStandards();
@@ -167,8 +172,8 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
       }
       const updated = await interfaces.update(params.id, changes, clock.now().toISOString());
       if (!updated) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });
-      await deps.changed(updated);
-      return updated;
+      await deps.changed(updated, body.placement);
+      return answer(updated);
     },
   });
 
