@@ -8,6 +8,7 @@ import type { DeidentifiableStandard, DeidentifyResult, DeidentifyService } from
 import { ReportBuilder } from './deidentify-report.ts';
 import { deidentifyErrors } from './errors.ts';
 import { FhirDeidentifier, TooDeepError } from './fhir-deidentify.ts';
+import { FhirXmlDeidentifier, FhirXmlUnreadableError } from './fhir-xml-deidentify.ts';
 import { Hl7Deidentifier } from './hl7-deidentify.ts';
 import { NcpdpDeidentifier } from './ncpdp-deidentify.ts';
 import { Pseudonymizer } from './pseudonyms.ts';
@@ -18,6 +19,7 @@ const STANDARDS: readonly DeidentifiableStandard[] = ['hl7', 'fhir', 'ncpdp'];
 interface Engines {
   hl7: Hl7Deidentifier;
   fhir: FhirDeidentifier;
+  fhirXml: FhirXmlDeidentifier;
   ncpdp: NcpdpDeidentifier;
 }
 
@@ -47,7 +49,8 @@ export function createDeidentifier(standards: StandardsRegistry, loadKey: () => 
   const ready = (): Engines => {
     if (!engines) {
       const pseudonyms = new Pseudonymizer(loadKey());
-      engines = { hl7: new Hl7Deidentifier(pseudonyms, describe, zSegmentTypes), fhir: new FhirDeidentifier(pseudonyms), ncpdp: new NcpdpDeidentifier(pseudonyms) };
+      const fhir = new FhirDeidentifier(pseudonyms);
+      engines = { hl7: new Hl7Deidentifier(pseudonyms, describe, zSegmentTypes), fhir, fhirXml: new FhirXmlDeidentifier(fhir), ncpdp: new NcpdpDeidentifier(pseudonyms) };
     }
     return engines;
   };
@@ -67,13 +70,18 @@ export function createDeidentifier(standards: StandardsRegistry, loadKey: () => 
     deidentify(content, standard, field = 'messageContent'): DeidentifyResult {
       const id = pick(content, standard, field);
       const report = new ReportBuilder();
-      const { hl7, fhir, ncpdp } = ready();
+      const { hl7, fhir, fhirXml, ncpdp } = ready();
       if (id === 'hl7') return { standard: id, messageContent: hl7.deidentify(content, report), report: report.build() };
       if (id === 'ncpdp') return { standard: id, messageContent: ncpdp.deidentify(content, report), report: report.build() };
       const bom = content.startsWith('\uFEFF') ? '\uFEFF' : '';
       const text = content.slice(bom.length).trim();
       if (text.startsWith('<')) {
-        throw deidentifyErrors.create('DEIDENTIFY_FORMAT_UNSUPPORTED', { field, format: 'FHIR XML', instead: 'the resource as FHIR JSON' });
+        try {
+          return { standard: id, messageContent: bom + fhirXml.deidentify(text, report), report: report.build() };
+        } catch (error) {
+          if (!(error instanceof FhirXmlUnreadableError)) throw error;
+          throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR XML', reason: error.message.slice(0, 200) });
+        }
       }
       let parsed: unknown;
       try {

@@ -7,10 +7,6 @@ export const deidentifyErrors = defineErrorCatalogue({
     status: 400,
     message: '{field} is not recognisable as HL7 v2, FHIR or NCPDP; name it with "standard" or check the content.',
   },
-  DEIDENTIFY_FORMAT_UNSUPPORTED: {
-    status: 400,
-    message: '{field} is {format}, which de-identification does not read yet; send {instead}.',
-  },
   DEIDENTIFY_CONTENT_UNREADABLE: {
     status: 400,
     message: '{field} cannot be read as {standard}: {reason}.',

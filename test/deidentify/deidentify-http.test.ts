@@ -80,6 +80,66 @@ describe('POST /api/deidentify', () => {
     expect(JSON.parse(text)).toMatchObject({ resourceType: 'Patient', name: [{ family: expect.any(String) }] });
   });
 
+  it('de-identifies FHIR XML with the rules of FHIR JSON: same pseudonyms and date shift, still valid, structure kept', async () => {
+    const xmlPatient = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<Patient xmlns="http://hl7.org/fhir">',
+      '  <id value="pat1"/>',
+      '  <text><status value="generated"/><div xmlns="http://www.w3.org/1999/xhtml"><p>Peter James Chalmers, MRN-55501</p></div></text>',
+      '  <identifier><system value="http://hospital.example/mrn"/><value value="MRN-55501"/></identifier>',
+      '  <name><family value="Chalmers"/><given value="Peter"/><given value="James"/></name>',
+      '  <telecom><system value="email"/><value value="peter.chalmers@mail.example"/></telecom>',
+      '  <gender value="male"/>',
+      '  <birthDate value="1974-12-25"><extension url="http://hl7.org/fhir/StructureDefinition/patient-birthTime"><valueDateTime value="1974-12-25T14:35:45-05:00"/></extension></birthDate>',
+      '  <address><line value="534 Erewhon St &amp; Co"/><city value="PleasantVille"/><postalCode value="3999"/></address>',
+      '  <photo><contentType value="image/png"/></photo>',
+      '  <generalPractitioner><reference value="Practitioner/7"/><display value="Adam Careful"/></generalPractitioner>',
+      '</Patient>',
+    ].join('\n');
+    const jsonPatient = {
+      resourceType: 'Patient',
+      id: 'pat1',
+      identifier: [{ system: 'http://hospital.example/mrn', value: 'MRN-55501' }],
+      name: [{ family: 'Chalmers', given: ['Peter', 'James'] }],
+      telecom: [{ system: 'email', value: 'peter.chalmers@mail.example' }],
+      gender: 'male',
+      birthDate: '1974-12-25',
+      address: [{ line: ['534 Erewhon St & Co'], city: 'PleasantVille', postalCode: '3999' }],
+    };
+    const before = await server.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: xmlPatient, standard: 'fhir' } });
+    const response = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: xmlPatient } });
+    expect(response.status).toBe(200);
+    const { standard, messageContent: xml, report } = response.json.data;
+    expect(standard).toBe('fhir');
+    for (const value of ['MRN-55501', 'Chalmers', 'Peter', 'James', 'peter.chalmers', '1974-12-25', 'Erewhon', 'PleasantVille', '3999', 'Adam', 'Careful', 'image/png']) {
+      expect(xml).not.toContain(value);
+    }
+    // Structure: the declaration, element order and what is not identifying stay; the photo is gone.
+    expect(xml.split('\n')[0]).toBe('<?xml version="1.0" encoding="UTF-8"?>');
+    expect(xml).toContain('<id value="pat1"/>');
+    expect(xml).toContain('<gender value="male"/>');
+    expect(xml).toContain('<reference value="Practitioner/7"/>');
+    expect(xml).not.toContain('<photo>');
+    expect(report.byKind).toMatchObject({ name: expect.any(Number), date: 2, otherIdentifier: 1, email: 1, photo: 1, freeText: 1 });
+    expect(JSON.stringify(report)).not.toContain('Chalmers');
+    // The same values get the same pseudonyms and the same date shift as in FHIR JSON.
+    const json = JSON.parse((await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: jsonPatient } })).json.data.messageContent);
+    expect(xml).toContain(`<family value="${json.name[0].family}"/>`);
+    expect(xml).toContain(`<birthDate value="${json.birthDate}">`);
+    expect(xml).toContain(`<value value="${json.identifier[0].value}"/>`);
+    expect(xml).toContain(`<line value="${json.address[0].line[0].replace('&', '&amp;')}"/>`);
+    const after = await server.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: xml, standard: 'fhir' } });
+    expect(after.json.data.isValid).toBe(before.json.data.isValid);
+    const codes = (result: { json: { data: { errors: Array<{ code: string }> } } }) => result.json.data.errors.map((error) => error.code).sort();
+    expect(codes(after)).toEqual(codes(before));
+    // A Bundle: the resources inside entry.resource are de-identified too.
+    const bundle = `<Bundle xmlns="http://hl7.org/fhir"><type value="collection"/><entry><fullUrl value="urn:uuid:9a1c2f7e-3b0d-4c55-8a54-0f1a2b3c4d5e"/><resource>${xmlPatient.split('\n').slice(1).join('')}</resource></entry></Bundle>`;
+    const inBundle = (await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: bundle } })).json.data;
+    expect(inBundle.messageContent).not.toContain('Chalmers');
+    expect(inBundle.messageContent).toContain(`<family value="${json.name[0].family}"/>`);
+    expect(inBundle.report.replacements).toContainEqual(expect.objectContaining({ path: 'Bundle.entry.resource.Patient.name.family' }));
+  });
+
   it('answers 400 naming the field for a missing, empty or wrong-typed messageContent, and for content of no standard', async () => {
     for (const body of [{}, { messageContent: '' }, { messageContent: 42 }, { messageContent: MESSAGE, standard: 'x12' }]) {
       const response = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body });
@@ -89,13 +149,17 @@ describe('POST /api/deidentify', () => {
     const unknown = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: 'hello there' } });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.code).toBe('DEIDENTIFY_STANDARD_UNKNOWN');
-    const xml = await server.call('bridge', {
+    const doctype = await server.call('bridge', {
       method: 'POST',
       path: '/api/deidentify',
-      body: { messageContent: '<Patient xmlns="http://hl7.org/fhir"><id value="x"/></Patient>', standard: 'fhir' },
+      body: { messageContent: '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><Patient xmlns="http://hl7.org/fhir"><id value="x"/></Patient>', standard: 'fhir' },
     });
-    expect(xml.status).toBe(400);
-    expect(xml.json.error.code).toBe('DEIDENTIFY_FORMAT_UNSUPPORTED');
+    expect(doctype.status).toBe(400);
+    expect(doctype.json.error.code).toBe('DEIDENTIFY_CONTENT_UNREADABLE');
+    expect(doctype.json.error.message).toMatch(/DOCTYPE/);
+    const notResource = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: '<patient><id value="x"/></patient>', standard: 'fhir' } });
+    expect(notResource.status).toBe(400);
+    expect(notResource.json.error.code).toBe('DEIDENTIFY_CONTENT_UNREADABLE');
     const broken = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: '{"resourceType": "Patient",', standard: 'fhir' } });
     expect(broken.status).toBe(400);
     expect(broken.json.error.code).toBe('DEIDENTIFY_CONTENT_UNREADABLE');

@@ -57,6 +57,35 @@ describe('de-identification of untrusted content (property tests)', () => {
     );
   });
 
+  it('keeps the element names of any FHIR-like XML, or refuses it with a 400 error, and never leaves a value of a name', () => {
+    const elements = ['family', 'given', 'city', 'line', 'value', 'system', 'birthDate', 'gender', 'display', 'reference', 'code', 'photo'];
+    const leaf = fc.tuple(fc.constantFrom(...elements), fc.stringMatching(/^[A-Za-z0-9 &<>'"-]{0,12}$/));
+    const groupArb = fc.tuple(fc.constantFrom('name', 'address', 'telecom', 'identifier', 'contact', 'extension'), fc.array(leaf, { maxLength: 6 }));
+    const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    fc.assert(
+      fc.property(fc.array(groupArb, { maxLength: 8 }), fc.constantFrom('Patient', 'Practitioner', 'Observation', 'patient'), (groups, root) => {
+        const xml = `<${root} xmlns="http://hl7.org/fhir">${groups
+          .map(([group, leaves]) => `<${group}>${leaves.map(([tag, text]) => `<${tag} value="${escape(text)}"/>`).join('')}</${group}>`)
+          .join('')}</${root}>`;
+        let output: string;
+        try {
+          output = service.deidentify(xml, 'fhir').messageContent;
+        } catch (error) {
+          expect(error).toBeInstanceOf(WorkbenchError);
+          expect((error as WorkbenchError).status).toBe(400);
+          return;
+        }
+        const names = (text: string) => [...text.matchAll(/<([A-Za-z]+)/g)].map((match) => match[1]).filter((name) => name !== 'photo' && name !== 'contentType');
+        expect(names(output)).toEqual(names(xml));
+        for (const [group, leaves] of groups) {
+          if (group !== 'name') continue;
+          for (const [tag, text] of leaves) if (tag === 'family' && /^[A-Za-z]{4,}$/.test(text)) expect(output).not.toContain(`<family value="${text}"/>`);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('keeps the tags of SCRIPT-like XML and the separators of D.0-like text', () => {
     const leaf = fc.tuple(fc.constantFrom('LastName', 'FirstName', 'City', 'NPI', 'Number', 'Date', 'Other'), fc.stringMatching(/^[A-Za-z0-9 -]{0,12}$/));
     fc.assert(
