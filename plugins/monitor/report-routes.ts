@@ -67,6 +67,26 @@ const statusSchema = z.object({
   openAlerts: z.array(alertSchema),
 });
 
+const errorCountSchema = z.object({
+  code: z.string(),
+  count: z.number(),
+  field: z.string(),
+  example: z.string(),
+  exampleControlIds: z.array(z.string()),
+});
+
+/** The report as JSON (`format=json`); text and html render the same report. */
+const reportSchema = z.object({
+  generatedAt: z.string(),
+  sinceHours: z.number(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  overallState: z.enum(STATES),
+  totals: z.object({ messages: z.number(), failed: z.number(), interfaces: z.number() }),
+  interfaces: z.array(z.object({ status: statusSchema, metrics: metricsSchema, topErrors: z.array(errorCountSchema) })),
+  alerts: z.array(alertSchema),
+});
+
 /** Registers metrics, status and report. */
 export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDeps): void {
   const { db, clock, interfaces, rollups, reports, watch, shared } = deps;
@@ -129,7 +149,8 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     tags: ['monitor'],
     tier: 'professional',
     query: z.object({ format: z.enum(['text', 'html', 'json']).default('text'), sinceHours }).strict(),
-    response: z.unknown(),
+    // The schema of format=json; text and html are the same report rendered as text/plain or text/html.
+    response: reportSchema,
     async handler({ query }) {
       const nowMs = clock.nowMs();
       const startMs = windowStartMs(nowMs, query.sinceHours);
