@@ -1,4 +1,4 @@
-/** The source of time for everything in the process, injectable so tests control it. */
+/** The source of time for everything in the process, injectable so tests control it (test/helpers/manual-clock.ts). */
 export interface Clock {
   /** Current instant. */
   now(): Date;
@@ -11,30 +11,3 @@ export const systemClock: Clock = {
   now: () => new Date(),
   nowMs: () => Date.now(),
 };
-
-/** A clock tests move by hand. */
-export class ManualClock implements Clock {
-  private current: number;
-
-  constructor(start: Date | string | number = '2026-01-01T00:00:00Z') {
-    this.current = new Date(start).getTime();
-  }
-
-  now(): Date {
-    return new Date(this.current);
-  }
-
-  nowMs(): number {
-    return this.current;
-  }
-
-  /** Moves time forward by `ms` milliseconds. */
-  advance(ms: number): void {
-    this.current += ms;
-  }
-
-  /** Jumps to an instant. */
-  set(at: Date | string | number): void {
-    this.current = new Date(at).getTime();
-  }
-}

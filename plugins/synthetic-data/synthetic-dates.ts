@@ -21,15 +21,6 @@ export function sameDayYearsBefore(reference: Date, years: number): Date {
   return new Date(Date.UTC(year, month, Math.min(reference.getUTCDate(), lastDay)));
 }
 
-/** Completed years between a birth date (`YYYY-MM-DD`) and the reference instant, counted in UTC. */
-export function ageOn(birthDate: string, reference: Date): number {
-  const [y, m, d] = birthDate.split('-').map(Number);
-  const refMonth = reference.getUTCMonth() + 1;
-  const refDay = reference.getUTCDate();
-  const beforeBirthday = refMonth < m || (refMonth === m && refDay < d);
-  return reference.getUTCFullYear() - y - (beforeBirthday ? 1 : 0);
-}
-
 /**
  * A birth date at which the person is exactly `ageYears` old on the reference date: a day drawn between the day
  * after the (age + 1)th birthday would fall and the age-th birthday itself.

@@ -36,11 +36,6 @@ export function syntheticNpi(int: IntSource): string {
   return `${firstNine}${npiCheckDigit(firstNine)}`;
 }
 
-/** True when a DEA number has a registrant-type letter, a letter, seven digits and a valid check digit. */
-export function isValidDea(dea: string): boolean {
-  return (DEA_REGISTRANT_TYPES as readonly string[]).includes(dea[0] ?? '') && deaProblem(dea) === undefined;
-}
-
 /**
  * A DEA number for a practitioner: registrant type, the first letter of the family name (as the DEA assigns it),
  * six digits and the check digit.

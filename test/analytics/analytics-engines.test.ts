@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import fc from 'fast-check';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import type { SeriesPoint, SeriesQuery } from '../../plugins/monitor/api.ts';
 import type { AnalyticsSource } from '../../plugins/analytics/analytics-source.ts';
 import { loadDashboardTemplates } from '../../plugins/analytics/dashboard-templates.ts';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import type { Storage } from '../../kernel/storage.ts';
 import type { Scheduler } from '../../kernel/scheduler.ts';

@@ -2,7 +2,7 @@
 // shares, query (filters, unknown keys, cursor pages without raw text, alerts with totals), dashboards from
 // templates and the streamed CSV export.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { adtMessage, failingMessage, ingest, startMonitorHarness, type MonitorHarness } from './analytics-harness.ts';
 
 describe('analytics routes', () => {

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { createRoleKeys, expectAdminOnly, withBearer, type RoleKeys } from '../helpers/admin-access.ts';
 import type { TestRequest } from '../helpers/http-client.ts';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { runCli } from '../../kernel/cli.ts';
 import { AUDIT_TRAIL, type AuditTrail } from '../../plugins/audit/api.ts';
 import { formulaSafe } from '../../kernel/csv.ts';

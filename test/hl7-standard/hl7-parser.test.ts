@@ -4,7 +4,8 @@ import { detectHl7 } from '../../plugins/hl7-standard/hl7-detect.ts';
 import { encodeHl7Message, escapeHl7Value } from '../../plugins/hl7-standard/hl7-encoder.ts';
 import { decodeHl7Escapes } from '../../plugins/hl7-standard/hl7-escape.ts';
 import { DEFAULT_HL7_DELIMITERS, parseHl7 } from '../../plugins/hl7-standard/hl7-parser.ts';
-import { formatHl7Path, getHl7Value, getSegments, parseHl7Path } from '../../plugins/hl7-standard/hl7-path.ts';
+import { parseHl7Path } from '../../plugins/hl7-standard/hl7-path.ts';
+import { formatHl7Path, getHl7Value, getSegments } from '../helpers/hl7-values.ts';
 
 const ADT = [
   'MSH|^~\\&|SENDER|FAC|RECV|RFAC|20240101120000||ADT^A01^ADT_A01|CTRL1|P|2.5.1',

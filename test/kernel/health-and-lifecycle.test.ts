@@ -9,7 +9,7 @@ import { portIsFree } from '../helpers/service-process.ts';
 import { sourceCliArgs } from '../helpers/cli-process.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import type { Cache } from '../../kernel/cache.ts';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import type { ApiKeyStore } from '../../kernel/auth/api-keys.ts';
 import { FEATURE_FLAGS, type FeatureFlags } from '../../plugins/feature-flags/api.ts';
 

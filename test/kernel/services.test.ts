@@ -7,7 +7,7 @@ import pino from 'pino';
 import { EventBus } from '../../kernel/events.ts';
 import { Scheduler } from '../../kernel/scheduler.ts';
 import { Cache } from '../../kernel/cache.ts';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { discoverProfilePacks } from '../../kernel/profile-packs.ts';
 import { StandardsRegistry, type StandardAdapter } from '../../kernel/standards-registry.ts';
 

@@ -1,7 +1,7 @@
 // Shared computations: identical concurrent calls run once, the answer is kept for its time to live and no longer,
 // failures are never kept, and the number of kept keys is bounded.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { SharedComputations } from '../../kernel/shared-computation.ts';
 
 function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: unknown): void } {

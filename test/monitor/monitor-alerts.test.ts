@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import type { EventBus } from '../../kernel/events.ts';
 import type { Alert } from '../../plugins/monitor/api.ts';
 import { quiesceMonitor } from '../../plugins/monitor/testing.ts';

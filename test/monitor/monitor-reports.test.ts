@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 describe('metrics, status and report', () => {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { generateAndWait, waitFor } from './population-test-kit.ts';
 

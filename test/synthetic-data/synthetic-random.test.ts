@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, birthDateForAge } from '../../plugins/synthetic-data/synthetic-dates.ts';
-import { isValidDea } from '../../plugins/synthetic-data/synthetic-identifiers.ts';
-import { isValidNpi, luhnCheckDigit, npiCheckDigit } from '../../plugins/identifiers/api.ts';
+import { birthDateForAge } from '../../plugins/synthetic-data/synthetic-dates.ts';
+import { DEA_REGISTRANT_TYPES } from '../../plugins/synthetic-data/synthetic-identifiers.ts';
+import { deaProblem, isValidNpi, luhnCheckDigit, npiCheckDigit } from '../../plugins/identifiers/api.ts';
 import { createSyntheticDataService, SEEDED_REFERENCE_DATE } from '../../plugins/synthetic-data/synthetic-random.ts';
 import { US_STATE_AREA_CODES } from '../../plugins/synthetic-data/us-places-data.ts';
 import { US_PLACES } from '../../plugins/synthetic-data/us-places.ts';
 import { USPS_ZIP_PREFIX_RANGES } from './usps-zip-prefixes.ts';
+
+/** Completed years between a birth date (`YYYY-MM-DD`) and the reference instant, counted in UTC. */
+function ageOn(birthDate: string, reference: Date): number {
+  const [y, m, d] = birthDate.split('-').map(Number);
+  const refMonth = reference.getUTCMonth() + 1;
+  const refDay = reference.getUTCDate();
+  const beforeBirthday = refMonth < m || (refMonth === m && refDay < d);
+  return reference.getUTCFullYear() - y - (beforeBirthday ? 1 : 0);
+}
+
+/** True when a DEA number has a registrant-type letter, a letter, seven digits and a valid check digit. */
+function isValidDea(dea: string): boolean {
+  return (DEA_REGISTRANT_TYPES as readonly string[]).includes(dea[0] ?? '') && deaProblem(dea) === undefined;
+}
 
 const service = createSyntheticDataService();
 const SEEDS = [1, 7, 42, 2024, 987_654];

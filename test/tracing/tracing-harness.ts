@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../kernel/clock.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { MONITOR_SERVICE, type MessageFilter, type MonitorService } from '../../plugins/monitor/api.ts';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import type { TestResponse } from '../helpers/http-client.ts';
