@@ -37,6 +37,13 @@ function partOf(row: FailureBucketRow): ClusterPart {
   };
 }
 
+/** The cursor was moved by someone else between reading it and writing a batch (the batch was not written). */
+export class CursorMovedError extends Error {
+  constructor() {
+    super('the triage cursor was moved by another writer');
+  }
+}
+
 /** The aggregate's tables. */
 export class AggregateStore {
   constructor(
@@ -50,10 +57,20 @@ export class AggregateStore {
     return row?.cursor ?? null;
   }
 
-  /** Merges a batch and moves the cursor, in one transaction. */
-  async write(batch: AggregateBatch, cursor: string): Promise<void> {
+  /**
+   * Merges a batch and moves the cursor from `from` to `to`, in one transaction. The cursor moves first, only when it
+   * is still `from` (its row stays locked to the end): when another node of a team on the same store folded these
+   * messages meanwhile, nothing is written and {@link CursorMovedError} is thrown, so no message counts twice.
+   */
+  async write(batch: AggregateBatch, from: string | null, to: string): Promise<void> {
     const sql = this.sql;
     await this.db.transaction().execute(async (trx) => {
+      const moved =
+        from === null
+          ? await trx.insertInto('triage_cursor').values({ id: CURSOR_ID, cursor: to }).onConflict((conflict) => conflict.column('id').doNothing()).executeTakeFirst()
+          : await trx.updateTable('triage_cursor').set({ cursor: to }).where('id', '=', CURSOR_ID).where('cursor', '=', from).executeTakeFirst();
+      const count = 'numInsertedOrUpdatedRows' in moved ? moved.numInsertedOrUpdatedRows : moved.numUpdatedRows;
+      if (count === undefined || Number(count) !== 1) throw new CursorMovedError();
       const rows: FailureBucketRow[] = [];
       for (const bucket of batch.failures.values()) {
         const stored = await trx
@@ -126,11 +143,6 @@ export class AggregateStore {
           )
           .execute();
       }
-      await trx
-        .insertInto('triage_cursor')
-        .values({ id: CURSOR_ID, cursor })
-        .onConflict((conflict) => conflict.column('id').doUpdateSet({ cursor }))
-        .execute();
     });
   }
 

@@ -4,12 +4,13 @@
  * per minute and hour, upgrade signatures per minute. A run starts after every `message.ingested` event (runs never
  * overlap; events during a run start one more) and before every read of the aggregate, so an answer counts every
  * message committed before it was asked. After a restart the follower resumes after its cursor: nothing is missed or
- * counted twice (the batch and the cursor are written in one transaction).
+ * counted twice (the batch and the cursor are written in one transaction, the cursor only when no other node of a
+ * team on the same store moved it meanwhile).
  */
 import type { Logger } from 'pino';
 import type { MonitorService } from '../monitor/api.ts';
 import { AggregateBatch, FOLLOWED_FIELDS, type FollowedMessage } from './aggregate-batch.ts';
-import type { AggregateStore } from './aggregate-store.ts';
+import { CursorMovedError, type AggregateStore } from './aggregate-store.ts';
 
 /** Messages folded in memory before they are written (one transaction each). */
 const BATCH_MESSAGES = 5_000;
@@ -58,20 +59,34 @@ export class TriageFollower {
   }
 
   private async run(): Promise<void> {
-    const after = await this.store.cursor();
+    // Another node of a team on the same store may fold the same messages: the write that finds the cursor moved
+    // writes nothing, and the run starts again after the cursor that node stored.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await this.fold();
+        return;
+      } catch (error) {
+        if (!(error instanceof CursorMovedError)) throw error;
+      }
+    }
+  }
+
+  private async fold(): Promise<void> {
+    let from = await this.store.cursor();
     const include = this.textFeatures ? (['raw'] as const) : [];
     let batch = new AggregateBatch();
     let last: string | null = null;
-    for await (const message of this.monitor().streamMessages({}, { after, fields: FOLLOWED_FIELDS, include: [...include] })) {
+    for await (const message of this.monitor().streamMessages({}, { after: from, fields: FOLLOWED_FIELDS, include: [...include] })) {
       const raw = message.raw;
       batch.add(message, this.textFeatures && typeof raw === 'string' ? this.textFeatures(message, raw) : undefined);
       last = message.cursor;
       if (batch.size >= BATCH_MESSAGES) {
-        await this.store.write(batch, last);
+        await this.store.write(batch, from, last);
+        from = last;
         batch = new AggregateBatch();
         if (this.stopped) return;
       }
     }
-    if (last !== null && batch.size > 0) await this.store.write(batch, last);
+    if (last !== null && batch.size > 0) await this.store.write(batch, from, last);
   }
 }
