@@ -7,6 +7,7 @@
  * }
  * ```
  *
+ * Only declared names are accepted: a misspelt event name is a compile error, not a listener that never hears.
  * A listener that throws is logged and never breaks the emitter or the other listeners.
  */
 import type { Logger } from 'pino';
@@ -25,23 +26,19 @@ export class EventBus {
 
   constructor(private readonly logger?: Logger) {}
 
-  /** Subscribes; returns the function that unsubscribes. */
-  on<E extends EventName>(event: E, listener: Listener<WorkbenchEvents[E]>): () => void;
-  on(event: string, listener: Listener<unknown>): () => void;
-  on(event: string, listener: Listener<unknown>): () => void {
+  /** Subscribes to a declared event (a name {@link WorkbenchEvents} does not declare does not compile); returns the function that unsubscribes. */
+  on<E extends EventName>(event: E, listener: Listener<WorkbenchEvents[E]>): () => void {
     let set = this.listeners.get(event);
     if (!set) {
       set = new Set();
       this.listeners.set(event, set);
     }
-    set.add(listener);
-    return () => set.delete(listener);
+    set.add(listener as Listener<unknown>);
+    return () => set.delete(listener as Listener<unknown>);
   }
 
   /** Delivers the payload to every listener; async listeners are tracked so shutdown can wait for them. */
-  emit<E extends EventName>(event: E, payload: WorkbenchEvents[E]): void;
-  emit(event: string, payload: unknown): void;
-  emit(event: string, payload: unknown): void {
+  emit<E extends EventName>(event: E, payload: WorkbenchEvents[E]): void {
     const set = this.listeners.get(event);
     if (!set) return;
     for (const listener of set) {
@@ -65,7 +62,7 @@ export class EventBus {
   }
 
   /** Number of listeners of an event (for diagnostics). */
-  listenerCount(event: string): number {
+  listenerCount(event: EventName): number {
     return this.listeners.get(event)?.size ?? 0;
   }
 }

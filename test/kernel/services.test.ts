@@ -14,28 +14,38 @@ import { StandardsRegistry, type StandardAdapter } from '../../kernel/standards-
 const silent = pino({ level: 'silent' });
 
 describe('EventBus', () => {
+  // 'sample.note-created' is declared by the sample plugin of the fixtures (test/fixtures/plugins/sample-notes).
   it('delivers to every listener, isolates a failing one, unsubscribes and drains async listeners', async () => {
     const bus = new EventBus(silent);
     const seen: string[] = [];
-    bus.on('demo.event', () => {
+    bus.on('sample.note-created', () => {
       throw new Error('listener bug');
     });
-    const off = bus.on('demo.event', (payload) => {
-      seen.push(String((payload as { n: number }).n));
+    const off = bus.on('sample.note-created', (payload) => {
+      seen.push(String(payload.id));
     });
-    bus.on('demo.event', async (payload) => {
+    bus.on('sample.note-created', async (payload) => {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      seen.push(`async ${(payload as { n: number }).n}`);
+      seen.push(`async ${payload.id}`);
     });
-    bus.emit('demo.event', { n: 1 });
+    bus.emit('sample.note-created', { id: 1, text: 'one' });
     expect(seen).toEqual(['1']);
     await bus.drain();
     expect(seen).toEqual(['1', 'async 1']);
     off();
-    bus.emit('demo.event', { n: 2 });
+    bus.emit('sample.note-created', { id: 2, text: 'two' });
     await bus.drain();
     expect(seen).toEqual(['1', 'async 1', 'async 2']);
-    expect(bus.listenerCount('demo.event')).toBe(2);
+    expect(bus.listenerCount('sample.note-created')).toBe(2);
+  });
+
+  it('takes declared event names and payloads only (a misspelt name or a wrong payload does not compile)', () => {
+    const bus = new EventBus(silent);
+    // @ts-expect-error: no plugin declares this event
+    bus.on('sample.note-creatd', () => {});
+    // @ts-expect-error: the payload of a declared event has its declared shape
+    bus.emit('sample.note-created', { n: 1 });
+    expect(bus.listenerCount('sample.note-created')).toBe(0);
   });
 });
 
