@@ -29,7 +29,6 @@ export function registerFeatureFlagRoutes(
   deps: { flags: FeatureFlags; workspaces: WorkspaceStore; audit: AuditTrail },
 ): void {
   const routes = context.routes;
-  if (!routes) return;
   const { flags, workspaces, audit } = deps;
   const scopeOf = (workspaceId: string | undefined) => workspaceId ?? '';
 

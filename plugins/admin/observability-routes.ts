@@ -41,7 +41,6 @@ export function registerObservabilityRoutes(
   deps: { workspaces: WorkspaceStore; slas: SlaStore; service: SlaService; monitor: MonitorService; rates: CostRates },
 ): void {
   const routes = context.routes;
-  if (!routes) return;
   const { workspaces, slas, service, monitor } = deps;
 
   /** The reports of a workspace's interfaces that have an SLA (others are listed without one). */

@@ -84,7 +84,7 @@ export function registerPrometheusMetrics(context: PluginContext, monitor: Monit
   });
 
   const access: Pick<RouteDefinition, 'policy'> = options.public ? {} : { policy: 'MonitorAdmin' };
-  context.routes?.route({
+  context.routes.route({
     ...access,
     method: 'GET',
     url: '/metrics',

@@ -30,7 +30,6 @@ const assignmentSchema = z.object({ userId: z.string(), role: z.string(), assign
 /** Registers the role routes. */
 export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): void {
   const routes = context.routes;
-  if (!routes) return;
   const roles = context.auth.roles;
   const queue = new SerialQueue();
 

@@ -29,7 +29,6 @@ export function registerSlaRoutes(
   deps: { slas: SlaStore; service: SlaService; monitor: MonitorService; audit: AuditTrail },
 ): void {
   const routes = context.routes;
-  if (!routes) return;
   const { slas, service, monitor, audit } = deps;
 
   routes.route({

@@ -48,7 +48,6 @@ export async function requireWorkspace(store: WorkspaceStore, id: string): Promi
 /** Registers the workspace routes. */
 export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceRouteDeps): void {
   const routes = context.routes;
-  if (!routes) return;
   const { store, audit } = deps;
   // Check-then-insert sequences (duplicate names, members, interfaces) must not interleave.
   const queue = new SerialQueue();

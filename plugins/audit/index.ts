@@ -55,7 +55,7 @@ export const plugin: PluginModule<AuditConfig> = {
       checkpointPath: join(context.dataDir, 'audit-checkpoint.json'),
     });
     context.container.registerInstance(AUDIT_TRAIL, store);
-    if (context.routes) registerAuditRoutes(context.routes, store);
+    registerAuditRoutes(context.routes, store);
     for (const command of createAuditCommands(store)) context.registerCommand(command);
 
     const refusals = new RefusalCollapser(

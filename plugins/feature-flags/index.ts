@@ -27,7 +27,7 @@ export const plugin: PluginModule<FeatureFlagConfig> = {
     context.container.registerInstance(FEATURE_FLAGS, store);
     // Every plugin's routes are switched by the flag named after it (monitor, analytics, tracing, ai-triage, ...).
     context.featureSwitches.use(store);
-    context.routes?.route({
+    context.routes.route({
       method: 'GET',
       url: '/api/features',
       summary: 'Feature flags (global, or the caller organisation when authenticated)',

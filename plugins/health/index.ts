@@ -23,7 +23,7 @@ export const plugin: PluginModule = {
       startedAtMs: context.clock.nowMs(),
       version: context.version,
     };
-    context.routes?.route({
+    context.routes.route({
       method: 'GET',
       url: '/api/health',
       summary: 'Health of the service, its database and its cache',

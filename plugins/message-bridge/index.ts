@@ -13,7 +13,7 @@ export const plugin: PluginModule<BridgeConfig> = {
   configSchema: bridgeConfigSchema,
   register(context) {
     context.registerErrors(bridgeErrors.catalogue);
-    if (context.routes) registerBridgeRoutes(context.routes, context.standards, context.standardsRunner, context.config);
+    registerBridgeRoutes(context.routes, context.standards, context.standardsRunner, context.config);
     for (const command of createBridgeCommands(context.standards, context.config)) context.registerCommand(command);
   },
 };

@@ -80,9 +80,7 @@ export const plugin: PluginModule<PopulationConfig> = {
       await jobs.stop();
       await session.close();
     });
-    if (context.routes) {
-      registerGenerationRoutes(context.routes, jobs, { connected: () => session.peek(), sqlTargets: (connected) => seeds.sqlTargets(connected) });
-      registerDatabaseRoutes(context.routes, { session, profiles, seeds, timeouts, k: context.config.kAnonymity, now });
-    }
+    registerGenerationRoutes(context.routes, jobs, { connected: () => session.peek(), sqlTargets: (connected) => seeds.sqlTargets(connected) });
+    registerDatabaseRoutes(context.routes, { session, profiles, seeds, timeouts, k: context.config.kAnonymity, now });
   },
 };

@@ -49,7 +49,6 @@ export function registerProviderRoutes(
   deps: { store: SsoStore; box: SecretBox; active: ActiveIssuer; audit: AuditTrail },
 ): void {
   const routes = context.routes;
-  if (!routes) return;
   const { store, box, active, audit } = deps;
 
   routes.route({

@@ -55,7 +55,6 @@ export function registerSignInRoutes(
   deps: { store: SsoStore; active: ActiveIssuer; users: UserMapping; audit: AuditTrail; settings: SignInSettings },
 ): void {
   const routes = context.routes;
-  if (!routes) return;
   const { store, active, users, audit, settings } = deps;
   const pending = new Map<string, PendingLogin>();
 
