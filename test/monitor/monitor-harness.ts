@@ -1,6 +1,8 @@
 /**
  * Shared setup of the monitor tests: a real Workbench with the monitor on a short settle time, throw-away watched
- * folders, HL7 files built from a template, and polling waits (never fixed sleeps).
+ * folders, HL7 files built from a template, and polling waits. Tests wait for what they expect by polling; the few
+ * that must let time pass with nothing to poll for sleep a fixed time and say why (a lock held past the busy timeout
+ * in monitor-recovery, a file written slower than the settle time in monitor-watching).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
