@@ -211,9 +211,10 @@ export interface MonitorService extends MonitorStore {
   /** Settled files waiting to be read (a gauge for observability). */
   queueDepth(): number;
   /**
-   * The report of a window from the roll-ups (never from stored messages): overall state, per interface its status,
-   * totals, hourly breakdown and top error codes, and the alerts triggered in the window. The report routes, scheduled
-   * e-mails and the dashboard render it.
+   * The report of a window: overall state, per interface its status, totals, hourly breakdown and top error codes
+   * (counted from the roll-ups, never by summing stored messages; two bounded reads of stored messages take each
+   * interface's newest message time and up to three examples per top error code), and the alerts triggered in the
+   * window. The report routes, scheduled e-mails and the dashboard render it.
    */
   buildReport(window: ReportWindow): Promise<MonitorReport>;
   /**
