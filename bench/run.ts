@@ -20,6 +20,8 @@ const benches: Bench[] = [
   ['monitorStream', async () => (await import('./monitor-stream-bench.ts')).runMonitorStreamBench],
   ['monitorShared', async () => (await import('./monitor-shared-bench.ts')).runMonitorSharedBench],
   ['analytics', async () => (await import('./analytics-bench.ts')).runAnalyticsBench],
+  // several nodes on one PostgreSQL store (WORKBENCH_TEST_POSTGRES_URL): `npm run bench -- team`
+  ['team', async () => (await import('./team-bench.ts')).runTeamBench, true],
   ['tracing', async () => (await import('./tracing-bench.ts')).runTracingBench],
   ['triage', async () => (await import('./ai-triage-bench.ts')).runAiTriageBench],
   ['audit', async () => (await import('./audit-bench.ts')).runAuditBench],

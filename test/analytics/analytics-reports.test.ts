@@ -78,7 +78,7 @@ describe('reports', () => {
     const schedule = created.json.data;
     expect(schedule).toMatchObject({ frequency: 'daily', format: 'csv', hour: 7, timeZone: 'Europe/Berlin', cron: '0 7 * * *', lastSuccessAt: null });
     const scheduler = h.wb.workbench.container.resolve<Scheduler>(TOKENS.Scheduler);
-    expect(scheduler.list()).toContain(`analytics-report-${schedule.id}`);
+    expect(scheduler.list()).toContain(`analytics:analytics-report-${schedule.id}`);
 
     const before = mail.mails.length;
     const run = await h.post(`/api/monitor/analytics/reports/schedule/${schedule.id}/run`);
@@ -159,10 +159,10 @@ describe('reports', () => {
     const listed = (await h.get('/api/monitor/analytics/reports/schedule')).json.data;
     expect(listed.map((s: { id: string }) => s.id)).toContain(schedule.id);
     const scheduler = h.wb.workbench.container.resolve<Scheduler>(TOKENS.Scheduler);
-    expect(scheduler.list()).toContain(`analytics-report-${schedule.id}`);
+    expect(scheduler.list()).toContain(`analytics:analytics-report-${schedule.id}`);
     const deleted = await h.del(`/api/monitor/analytics/reports/schedule/${schedule.id}`);
     expect(deleted.status).toBe(200);
-    expect(scheduler.list()).not.toContain(`analytics-report-${schedule.id}`);
+    expect(scheduler.list()).not.toContain(`analytics:analytics-report-${schedule.id}`);
     expect((await h.get(`/api/monitor/analytics/reports/schedule/${schedule.id}`)).status).toBe(404);
   });
 });
