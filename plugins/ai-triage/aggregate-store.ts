@@ -191,6 +191,22 @@ export class AggregateStore {
     return entries;
   }
 
+  /** Drops buckets that started before `cutoff` (ISO 8601 UTC) and the signatures no bucket uses any more; answers the rows removed. */
+  async prune(cutoff: string): Promise<number> {
+    const sql = this.sql;
+    return this.db.transaction().execute(async (trx) => {
+      const failures = await trx.deleteFrom('triage_failure_buckets').where('start', '<', cutoff).executeTakeFirst();
+      const buckets = await trx.deleteFrom('triage_signature_buckets').where('received_minute', '<', cutoff).executeTakeFirst();
+      const signatures = await trx
+        .deleteFrom('triage_signatures')
+        .where(
+          sql<boolean>`not exists (select 1 from triage_signature_buckets b where b.interface_id = triage_signatures.interface_id and b.signature = triage_signatures.signature)`,
+        )
+        .executeTakeFirst();
+      return Number(failures.numDeletedRows) + Number(buckets.numDeletedRows) + Number(signatures.numDeletedRows);
+    });
+  }
+
   /** Drops everything kept of an interface (it was deleted). */
   async forget(interfaceId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

@@ -60,7 +60,12 @@ export const plugin: PluginModule<TriageConfig> = {
     context.events.on('message.ingested', () => follower.schedule());
     context.events.on('monitor.interface.deleted', async ({ interfaceId }) => {
       await follower.catchUp();
-      await aggregate.forget(interfaceId);
+      await follower.exclusive(() => aggregate.forget(interfaceId));
+    });
+    context.scheduler.schedule('triage-aggregate-retention', '47 3 * * *', async () => {
+      const cutoff = new Date(context.clock.nowMs() - context.config.aggregateRetentionDays * 86_400_000).toISOString();
+      const removed = await follower.exclusive(() => aggregate.prune(cutoff));
+      if (removed > 0) context.logger.info({ removed }, 'triage removed aggregate rows past their retention');
     });
     context.lifecycle.onStart(() => follower.schedule());
     context.lifecycle.onStop(() => follower.stop());

@@ -29,6 +29,11 @@ export const triageConfigSchema = z
      * verdict reads the interface's last week, so a busy feed is judged at most this often.
      */
     upgradeAlertReuseSeconds: z.number().int().min(0).max(3_600).default(60),
+    /**
+     * Days the triage aggregate keeps its buckets (pruned daily): patterns read back twice their window (90 days at
+     * most) and the upgrade check its window and a baseline as long (at least a week), so 190 days answer every window.
+     */
+    aggregateRetentionDays: z.number().int().min(1).max(3_660).default(190),
   })
   .strict();
 

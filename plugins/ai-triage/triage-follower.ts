@@ -42,6 +42,22 @@ export class TriageFollower {
     return run;
   }
 
+  /** Runs `work` on the aggregate between runs (none starts until it ends), as pruning and forgetting need. */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    while (this.running) await this.running.catch(() => undefined);
+    const result = work();
+    const settled: Promise<void> = result.then(
+      () => {
+        if (this.running === settled) this.running = null;
+      },
+      () => {
+        if (this.running === settled) this.running = null;
+      },
+    );
+    this.running = settled;
+    return result;
+  }
+
   /** Starts a run soon, unless one is already waiting to start (messages were committed). */
   schedule(): void {
     if (this.scheduled || this.stopped) return;

@@ -107,6 +107,21 @@ describe.each(storages())('triage follower (%s)', (storage) => {
     expect(clusters.ranked(new Map(), 5)[0]).toMatchObject({ key: 'v1:REQUIRED_FIELD_MISSING|PV1.2|ADT^A08|REGSYS', count: 30, exampleControlIds: ['CTRL49', 'CTRL48', 'CTRL47'] });
   });
 
+  it('prunes buckets past the retention and the signatures no bucket uses', async () => {
+    const aggregate = await store();
+    // Ten messages of one signature, then twenty of another (PV1-2 emptied), an hour apart as a whole.
+    const messages = Array.from({ length: 30 }, (_, index) => message(index < 10 ? index : 180 + index, index >= 10));
+    const follower = new TriageFollower(fakeMonitor(messages), aggregate, logger, hl7TextFeatures(() => undefined));
+    await follower.catchUp();
+    expect(await counts(aggregate)).toEqual({ messages: 30, failures: 20 });
+    const removed = await follower.exclusive(() => aggregate.prune(new Date(START + 3_600_000).toISOString()));
+    expect(removed).toBeGreaterThan(0);
+    expect(await counts(aggregate)).toEqual({ messages: 20, failures: 20 });
+    const entries = await aggregate.upgradeEntries('feed', new Date(START).toISOString(), new Date(START + 86_400_000).toISOString(), new Date(START).toISOString());
+    expect(new Set(entries.map((entry) => entry.features.join('|'))).size).toBe(1);
+    expect(await follower.exclusive(() => aggregate.prune(new Date(START + 3_600_000).toISOString()))).toBe(0);
+  });
+
   it('refuses to write a batch when the cursor moved since it was read', async () => {
     const aggregate = await store();
     const batch = new AggregateBatch();
