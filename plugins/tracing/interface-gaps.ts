@@ -47,25 +47,28 @@ function senderName(message: FeedMessage): string {
  * sender, control id and sequence number: the jumps and the repeated control ids.
  */
 export function scanFeed(messages: readonly FeedMessage[]): FeedFindings {
-  const lastNumber = new Map<string, FeedMessage>();
-  const firstByControlId = new Map<string, number>();
+  // per sender (application, then facility): its last numbered message and the first place of each control id
+  const senders = new Map<string | null, Map<string | null, SenderState>>();
   const repeatedAt = new Set<number>();
   const jumps: FeedFindings['jumps'] = [];
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
-    const sender = senderKey(message);
+    let byFacility = senders.get(message.sendingApplication);
+    if (byFacility === undefined) senders.set(message.sendingApplication, (byFacility = new Map()));
+    let sender = byFacility.get(message.sendingFacility);
+    if (sender === undefined) byFacility.set(message.sendingFacility, (sender = { last: undefined, controlIds: new Map() }));
     const number = message.sequenceNumber;
     if (number !== null && number >= 0) {
-      const last = lastNumber.get(sender);
+      const last = sender.last;
       if (number > 0 && last !== undefined && last.sequenceNumber !== null && last.sequenceNumber > 0 && number > last.sequenceNumber + 1) {
         jumps.push({ before: last, after: message });
       }
-      lastNumber.set(sender, message);
+      sender.last = message;
     }
-    if (message.controlId !== null && message.controlId !== '') {
-      const key = `${sender}\u0000${message.controlId}`;
-      const first = firstByControlId.get(key);
-      if (first === undefined) firstByControlId.set(key, i);
+    const controlId = message.controlId;
+    if (controlId !== null && controlId !== '') {
+      const first = sender.controlIds.get(controlId);
+      if (first === undefined) sender.controlIds.set(controlId, i);
       else {
         repeatedAt.add(first);
         repeatedAt.add(i);
@@ -73,6 +76,14 @@ export function scanFeed(messages: readonly FeedMessage[]): FeedFindings {
     }
   }
   return { jumps, repeated: [...repeatedAt].sort((a, b) => a - b).map((i) => messages[i]!) };
+}
+
+/** What {@link scanFeed} remembers of one sender. */
+interface SenderState {
+  /** Its last message with a sequence number of 0 or more. */
+  last: FeedMessage | undefined;
+  /** Place of the first message of each control id. */
+  controlIds: Map<string, number>;
 }
 
 /** The instant of a ms value, as the store writes it (ISO 8601 UTC). */

@@ -19,8 +19,15 @@ export interface LatencyMessage {
   acknowledgedControlId: string | null;
   /** `ADT^A01`. */
   messageType: string;
-  /** First patient identifier (with authority), or null. */
-  patientKey: string | null;
+  /** First patient identifier and its authority; null, or absent, when unknown. */
+  patientId?: string | null;
+  patientAuthority?: string | null;
+}
+
+/** The key of the patient-and-time fallback: patient (with authority) and type; null without a patient or MSH-7. */
+function patientTypeKey(message: LatencyMessage): string | null {
+  if (message.patientId === undefined || message.patientId === null || message.messageTimeMs === null) return null;
+  return `${message.patientId}\u0000${message.patientAuthority ?? ''}\u0000${message.messageType}`;
 }
 
 /** Default window of the MSH-7 fallback pairing: 5 minutes. */
@@ -49,28 +56,41 @@ export interface PairingResult {
   fallbackCandidates: number;
 }
 
-/** A queue of source messages per key, consumed front to back (earliest first). */
+/** The source messages of one key beyond the first, and how far the front ones are used up. */
+class Queue {
+  head = 0;
+  constructor(readonly messages: LatencyMessage[]) {}
+}
+
+/**
+ * A queue of source messages per key, consumed front to back (earliest first). A key with one message (the usual
+ * control id) keeps the message itself, not a queue.
+ */
 class KeyedQueue {
-  private readonly queues = new Map<string, LatencyMessage[]>();
-  private readonly heads = new Map<string, number>();
+  private readonly entries = new Map<string, LatencyMessage | Queue>();
 
   add(key: string, message: LatencyMessage): void {
-    const queue = this.queues.get(key);
-    if (queue) queue.push(message);
-    else this.queues.set(key, [message]);
+    const entry = this.entries.get(key);
+    if (entry === undefined) this.entries.set(key, message);
+    else if (entry instanceof Queue) entry.messages.push(message);
+    else this.entries.set(key, new Queue([entry, message]));
   }
 
   /** The earliest message under `key` not yet used and accepted by `accept`, marked used. */
-  take(key: string, used: Set<string>, accept: (message: LatencyMessage) => boolean = () => true): LatencyMessage | undefined {
-    const queue = this.queues.get(key);
-    if (!queue) return undefined;
-    let head = this.heads.get(key) ?? 0;
-    while (head < queue.length && used.has(queue[head]!.id)) head++;
-    this.heads.set(key, head);
-    for (let i = head; i < queue.length; i++) {
+  take(key: string, used: Set<LatencyMessage>, accept?: (message: LatencyMessage) => boolean): LatencyMessage | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (!(entry instanceof Queue)) {
+      if (used.has(entry) || (accept !== undefined && !accept(entry))) return undefined;
+      used.add(entry);
+      return entry;
+    }
+    const queue = entry.messages;
+    while (entry.head < queue.length && used.has(queue[entry.head]!)) entry.head++;
+    for (let i = entry.head; i < queue.length; i++) {
       const candidate = queue[i]!;
-      if (used.has(candidate.id) || !accept(candidate)) continue;
-      used.add(candidate.id);
+      if (used.has(candidate) || (accept !== undefined && !accept(candidate))) continue;
+      used.add(candidate);
       return candidate;
     }
     return undefined;
@@ -90,9 +110,11 @@ export function pairMessages(
   const byPatientType = new KeyedQueue();
   for (const message of source) {
     if (message.controlId) byControlId.add(message.controlId, message);
-    if (message.patientKey !== null && message.messageTimeMs !== null) byPatientType.add(`${message.patientKey}\u0000${message.messageType}`, message);
+    const key = patientTypeKey(message);
+    if (key !== null) byPatientType.add(key, message);
   }
-  const used = new Set<string>();
+  // messages by identity: each source message pairs at most once
+  const used = new Set<LatencyMessage>();
   const pairs: LatencyPair[] = [];
   let fallbackCandidates = 0;
   for (const message of destination) {
@@ -104,9 +126,10 @@ export function pairMessages(
     } else {
       if (message.controlId) partner = byControlId.take(message.controlId, used);
       if (!partner && message.messageTimeMs !== null) fallbackCandidates++;
-      if (!partner && message.patientKey !== null && message.messageTimeMs !== null) {
-        const time = message.messageTimeMs;
-        partner = byPatientType.take(`${message.patientKey}\u0000${message.messageType}`, used, (candidate) => Math.abs((candidate.messageTimeMs ?? Infinity) - time) <= matchWindowMs);
+      const key = partner ? null : patientTypeKey(message);
+      if (key !== null) {
+        const time = message.messageTimeMs!;
+        partner = byPatientType.take(key, used, (candidate) => Math.abs((candidate.messageTimeMs ?? Infinity) - time) <= matchWindowMs);
         by = 'patient-and-time';
       }
     }

@@ -409,21 +409,10 @@ export class TracingService {
         truncated = true;
         window.length = cap;
       }
-      const messages: LatencyMessage[] = [];
-      for (const m of window) {
-        const message: LatencyMessage = {
-          id: m.id,
-          receivedAtMs: m.receivedAtMs,
-          messageTimeMs: m.messageTimeMs,
-          controlId: m.controlId,
-          acknowledgedControlId: m.acknowledgedControlId,
-          messageType: m.messageType,
-          patientKey: m.patientId === undefined || m.patientId === null ? null : `${m.patientId}^${m.patientAuthority ?? ''}`,
-        };
-        // The type filter names the source's messages; acknowledgements on the destination answer them whatever their type.
-        if (matchesType(message) || (isDestination && message.acknowledgedControlId !== null)) messages.push(message);
-      }
-      return messages;
+      // feed messages are pairing messages as they are; the type filter names the source's messages, and
+      // acknowledgements on the destination answer them whatever their type
+      if (wanted === undefined) return window;
+      return window.filter((message) => matchesType(message) || (isDestination && message.acknowledgedControlId !== null));
     };
     const pair = async (columns: readonly FeedColumn[]) => {
       truncated = false;

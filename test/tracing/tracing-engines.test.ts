@@ -199,7 +199,7 @@ describe('latency pairing', () => {
     controlId: null,
     acknowledgedControlId: null,
     messageType: 'ADT^A01',
-    patientKey: null,
+    patientId: null,
     ...extra,
   });
 
@@ -207,13 +207,13 @@ describe('latency pairing', () => {
     const source = [
       message('s1', 1_000, { controlId: 'A' }),
       message('s2', 2_000, { controlId: 'B' }),
-      message('s3', 3_000, { controlId: 'C', patientKey: 'P1^H', messageTimeMs: 50_000 }),
+      message('s3', 3_000, { controlId: 'C', patientId: 'P1', patientAuthority: 'H', messageTimeMs: 50_000 }),
       message('s4', 4_000, { controlId: 'D' }),
     ];
     const destination = [
       message('d1', 1_250, { controlId: 'A' }),
       message('d2', 2_007, { messageType: 'ACK', acknowledgedControlId: 'B', controlId: 'ACK1' }),
-      message('d3', 3_400, { controlId: 'Z', patientKey: 'P1^H', messageTimeMs: 50_900 }),
+      message('d3', 3_400, { controlId: 'Z', patientId: 'P1', patientAuthority: 'H', messageTimeMs: 50_900 }),
       message('d4', 9_000, { controlId: 'nothing' }),
     ];
     const result = pairMessages(source, destination, 1_000);

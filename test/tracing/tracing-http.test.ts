@@ -4,7 +4,7 @@
 // duplicate control ids and exact resends; latency pairs with known delays to the millisecond; sequences defined
 // through the API; every parameter validated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adtMessage } from '../monitor/monitor-harness.ts';
+import { adtMessage, waitFor } from '../monitor/monitor-harness.ts';
 import { mrnOf, startTracingHarness, storages, typeOf, type TracingHarness } from './tracing-harness.ts';
 
 const ADMISSION = 'ADT^A01@adt-in>ORM^O01@orders<1h>ORU^R01@lab<4h';
@@ -226,5 +226,19 @@ describe.each(storages())('tracing on %s', (storage) => {
     const untilFirst = await h.get(`/api/monitor/latency?from_interface=${ids.routeA}&to_interface=${ids.routeB}&since=2026-03-03&until=2026-03-02`);
     expect(untilFirst.status).toBe(400);
     expect(untilFirst.json.error.details[0].path).toBe('until');
+  });
+  it("keeps its feed up to date with every commit and drops a deleted interface's messages from it", async () => {
+    const db = h.wb.workbench.storage.db;
+    const feedRows = async (interfaceId: string) =>
+      Number((await db.selectFrom('tracing_feed').select((eb) => eb.fn.countAll().as('n')).where('interface_id', '=', interfaceId).executeTakeFirstOrThrow()).n);
+    const doomed = await h.addInterface('doomed');
+    const numbered = (n: number) => adtMessage(`DOOM${n}`, { patientId: 'DOOM' }).replace(/^(MSH(\|[^|\r]*){11})/, `$1|${n}`);
+    await h.deliver(doomed.dir, [numbered(1), numbered(3)]);
+    // a read right after the commit already sees it: each read catches the feed up first
+    const gaps = (await h.get(`/api/monitor/gaps?since=2026-03-01&interface_id=${doomed.id}`)).json.data;
+    expect(gaps.counts['sequence-number']).toBe(1);
+    expect(await feedRows(doomed.id)).toBe(2);
+    expect((await h.del(`/api/monitor/interfaces/${doomed.id}`)).status).toBe(200);
+    await waitFor(async () => (await feedRows(doomed.id)) === 0, 10_000, "the deleted interface's feed rows gone");
   });
 });
