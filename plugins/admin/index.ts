@@ -4,8 +4,8 @@
  * aggregates, violations, cost) and Prometheus metrics. Every write is recorded in the audit trail. Interfaces,
  * minutes and alerts are reached through the monitor's public service only.
  */
-import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { adminConfigSchema, type AdminConfig } from './admin-config.ts';
 import { AUDIT_TRAIL, type AuditTrail } from '../audit/api.ts';
 import { FEATURE_FLAGS, type FeatureFlags } from '../feature-flags/api.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../monitor/api.ts';
@@ -21,42 +21,9 @@ import { registerSlaRoutes } from './sla-routes.ts';
 import { registerObservabilityRoutes } from './observability-routes.ts';
 import { registerPrometheusMetrics } from './prometheus-metrics.ts';
 
-const configSchema = z
-  .object({
-    slaAlerts: z
-      .object({
-        /** Rolling window the alert rule judges, in hours. */
-        windowHours: z.number().int().min(1).max(24 * 31).default(24),
-        /** Accepted for configs written before the rule joined the monitor's checks; no longer used. */
-        schedule: z.string().min(9).default('*/5 * * * *'),
-      })
-      .strict()
-      .prefault({}),
-    metrics: z
-      .object({
-        /** Serve `GET /metrics` without credentials (for a scraper on this machine). */
-        public: z.boolean().default(false),
-      })
-      .strict()
-      .prefault({}),
-    /** Rates of the monthly cost estimate. */
-    costRates: z
-      .object({
-        currency: z.string().min(1).max(10).default('USD'),
-        cpuCoreHour: z.number().min(0).default(0.04),
-        memoryGiBHour: z.number().min(0).default(0.005),
-        storageGiBMonth: z.number().min(0).default(0.1),
-      })
-      .strict()
-      .prefault({}),
-  })
-  .strict();
-
-type AdminConfig = z.infer<typeof configSchema>;
-
 /** Registers the admin routes, the SLA alert job and the metrics. */
 export const plugin: PluginModule<AdminConfig> = {
-  configSchema,
+  configSchema: adminConfigSchema,
   async register(context) {
     context.registerErrors(adminErrors.catalogue);
     await context.storage.migrate({ ...workspaceMigrations, ...slaMigrations });

@@ -6,8 +6,8 @@
  */
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { auditConfigSchema, type AuditConfig } from './audit-config.ts';
 import { AUDIT_TRAIL } from './api.ts';
 import { AuditStore, auditMigrations } from './audit-store.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
@@ -15,24 +15,6 @@ import { createAuditCommands } from './audit-cli.ts';
 import { auditErrors } from './audit-errors.ts';
 import { loadOrCreateAuditKey } from './audit-key.ts';
 import { RefusalCollapser } from './refusal-collapse.ts';
-
-const configSchema = z
-  .object({
-    /** Days an entry is kept; null keeps every entry forever. */
-    retentionDays: z.number().int().min(1).nullable().default(365),
-    /** When pruning runs (cron, local time). */
-    pruneSchedule: z.string().min(9).default('17 3 * * *'),
-    /**
-     * The chain's key file (created 0600 when missing); default `audit-chain.key` in the data folder. Processes that
-     * share one PostgreSQL store name the same file.
-     */
-    keyFile: z.string().min(1).optional(),
-    /** Refused credentials of one source within this many seconds are recorded once plus a count. */
-    refusalWindowSeconds: z.number().int().min(1).max(3600).default(60),
-  })
-  .strict();
-
-type AuditConfig = z.infer<typeof configSchema>;
 
 const DAY_MS = 86_400_000;
 
@@ -46,7 +28,7 @@ function localActor(): string {
 
 /** Registers the trail, its routes, its command and its listeners. */
 export const plugin: PluginModule<AuditConfig> = {
-  configSchema,
+  configSchema: auditConfigSchema,
   async register(context) {
     context.registerErrors(auditErrors.catalogue);
     await context.storage.migrate(auditMigrations);

@@ -6,21 +6,13 @@
  */
 import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { featureFlagsConfigSchema, type FeatureFlagConfig } from './feature-flags-config.ts';
 import { FEATURE_FLAGS } from './api.ts';
 import { FeatureFlagStore, featureFlagMigrations } from './flag-store.ts';
 
-const configSchema = z
-  .object({
-    /** Global defaults: flag name -> on/off. */
-    flags: z.record(z.string().regex(/^[a-zA-Z][\w.-]*$/, 'flag names are letters, digits, . _ -'), z.boolean()).default({}),
-  })
-  .strict();
-
-type FeatureFlagConfig = z.infer<typeof configSchema>;
-
 /** Registers the store and the route. */
 export const plugin: PluginModule<FeatureFlagConfig> = {
-  configSchema,
+  configSchema: featureFlagsConfigSchema,
   async register(context) {
     await context.storage.migrate(featureFlagMigrations);
     const store = new FeatureFlagStore(context.storage.db, context.config.flags);

@@ -4,8 +4,8 @@
  * and draws every person from the synthetic-data service.
  */
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { populationConfigSchema, type PopulationConfig } from './population-config.ts';
 import { SYNTHETIC_DATA, type SyntheticDataService } from '../synthetic-data/api.ts';
 import { populationErrors } from './errors.ts';
 import { createGenerationJobs } from './generation-jobs.ts';
@@ -16,30 +16,9 @@ import { createDatabaseSession } from './database-session.ts';
 import { registerDatabaseRoutes } from './database-routes.ts';
 import { createSeedRuns } from './seed-runs.ts';
 
-/** The plugin's config section (`plugins.population`). */
-export interface PopulationConfig {
-  maxQueuedJobs: number;
-  kAnonymity: number;
-  connectTimeoutMs: number;
-  statementTimeoutMs: number;
-  jobRetentionDays: number;
-  diskReserveMb: number;
-}
-
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule<PopulationConfig> = {
-  configSchema: z
-    .object({
-      maxQueuedJobs: z.number().int().min(1).max(1000).default(10),
-      kAnonymity: z.number().int().min(2).max(1000).default(5),
-      connectTimeoutMs: z.number().int().min(100).max(120_000).default(5000),
-      statementTimeoutMs: z.number().int().min(1000).max(3_600_000).default(300_000),
-      /** Days a finished job and its files are kept (0: kept until deleted by hand). */
-      jobRetentionDays: z.number().int().min(0).max(3650).default(14),
-      /** Disk a job must leave free on the data folder's file system (the store and the system need room too). */
-      diskReserveMb: z.number().int().min(0).max(100_000_000).default(1024),
-    })
-    .strict(),
+  configSchema: populationConfigSchema,
 
   async register(context) {
     context.registerErrors(populationErrors.catalogue);

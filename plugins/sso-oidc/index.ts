@@ -4,8 +4,8 @@
  * bearer tokens from that issuer verified with jose against its JWKS, and browser sign-in with sessions.
  */
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { ssoConfigSchema, type SsoConfig } from './sso-config.ts';
 import { AUDIT_TRAIL, type AuditTrail } from '../audit/api.ts';
 import { ActiveIssuer } from './active-issuer.ts';
 import { registerProviderRoutes } from './provider-routes.ts';
@@ -16,22 +16,9 @@ import { SsoStore, ssoMigrations } from './sso-store.ts';
 import { createSsoTokenVerifier } from './sso-token-verifier.ts';
 import { UserMapping } from './user-mapping.ts';
 
-const configSchema = z
-  .object({
-    /** Hours a browser session lasts. */
-    sessionHours: z.number().int().min(1).max(720).default(8),
-    /** Minutes a started sign-in may take. */
-    loginTimeoutMinutes: z.number().int().min(1).max(60).default(10),
-    /** Name of the key file (inside the data dir) sealing the client secret. */
-    secretKeyFile: z.string().min(1).default('sso-secret.key'),
-  })
-  .strict();
-
-type SsoConfig = z.infer<typeof configSchema>;
-
 /** Registers storage, the token and session verifiers, and the routes. */
 export const plugin: PluginModule<SsoConfig> = {
-  configSchema,
+  configSchema: ssoConfigSchema,
   async register(context) {
     context.registerErrors(ssoErrors.catalogue);
     await context.storage.migrate(ssoMigrations);
