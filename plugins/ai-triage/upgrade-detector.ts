@@ -125,6 +125,12 @@ interface GroupRule {
   vanished?: (value: string) => ChangeKind;
 }
 
+/** The feature every message whose text was read carries. */
+const TEXT_KNOWN = 'text\0known';
+
+/** Feature groups read from the text (upgrade-signals.ts). */
+const TEXT_GROUPS = new Set(['field', 'code', 'delimiters', 'encoding']);
+
 const VALUE_GROUPS = new Set<string>(['version', 'sending-application', 'software-version', 'software-install-date', 'software-product', 'software-vendor', 'delimiters', 'encoding']);
 
 /**
@@ -182,7 +188,7 @@ export function upgradeFeatures(facts: Omit<UpgradeFacts, 'at' | 'inWindow'>): s
   out.push(`software-vendor\0${software?.vendor ?? '(none)'}`);
   for (const segment of new Set(facts.segmentIds)) out.push(`segment\0${segment}`);
   for (const code of new Set(facts.errorCodes)) out.push(`issue\0${code}`);
-  if (facts.extra) out.push(...facts.extra);
+  if (facts.extra) out.push(TEXT_KNOWN, ...facts.extra);
   return out;
 }
 
@@ -252,8 +258,12 @@ export function detectUpgradeIn(entries: readonly UpgradeEntry[], options: Upgra
     }
   });
   const candidates: Candidate[] = [];
+  // Features read from the text are judged only when every message had its text: where some had not (raw text not
+  // kept, or removed by retention before it was read), their appearing would be the text's, not the sender's.
+  const textKnown = tracks.get(TEXT_KNOWN)?.count === total;
   for (const [key, track] of tracks) {
     const [group, value] = key.split('\0') as [string, string];
+    if (key === TEXT_KNOWN || (TEXT_GROUPS.has(group) && !textKnown)) continue;
     const rule = ruleOf(group);
     const after = total - track.first;
     // Appeared: first seen after a full baseline, present on most messages since (issue codes and code values: on some).

@@ -109,6 +109,16 @@ describe('upgrade detection', () => {
     );
   });
 
+  it('judges features read from the text only when every message had its text', () => {
+    // The older messages' text was not kept: their fields and delimiters are unknown, not absent.
+    const withText = (index: number): Partial<UpgradeFacts> => (index < 40 ? {} : { extra: ['delimiters\0|^~\\&', 'encoding\0(none); CR', 'field\0PID.5', 'code\0PV1.2=I'] });
+    const verdict = detectUpgrade(facts(60, withText));
+    expect(verdict.upgradeDetected).toBe(false);
+    expect(verdict.changes).toEqual([]);
+    const known = detectUpgrade(facts(60, (index) => ({ extra: [index < 40 ? 'delimiters\0|^~\\&' : 'delimiters\0|^~\\&#', 'encoding\0(none); CR'] })));
+    expect(known.changes).toContainEqual(expect.objectContaining({ kind: 'delimiters', before: ['|^~\\&'], after: ['|^~\\&#'] }));
+  });
+
   it('never throws and keeps confidence within 0..1 for any sequence (property)', () => {
     const arbitraryFacts = fc.record({
       version: fc.constantFrom('2.3', '2.5.1', null),
