@@ -33,6 +33,7 @@ import { directoryProblem } from './interface-input.ts';
 import { InterfaceOwnership } from './interface-ownership.ts';
 import { registerNodeRoutes } from './node-routes.ts';
 import { OwnershipRounds } from './ownership-rounds.ts';
+import { teamWatchFacts } from './watch-facts.ts';
 
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule<MonitorConfig> = {
@@ -109,10 +110,7 @@ export const plugin: PluginModule<MonitorConfig> = {
     queue.afterCommit((files) => watchManager.evaluateCommitted(files));
     const rollups = new RollupReader(db, interfaces, clock);
     const queries = new MessageQueries(db);
-    const watchFacts = {
-      problem: (id: string) => watchManager.state(id)?.problem,
-      watchingSinceMs: (id: string) => watchManager.state(id)?.watchingSinceMs ?? null,
-    };
+    const watchFacts = teamWatchFacts(ownership, watchManager);
     const reports = new ReportBuilder({
       db,
       clock,

@@ -219,8 +219,9 @@ export class InterfaceOwnership {
           await this.release(id, now, 'its placement no longer allows this node', beforeRelease);
           continue;
         }
-        // an owner that cannot watch an `any` folder says why, so a node that can may take it
-        const problem = placementOf(row) === 'any' ? (this.deps.watchProblem(id) ?? null) : null;
+        // an owner that cannot watch its folder says why: every node shows it, and for an `any` folder a node that
+        // can read it takes it
+        const problem = this.deps.watchProblem(id) ?? null;
         if (problem !== row.problem) {
           await this.deps.db.updateTable('monitor_interface_placement').set({ problem }).where('interface_id', '=', id).where('owner_node', '=', me).execute();
           this.rows.set(id, { ...row, problem });

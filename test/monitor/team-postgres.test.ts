@@ -137,6 +137,16 @@ describe.skipIf(!testPostgresUrl)('a team on one PostgreSQL store', () => {
       await client.end();
     }
     expect(await ownerOf(other, id)).toBe(home.name);
+    // every node answers its status from the owner's record; once its node is gone, nobody takes it over
+    const statusOn = async (node: TeamNode) =>
+      ((await callNode(node, 'GET', '/api/monitor/status')).data.interfaces as Array<{ interfaceId: string; state: string; reason: string }>).find((entry) => entry.interfaceId === id);
+    await until('the other node to show it down with the owner\'s reason', 10_000, async () => {
+      const status = await statusOn(other);
+      return status?.state === 'down' && status.reason.includes('does not exist');
+    });
+    await stopNode(home);
+    await until('the other node to say its node is gone', 10_000, async () => (await statusOn(other))?.reason.includes(`pinned to node ${home.name}`) === true);
+    expect(await ownerOf(other, id)).toBeNull();
   }, 120_000);
 });
 
