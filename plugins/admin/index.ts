@@ -5,10 +5,11 @@
  * minutes and alerts are reached through the monitor's public service only.
  */
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { provideService, resolveService } from '../../kernel/service-ref.ts';
 import { adminConfigSchema, type AdminConfig } from './admin-config.ts';
-import { AUDIT_TRAIL, type AuditTrail } from '../audit/api.ts';
-import { FEATURE_FLAGS, type FeatureFlags } from '../feature-flags/api.ts';
-import { MONITOR_SERVICE, type MonitorService } from '../monitor/api.ts';
+import { AUDIT_TRAIL } from '../audit/api.ts';
+import { FEATURE_FLAGS } from '../feature-flags/api.ts';
+import { MONITOR_SERVICE } from '../monitor/api.ts';
 import { ADMIN_SERVICES } from './api.ts';
 import { adminErrors } from './admin-errors.ts';
 import { registerRoleRoutes } from './role-routes.ts';
@@ -27,13 +28,13 @@ export const plugin: PluginModule<AdminConfig> = {
   async register(context) {
     context.registerErrors(adminErrors.catalogue);
     await context.storage.migrate({ ...workspaceMigrations, ...slaMigrations });
-    const audit = context.container.resolve<AuditTrail>(AUDIT_TRAIL);
-    const flags = context.container.resolve<FeatureFlags>(FEATURE_FLAGS);
-    const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const audit = resolveService(context.container, AUDIT_TRAIL);
+    const flags = resolveService(context.container, FEATURE_FLAGS);
+    const monitor = resolveService(context.container, MONITOR_SERVICE);
     const workspaces = new WorkspaceStore(context.storage.db, context.clock);
     const slas = new SlaStore(context.storage.db);
     const service = new SlaService(slas, monitor, context.clock, context.config.slaAlerts.windowHours);
-    context.container.registerInstance(ADMIN_SERVICES, { evaluateSlaAlerts: () => service.evaluateAlerts() });
+    provideService(context.container, ADMIN_SERVICES, { evaluateSlaAlerts: () => service.evaluateAlerts() });
 
     registerRoleRoutes(context, audit);
     registerWorkspaceRoutes(context, { store: workspaces, audit, flags, interfaceExists: (id) => monitor.interfaceExists(id) });

@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
-import { MONITOR_SERVICE, type MonitorService } from '../monitor/api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
+import { MONITOR_SERVICE } from '../monitor/api.ts';
 import { analyticsConfigSchema, type AnalyticsConfig } from './analytics-config.ts';
 import { analyticsErrors } from './analytics-errors.ts';
 import { registerAnalyticsRoutes } from './analytics-routes.ts';
@@ -25,7 +26,7 @@ export const plugin: PluginModule<AnalyticsConfig> = {
     const { config, clock, logger } = context;
     context.registerErrors(analyticsErrors.catalogue);
     await context.storage.migrate(analyticsMigrations);
-    const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const monitor = resolveService(context.container, MONITOR_SERVICE);
     // the report is built by the monitor (its contract's buildReport) and rendered here
     const buildReport: ReportBuilder = (window) => monitor.buildReport(window);
     const dashboards = new DashboardEngine(monitor, loadDashboardTemplates(join(context.directory, 'dashboards')));

@@ -3,9 +3,10 @@
  * record, and a pure helper naming the actor of a request. Records never hold a secret or message content.
  */
 import type { Principal } from '../../kernel/auth/principal.ts';
+import { createServiceRef } from '../../kernel/service-ref.ts';
 
 /** Container token of {@link AuditTrail}. */
-export const AUDIT_TRAIL = Symbol.for('workbench.audit-trail');
+export const AUDIT_TRAIL = createServiceRef<AuditTrail>('workbench.audit-trail');
 
 /** How an audited action ended. */
 export type AuditOutcome = 'success' | 'failure' | 'denied';

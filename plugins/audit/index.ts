@@ -7,6 +7,7 @@
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { provideService } from '../../kernel/service-ref.ts';
 import { auditConfigSchema, type AuditConfig } from './audit-config.ts';
 import { AUDIT_TRAIL } from './api.ts';
 import { AuditStore, auditMigrations } from './audit-store.ts';
@@ -36,7 +37,7 @@ export const plugin: PluginModule<AuditConfig> = {
       key: () => loadOrCreateAuditKey(context.config.keyFile ?? join(context.dataDir, 'audit-chain.key')),
       checkpointPath: join(context.dataDir, 'audit-checkpoint.json'),
     });
-    context.container.registerInstance(AUDIT_TRAIL, store);
+    provideService(context.container, AUDIT_TRAIL, store);
     registerAuditRoutes(context.routes, store);
     for (const command of createAuditCommands(store)) context.registerCommand(command);
 

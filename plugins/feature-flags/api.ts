@@ -1,7 +1,8 @@
 /** Public surface of the feature-flags plugin: the token and type of its flag store. */
+import { createServiceRef } from '../../kernel/service-ref.ts';
 
 /** Container token of {@link FeatureFlags}. */
-export const FEATURE_FLAGS = Symbol.for('workbench.feature-flags');
+export const FEATURE_FLAGS = createServiceRef<FeatureFlags>('workbench.feature-flags');
 
 /** Flags: config defaults overridden by stored global flags, overridden in turn by an organisation's flags. */
 export interface FeatureFlags {

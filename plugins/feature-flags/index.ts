@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { provideService } from '../../kernel/service-ref.ts';
 import { featureFlagsConfigSchema, type FeatureFlagConfig } from './feature-flags-config.ts';
 import { FEATURE_FLAGS } from './api.ts';
 import { FeatureFlagStore, featureFlagMigrations } from './flag-store.ts';
@@ -16,7 +17,7 @@ export const plugin: PluginModule<FeatureFlagConfig> = {
   async register(context) {
     await context.storage.migrate(featureFlagMigrations);
     const store = new FeatureFlagStore(context.storage.db, context.config.flags);
-    context.container.registerInstance(FEATURE_FLAGS, store);
+    provideService(context.container, FEATURE_FLAGS, store);
     // Every plugin's routes are switched by the flag named after it (monitor, analytics, tracing, ai-triage, ...).
     context.featureSwitches.use(store);
     context.routes.route({

@@ -4,15 +4,16 @@
  * roll-ups through this service; none of them opens the monitor's tables.
  *
  * ```ts
- * const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
+ * const monitor = resolveService(context.container, MONITOR_SERVICE);
  * const page = await monitor.queryMessages({ interfaceIds: [id], isValid: false }, { limit: 500 });
  * for await (const message of monitor.streamMessages({ since }, { after: storedCursor })) handle(message);
  * ```
  */
 import { z } from 'zod';
+import { createServiceRef } from '../../kernel/service-ref.ts';
 
 /** Container token of {@link MonitorService}. */
-export const MONITOR_SERVICE = Symbol.for('workbench.monitor');
+export const MONITOR_SERVICE = createServiceRef<MonitorService>('workbench.monitor');
 
 /** Alert severities, highest first. */
 export const ALERT_SEVERITIES = ['critical', 'warning', 'info'] as const;

@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { populationConfigSchema, type PopulationConfig } from './population-config.ts';
-import { SYNTHETIC_DATA, type SyntheticDataService } from '../synthetic-data/api.ts';
+import { SYNTHETIC_DATA } from '../synthetic-data/api.ts';
 import { populationErrors } from './errors.ts';
 import { createGenerationJobs } from './generation-jobs.ts';
 import { registerGenerationRoutes } from './generation-routes.ts';
@@ -25,7 +26,7 @@ export const plugin: PluginModule<PopulationConfig> = {
     await context.storage.migrate(populationMigrations);
     const db = context.storage.db;
     const profiles = createProfileStore(db);
-    const synthetic = context.container.resolve<SyntheticDataService>(SYNTHETIC_DATA);
+    const synthetic = resolveService(context.container, SYNTHETIC_DATA);
     const now = () => context.clock.now();
     const timeouts = { connectMs: context.config.connectTimeoutMs, statementMs: context.config.statementTimeoutMs };
     const session = createDatabaseSession(timeouts, now);

@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { ssoConfigSchema, type SsoConfig } from './sso-config.ts';
-import { AUDIT_TRAIL, type AuditTrail } from '../audit/api.ts';
+import { AUDIT_TRAIL } from '../audit/api.ts';
 import { ActiveIssuer } from './active-issuer.ts';
 import { registerProviderRoutes } from './provider-routes.ts';
 import { SecretBox } from './secret-box.ts';
@@ -22,7 +23,7 @@ export const plugin: PluginModule<SsoConfig> = {
   async register(context) {
     context.registerErrors(ssoErrors.catalogue);
     await context.storage.migrate(ssoMigrations);
-    const audit = context.container.resolve<AuditTrail>(AUDIT_TRAIL);
+    const audit = resolveService(context.container, AUDIT_TRAIL);
     const store = new SsoStore(context.storage.db);
     const box = new SecretBox(join(context.dataDir, context.config.secretKeyFile));
     const active = new ActiveIssuer(store, box, context.clock);

@@ -9,9 +9,10 @@
 import type { Faker } from '@faker-js/faker';
 import type { DependencyContainer } from 'tsyringe';
 import { defineErrorCatalogue } from '../../kernel/errors.ts';
+import { createServiceRef, resolveService } from '../../kernel/service-ref.ts';
 
 /** Container token of {@link SyntheticDataService}. */
-export const SYNTHETIC_DATA = Symbol.for('workbench.synthetic-data');
+export const SYNTHETIC_DATA = createServiceRef<SyntheticDataService>('workbench.synthetic-data');
 
 /** Error catalogue of the synthetic-data plugin. */
 export const syntheticDataErrors = defineErrorCatalogue({
@@ -32,7 +33,7 @@ export function syntheticDataOf(container: DependencyContainer): SyntheticDataSe
   return {
     createRandom(seed) {
       if (!container.isRegistered(SYNTHETIC_DATA, true)) throw syntheticDataErrors.create('GENERATION_UNAVAILABLE');
-      return container.resolve<SyntheticDataService>(SYNTHETIC_DATA).createRandom(seed);
+      return resolveService(container, SYNTHETIC_DATA).createRandom(seed);
     },
   };
 }

@@ -4,7 +4,9 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import { container as rootContainer } from 'tsyringe';
 import { EventBus } from '../../kernel/events.ts';
+import { createServiceRef, provideService, resolveService } from '../../kernel/service-ref.ts';
 import { Scheduler } from '../../kernel/scheduler.ts';
 import { Cache } from '../../kernel/cache.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
@@ -46,6 +48,19 @@ describe('EventBus', () => {
     // @ts-expect-error: the payload of a declared event has its declared shape
     bus.emit('sample.note-created', { n: 1 });
     expect(bus.listenerCount('sample.note-created')).toBe(0);
+  });
+});
+
+describe('service references', () => {
+  it('resolve to the type they were made with, and refuse a provider of another shape', () => {
+    const container = rootContainer.createChildContainer();
+    const GREETER = createServiceRef<{ greet(name: string): string }>('workbench.test-greeter');
+    provideService(container, GREETER, { greet: (name) => `hello ${name}` });
+    expect(resolveService(container, GREETER).greet('you')).toBe('hello you');
+    // The reference is the container token itself: resolving it by hand finds the same service.
+    expect(container.resolve<{ greet(name: string): string }>(Symbol.for('workbench.test-greeter')).greet('me')).toBe('hello me');
+    // @ts-expect-error: a provider must have the service's shape
+    provideService(container, GREETER, { wave: () => 'hi' });
   });
 });
 
