@@ -28,6 +28,12 @@ import { createDeidentifier } from '../plugins/deidentify/deidentifier.ts';
 import { loadKnowledgeBase } from '../plugins/ai-triage/knowledge-base.ts';
 import { TriageEngine } from '../plugins/ai-triage/triage-engine.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts';
+import { createStorage } from '../kernel/storage.ts';
+import { AggregateStore } from '../plugins/ai-triage/aggregate-store.ts';
+import { TriageFollower } from '../plugins/ai-triage/triage-follower.ts';
+import { triageMigrations } from '../plugins/ai-triage/triage-tables.ts';
+import { hl7TextFeatures } from '../plugins/ai-triage/upgrade-signals.ts';
+import pino from 'pino';
 import { send } from '../test/helpers/http-client.ts';
 import { startBenchWorkbench } from './bench-workbench.ts';
 import { median } from './timing.ts';
@@ -43,9 +49,14 @@ const FAILED = [
   'PV1|1||2000^2012^01||||004777^HOUSEMAN^GREGORY',
 ].join('\r');
 
-async function engineFigures(): Promise<Record<string, number>> {
+/** The HL7 adapter with the project's profile packs. */
+function hl7Adapter() {
   const packs = discoverProfilePacks([resolve(projectRoot, 'profiles')]).packs;
-  const adapter = createHl7Adapter({ synthetic: createSyntheticDataService(), profiles: loadHl7Profiles(packs) });
+  return createHl7Adapter({ synthetic: createSyntheticDataService(), profiles: loadHl7Profiles(packs) });
+}
+
+async function engineFigures(): Promise<Record<string, number>> {
+  const adapter = hl7Adapter();
   const standards = new StandardsRegistry();
   standards.register(adapter);
   const { base } = loadKnowledgeBase(join(projectRoot, 'plugins', 'ai-triage', 'knowledge'));
@@ -161,7 +172,24 @@ async function storeFigures(): Promise<Record<string, number>> {
       await stream({ interfaceIds: [interfaceId], since: new Date(Date.now() - 8 * 24 * 3_600_000).toISOString() });
       allMs.push(performance.now() - start);
     }
+    // The follower's own cost: every stored message folded from scratch into a fresh store (stream with the text,
+    // features, writes), beside streaming them alone (above).
+    const foldDir = join(bench.dir, 'fold');
+    mkdirSync(foldDir);
+    const foldStorage = await createStorage({ url: null, dataDir: foldDir, sqliteFile: 'fold.db' });
+    let foldMs: number;
+    try {
+      await foldStorage.migrate('ai-triage', triageMigrations);
+      const hl7 = hl7Adapter();
+      const follower = new TriageFollower(() => monitor, new AggregateStore(foldStorage.db, foldStorage.sql), pino({ level: 'silent' }), hl7TextFeatures((path, version) => hl7.describe(path, version ? { version } : {})));
+      const start = performance.now();
+      await follower.catchUp();
+      foldMs = performance.now() - start;
+    } finally {
+      await foldStorage.close();
+    }
     const figures = {
+      foldMs,
       firstPatternsMs: patternsMs[0]!,
       patternsMs: median(patternsMs),
       streamFailuresMs: median(failuresMs),
@@ -177,6 +205,9 @@ async function storeFigures(): Promise<Record<string, number>> {
     );
     console.log(
       `upgrade check over ${figures.upgradeMessagesRead.toLocaleString('en-US')} messages: ours ${figures.upgradeCheckMs.toFixed(0)} ms median (detected: ${upgrade!.upgradeDetected}) | streaming them alone ${figures.streamMessagesMs.toFixed(0)} ms | ratio ${(figures.upgradeCheckMs / figures.streamMessagesMs).toFixed(2)}x (target < 1,000 ms)`,
+    );
+    console.log(
+      `follower folding all ${total.toLocaleString('en-US')} messages from scratch (text read, features, writes): ${(foldMs / 1000).toFixed(1)} s, ${Math.round(total / (foldMs / 1000)).toLocaleString('en-US')} msg/s | streaming them alone ${figures.streamMessagesMs.toFixed(0)} ms | ratio ${(foldMs / figures.streamMessagesMs).toFixed(2)}x`,
     );
     return figures;
   } finally {
