@@ -4,7 +4,8 @@
  * audited. `GET /api/features` (feature-flags plugin) keeps answering the effective flags.
  */
 import { z } from 'zod';
-import type { PluginContext } from '../../kernel/plugin-api.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
 import type { FeatureFlags } from '../feature-flags/api.ts';
 import type { AuditTrail } from '../audit/api.ts';
@@ -25,10 +26,9 @@ const storedFlagSchema = z.object({
 
 /** Registers the flag routes. */
 export function registerFeatureFlagRoutes(
-  context: PluginContext,
-  deps: { flags: FeatureFlags; workspaces: WorkspaceStore; audit: AuditTrail },
+  routes: RouteRegistrar,
+  deps: { flags: FeatureFlags; workspaces: WorkspaceStore; audit: AuditTrail; clock: Clock },
 ): void {
-  const routes = context.routes;
   const { flags, workspaces, audit } = deps;
   const scopeOf = (workspaceId: string | undefined) => workspaceId ?? '';
 
@@ -71,7 +71,7 @@ export function registerFeatureFlagRoutes(
       const { name } = request.params;
       const { enabled, workspaceId } = request.body;
       if (workspaceId !== undefined) await requireWorkspace(workspaces, workspaceId);
-      const updatedAt = context.clock.now().toISOString();
+      const updatedAt = deps.clock.now().toISOString();
       await flags.set(name, enabled, scopeOf(workspaceId), updatedAt);
       await recordAdminWrite(audit, request, 'flag.set', 'feature-flag', name, { enabled, workspaceId: workspaceId ?? null });
       return { name, workspaceId: workspaceId ?? null, enabled, updatedAt };

@@ -36,11 +36,20 @@ export const plugin: PluginModule<AdminConfig> = {
     const service = new SlaService(slas, monitor, context.clock, context.config.slaAlerts.windowHours);
     provideService(context.container, ADMIN_SERVICES, { evaluateSlaAlerts: () => service.evaluateAlerts() });
 
-    registerRoleRoutes(context, audit);
-    registerWorkspaceRoutes(context, { store: workspaces, audit, flags, interfaceExists: (id) => monitor.interfaceExists(id) });
-    registerFeatureFlagRoutes(context, { flags, workspaces, audit });
-    registerSlaRoutes(context, { slas, service, monitor, audit });
-    registerObservabilityRoutes(context, { workspaces, slas, service, monitor, rates: context.config.costRates });
+    registerRoleRoutes(context.routes, { roles: context.auth.roles, audit });
+    registerWorkspaceRoutes(context.routes, { store: workspaces, audit, flags, interfaceExists: (id) => monitor.interfaceExists(id) });
+    registerFeatureFlagRoutes(context.routes, { flags, workspaces, audit, clock: context.clock });
+    registerSlaRoutes(context.routes, { slas, service, monitor, audit, clock: context.clock });
+    registerObservabilityRoutes(context.routes, {
+      workspaces,
+      slas,
+      service,
+      monitor,
+      rates: context.config.costRates,
+      storage: context.storage,
+      dataDir: context.dataDir,
+      clock: context.clock,
+    });
     registerPrometheusMetrics(context, monitor, context.config.metrics);
 
     // An interface removed from the monitor takes its SLA and workspace links with it.

@@ -3,7 +3,8 @@
  * the workspace id), its violations (breach ranges of its interfaces, newest first), and cost metrics.
  */
 import { z } from 'zod';
-import type { PluginContext } from '../../kernel/plugin-api.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { PluginContext, RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { timestampInput } from '../../kernel/http/input-validation.ts';
 import type { MonitorService } from '../monitor/api.ts';
 import { ADMIN_ROUTE } from './admin-route-defaults.ts';
@@ -37,10 +38,19 @@ function percent(part: number, whole: number): number | null {
 
 /** Registers the observability routes. */
 export function registerObservabilityRoutes(
-  context: PluginContext,
-  deps: { workspaces: WorkspaceStore; slas: SlaStore; service: SlaService; monitor: MonitorService; rates: CostRates },
+  routes: RouteRegistrar,
+  deps: {
+    workspaces: WorkspaceStore;
+    slas: SlaStore;
+    service: SlaService;
+    monitor: MonitorService;
+    rates: CostRates;
+    /** The store and data folder whose size the cost estimate measures. */
+    storage: PluginContext['storage'];
+    dataDir: string;
+    clock: Clock;
+  },
 ): void {
-  const routes = context.routes;
   const { workspaces, slas, service, monitor } = deps;
 
   /** The reports of a workspace's interfaces that have an SLA (others are listed without one). */
@@ -182,12 +192,12 @@ export function registerObservabilityRoutes(
     }),
     handler: () =>
       measureCosts({
-        db: context.storage.db,
-        sql: context.storage.sql,
-        dialect: context.storage.dialect,
-        dataDir: context.dataDir,
+        db: deps.storage.db,
+        sql: deps.storage.sql,
+        dialect: deps.storage.dialect,
+        dataDir: deps.dataDir,
         monitor,
-        clock: context.clock,
+        clock: deps.clock,
         rates: deps.rates,
       }),
   });

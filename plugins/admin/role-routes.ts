@@ -4,7 +4,8 @@
  * applied one at a time so two concurrent demotions cannot both pass that check.
  */
 import { z } from 'zod';
-import type { PluginContext } from '../../kernel/plugin-api.ts';
+import type { RoleAssignmentStore } from '../../kernel/auth/role-assignments.ts';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
 import { MONITOR_ADMIN_ROLE, MONITOR_ROLES, isMonitorRole, type MonitorRole } from '../../kernel/auth/principal.ts';
 import type { AuditTrail } from '../audit/api.ts';
@@ -28,9 +29,8 @@ export function requireKnownRole(role: string): MonitorRole {
 const assignmentSchema = z.object({ userId: z.string(), role: z.string(), assignedAt: z.string() });
 
 /** Registers the role routes. */
-export function registerRoleRoutes(context: PluginContext, audit: AuditTrail): void {
-  const routes = context.routes;
-  const roles = context.auth.roles;
+export function registerRoleRoutes(routes: RouteRegistrar, deps: { roles: RoleAssignmentStore; audit: AuditTrail }): void {
+  const { roles, audit } = deps;
   const queue = new SerialQueue();
 
   const ensureNotLastAdmin = async (userId: string) => {

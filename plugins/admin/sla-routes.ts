@@ -4,7 +4,8 @@
  * stored minutes (see sla-report.ts for every definition).
  */
 import { z } from 'zod';
-import type { PluginContext } from '../../kernel/plugin-api.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
 import { timestampInput } from '../../kernel/http/input-validation.ts';
 import type { MonitorService } from '../monitor/api.ts';
@@ -25,10 +26,9 @@ const storedSlaSchema = slaDefinitionSchema.extend({ createdAt: z.string(), upda
 
 /** Registers the SLA routes. */
 export function registerSlaRoutes(
-  context: PluginContext,
-  deps: { slas: SlaStore; service: SlaService; monitor: MonitorService; audit: AuditTrail },
+  routes: RouteRegistrar,
+  deps: { slas: SlaStore; service: SlaService; monitor: MonitorService; audit: AuditTrail; clock: Clock },
 ): void {
-  const routes = context.routes;
   const { slas, service, monitor, audit } = deps;
 
   routes.route({
@@ -51,7 +51,7 @@ export function registerSlaRoutes(
       if (!(await monitor.interfaceExists(definition.interfaceId))) {
         throw kernelErrors.create('NOT_FOUND', { what: `Interface "${definition.interfaceId}" in the monitor` });
       }
-      const result = await slas.upsert(definition, context.clock.now().toISOString());
+      const result = await slas.upsert(definition, deps.clock.now().toISOString());
       await recordAdminWrite(audit, request, 'sla.upsert', 'sla', definition.interfaceId, {
         uptimeTarget: definition.uptimeTarget,
         maxResponseMs: definition.maxResponseMs,

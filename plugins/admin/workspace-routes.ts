@@ -3,7 +3,7 @@
  * and role) and interfaces (which must exist in the monitor). Duplicate names, members and interfaces: 409.
  */
 import { z } from 'zod';
-import type { PluginContext } from '../../kernel/plugin-api.ts';
+import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
 import { SerialQueue } from '../../kernel/serial-queue.ts';
 import type { AuditTrail } from '../audit/api.ts';
@@ -46,8 +46,7 @@ export async function requireWorkspace(store: WorkspaceStore, id: string): Promi
 }
 
 /** Registers the workspace routes. */
-export function registerWorkspaceRoutes(context: PluginContext, deps: WorkspaceRouteDeps): void {
-  const routes = context.routes;
+export function registerWorkspaceRoutes(routes: RouteRegistrar, deps: WorkspaceRouteDeps): void {
   const { store, audit } = deps;
   // Check-then-insert sequences (duplicate names, members, interfaces) must not interleave.
   const queue = new SerialQueue();

@@ -39,8 +39,8 @@ export const plugin: PluginModule<SsoConfig> = {
         return { kind: 'session', subject: session.userId, roles: assignment ? [assignment.role] : [] };
       },
     });
-    registerProviderRoutes(context, { store, box, active, audit });
-    registerSignInRoutes(context, { store, active, users, audit, settings: context.config });
+    registerProviderRoutes(context.routes, { store, box, active, audit, clock: context.clock });
+    registerSignInRoutes(context.routes, { store, active, users, audit, settings: context.config, clock: context.clock });
     context.scheduler.schedule('sso-expired-sessions', '23 * * * *', async () => {
       await store.removeExpiredSessions(context.clock.now().toISOString());
     });

@@ -3,7 +3,8 @@
  * and never answered or logged), remove. Every change is audited without the secret.
  */
 import { z } from 'zod';
-import type { PluginContext, RouteDefinition } from '../../kernel/plugin-api.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { RouteRegistrar, RouteDefinition } from '../../kernel/plugin-api.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
 import { auditContextOf, type AuditTrail } from '../audit/api.ts';
 import type { ActiveIssuer } from './active-issuer.ts';
@@ -45,10 +46,9 @@ function publicView(provider: StoredProvider): z.infer<typeof providerSchema> {
 
 /** Registers the provider routes. */
 export function registerProviderRoutes(
-  context: PluginContext,
-  deps: { store: SsoStore; box: SecretBox; active: ActiveIssuer; audit: AuditTrail },
+  routes: RouteRegistrar,
+  deps: { store: SsoStore; box: SecretBox; active: ActiveIssuer; audit: AuditTrail; clock: Clock },
 ): void {
-  const routes = context.routes;
   const { store, box, active, audit } = deps;
 
   routes.route({
@@ -95,7 +95,7 @@ export function registerProviderRoutes(
         metadata,
         jitProvisioning: body.jitProvisioning,
         audiences: body.audiences,
-        updatedAt: context.clock.now().toISOString(),
+        updatedAt: deps.clock.now().toISOString(),
       });
       active.invalidate();
       await audit.record({

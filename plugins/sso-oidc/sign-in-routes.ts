@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { PluginContext, RawResponse, RouteDefinition, RouteRequest } from '../../kernel/plugin-api.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { RouteRegistrar, RawResponse, RouteDefinition, RouteRequest } from '../../kernel/plugin-api.ts';
 import { readCookie } from '../../kernel/auth/credential-contracts.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { auditContextOf, type AuditTrail } from '../audit/api.ts';
@@ -51,10 +52,9 @@ function hostOf(request: RouteRequest): string {
 
 /** Registers the sign-in routes. */
 export function registerSignInRoutes(
-  context: PluginContext,
-  deps: { store: SsoStore; active: ActiveIssuer; users: UserMapping; audit: AuditTrail; settings: SignInSettings },
+  routes: RouteRegistrar,
+  deps: { store: SsoStore; active: ActiveIssuer; users: UserMapping; audit: AuditTrail; settings: SignInSettings; clock: Clock },
 ): void {
-  const routes = context.routes;
   const { store, active, users, audit, settings } = deps;
   const pending = new Map<string, PendingLogin>();
 
@@ -168,7 +168,7 @@ export function registerSignInRoutes(
         throw error;
       }
       const value = randomBytes(32).toString('base64url');
-      const now = context.clock.now();
+      const now = deps.clock.now();
       const expiresAt = new Date(now.getTime() + settings.sessionHours * 3_600_000);
       await store.createSession(value, { userId, issuer: issuer.issuer, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() });
       await audit.record({
@@ -196,7 +196,7 @@ export function registerSignInRoutes(
 
   const logout = async (request: RouteRequest): Promise<RawResponse> => {
     const value = readCookie(request.headers.cookie, SESSION_COOKIE);
-    const session = value ? await store.session(value, context.clock.now().toISOString()) : undefined;
+    const session = value ? await store.session(value, deps.clock.now().toISOString()) : undefined;
     const ended = value ? await store.endSession(value) : false;
     if (ended && session) {
       await audit.record({
