@@ -5,7 +5,7 @@
  * check digit.
  */
 
-import { deaCheckDigit, deaProblem, npiCheckDigit } from '../identifiers/api.ts';
+import { deaCheckDigit, npiCheckDigit } from '../identifiers/api.ts';
 
 /** Draws integers; the seeded faker supplies it so identifiers are deterministic. */
 export type IntSource = (min: number, max: number) => number;
