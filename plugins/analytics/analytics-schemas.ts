@@ -39,15 +39,6 @@ export const topNSchema = z.object({
   rows: z.array(topNRowSchema),
 });
 
-/** Totals of a window with the derived metrics. */
-export const totalsSchema = z.object({
-  ...parts,
-  successful: z.number(),
-  errorRate: z.number().nullable(),
-  averageLatencyMs: z.number().nullable(),
-  p99LatencyMs: z.number().nullable(),
-});
-
 
 const issueSchema = z.object({ field: z.string(), code: z.string(), severity: z.enum(['error', 'warning']), message: z.string() });
 

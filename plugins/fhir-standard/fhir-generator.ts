@@ -353,6 +353,3 @@ export function createFhirGenerator(synthetic: SyntheticDataService) {
     },
   };
 }
-
-/** The generator type. */
-export type FhirGenerator = ReturnType<typeof createFhirGenerator>;

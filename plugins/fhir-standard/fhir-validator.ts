@@ -178,6 +178,3 @@ export function createFhirValidator(parts: FhirValidatorParts) {
     },
   };
 }
-
-/** The validator type. */
-export type FhirValidator = ReturnType<typeof createFhirValidator>;

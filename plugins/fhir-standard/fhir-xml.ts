@@ -294,6 +294,3 @@ export function createFhirXmlConverter(definitions: FhirDefinitions) {
     },
   };
 }
-
-/** The converter type. */
-export type FhirXmlConverter = ReturnType<typeof createFhirXmlConverter>;
