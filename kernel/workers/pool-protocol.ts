@@ -3,7 +3,7 @@
  * the outcome it answers with. All of it is plain data (structured clone); errors a caller may see travel as their
  * catalogue fields, because an Error loses its code and status on the way.
  */
-import type { DiffOptions, GenerateOptions, ValidateOptions } from '../standards-registry.ts';
+import type { DiffOptions, GenerateOptions, ReadContentOptions, ValidateOptions } from '../standards-registry.ts';
 import type { DiscoveredPlugin } from '../plugin-manifest.ts';
 import type { ProfilePack } from '../profile-packs.ts';
 
@@ -23,7 +23,9 @@ export interface WorkerBootData {
 export type PooledTask =
   | { operation: 'validate'; standard: string; content: string; options: ValidateOptions }
   | { operation: 'diff'; standard: string; left: string; right: string; options: DiffOptions }
-  | { operation: 'generate'; standard: string; options: GenerateOptions };
+  | { operation: 'generate'; standard: string; options: GenerateOptions }
+  /** The adapter's reading capability over received content; every message is validated in the worker. */
+  | { operation: 'read'; standard: string; content: Uint8Array; options: Omit<ReadContentOptions, 'validateHere'> };
 
 /** What the pool sends a worker: the task and its number, which the worker reports when it begins the work. */
 export interface PoolRequest {

@@ -19,6 +19,9 @@ function perform(adapter: StandardAdapter, task: PooledTask): unknown {
       return adapter.diff(task.left, task.right, task.options);
     case 'generate':
       return adapter.generate(task.options);
+    case 'read':
+      if (!adapter.reading) throw new Error(`The standard adapter "${adapter.id}" cannot read received content.`);
+      return adapter.reading.readMessages(task.content, task.options);
   }
 }
 

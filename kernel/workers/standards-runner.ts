@@ -7,6 +7,8 @@ import type {
   DiffOptions,
   DiffResult,
   GenerateOptions,
+  ReadContentOptions,
+  ReadContentResult,
   StandardAdapter,
   ValidateOptions,
   ValidationResult,
@@ -48,6 +50,19 @@ export class StandardsRunner {
     const pooled = this.pool !== undefined && (options.ignoredFields.length > 0 || this.isPooled(size));
     if (!this.pool || !pooled) return adapter.diff(left, right, options);
     return this.pool.run({ operation: 'diff', standard: adapter.id, left, right, options });
+  }
+
+  /**
+   * Reads received content with the adapter's reading capability (which it must have). Content long enough for the
+   * pool is read there whole, every message validated in the worker (`validateHere` stays behind), so a batch file of
+   * many megabytes never holds the event loop; shorter content is read here, honouring `validateHere`.
+   */
+  async read(adapter: StandardAdapter, content: Uint8Array, options: ReadContentOptions): Promise<ReadContentResult> {
+    const reading = adapter.reading;
+    if (!reading) throw new Error(`The standard adapter "${adapter.id}" cannot read received content.`);
+    if (!this.pool || !this.isPooled(content.length)) return reading.readMessages(content, options);
+    const { validateHere: _here, ...portable } = options;
+    return this.pool.run({ operation: 'read', standard: adapter.id, content, options: portable });
   }
 
   /** Generates messages with the adapter. */

@@ -16,6 +16,11 @@ function buildAdapter(context: WorkerPluginContext): ReturnType<typeof createFhi
   });
 }
 
+/** The adapter with its reading capability (received files), over its own validation. */
+function withReading<T extends ReturnType<typeof buildAdapter>>(adapter: T): T {
+  return Object.assign(adapter, { reading: createFhirReading((content, options) => adapter.validate(content, options)) });
+}
+
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule = {
   register(context) {
@@ -24,13 +29,13 @@ export const plugin: PluginModule = {
     for (const { file, problem } of adapter.profileProblems()) {
       context.logger.warn({ file, problem }, `FHIR profile file ${file} was not loaded: ${problem}`);
     }
-    // reading received files (the monitor) happens on the main thread only
-    context.standards.register(Object.assign(adapter, { reading: createFhirReading((content, options) => adapter.validate(content, options)) }));
+    // received files are read on the main thread when short and in a pool worker when long
+    context.standards.register(withReading(adapter));
     context.logger.info({ profiles: adapter.profiles().length }, 'FHIR R4 adapter registered');
   },
   registerWorker(context) {
     const adapter = buildAdapter(context);
-    context.standards.register(adapter);
+    context.standards.register(withReading(adapter));
     // A pool worker exists to do heavy work: it loads the R4 definitions and terminology now, so a pooled
     // validation's time budget is spent on the message, not on the first-use load.
     adapter.validate('{"resourceType":"Patient","id":"warm-up","gender":"unknown"}', { mode: 'strict' });

@@ -12,7 +12,7 @@ import { createHl7MessageReader, HL7_MESSAGE_READER } from './hl7-message-reader
 import { createHl7Reading } from './hl7-message-reading.ts';
 import { type Hl7ProfileSet, loadHl7Profiles } from './hl7-profiles.ts';
 
-function registerAdapter(context: WorkerPluginContext, reportProblems: boolean, withReading: boolean): Hl7ProfileSet {
+function registerAdapter(context: WorkerPluginContext, reportProblems: boolean): Hl7ProfileSet {
   const profiles = loadHl7Profiles(context.profiles);
   if (reportProblems) {
     for (const problem of profiles.problems) {
@@ -21,8 +21,8 @@ function registerAdapter(context: WorkerPluginContext, reportProblems: boolean, 
   }
   const synthetic = syntheticDataOf(context.container);
   const adapter = createHl7Adapter({ synthetic, profiles });
-  // reading received files (the monitor) happens on the main thread only
-  context.standards.register(withReading ? { ...adapter, reading: createHl7Reading(createHl7MessageReader(profiles)) } : adapter);
+  // received files are read on the main thread when short and in a pool worker when long (a large batch file)
+  context.standards.register({ ...adapter, reading: createHl7Reading(createHl7MessageReader(profiles)) });
   return profiles;
 }
 
@@ -30,10 +30,10 @@ function registerAdapter(context: WorkerPluginContext, reportProblems: boolean, 
 export const plugin: PluginModule = {
   register(context) {
     context.registerErrors(hl7Errors.catalogue);
-    const profiles = registerAdapter(context, true, true);
+    const profiles = registerAdapter(context, true);
     context.container.registerInstance(HL7_MESSAGE_READER, createHl7MessageReader(profiles));
   },
   registerWorker: (context) => {
-    registerAdapter(context, false, false);
+    registerAdapter(context, false);
   },
 };

@@ -36,6 +36,22 @@ import { OwnershipRounds } from './ownership-rounds.ts';
 import { teamWatchFacts } from './watch-facts.ts';
 
 /** The plugin module the kernel loads. */
+
+/**
+ * Runs pooled work, waiting and trying again while the pool's queue is full (it is bounded) rather than failing a
+ * good file: a minute at most.
+ */
+async function whilePoolBusy<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SERVER_BUSY' || attempt >= 600) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 export const plugin: PluginModule<MonitorConfig> = {
   configSchema: monitorConfigSchema,
   async register(context) {
@@ -58,17 +74,8 @@ export const plugin: PluginModule<MonitorConfig> = {
         // read on use: the standard plugins register their adapters while the plugins load
         adapters: () => context.standards.list(),
         validateHere: (rawLength) => !context.standardsRunner.isPooled(rawLength),
-        async validate(adapter, content, options) {
-          // the pool's queue is bounded: when it is full, wait and try again rather than fail a good message
-          for (let attempt = 0; ; attempt++) {
-            try {
-              return await context.standardsRunner.validate(adapter, content, options);
-            } catch (error) {
-              if ((error as { code?: string }).code !== 'SERVER_BUSY' || attempt >= 600) throw error;
-              await new Promise((resolve) => setTimeout(resolve, 100));
-            }
-          }
-        },
+        validate: (adapter, content, options) => whilePoolBusy(() => context.standardsRunner.validate(adapter, content, options)),
+        read: (adapter, content, options) => whilePoolBusy(() => context.standardsRunner.read(adapter, content, options)),
       },
       maxFileBytes: config.maxFileBytes,
       batchFiles: config.commitBatchFiles,

@@ -19,8 +19,8 @@ function registerAdapter(context: WorkerPluginContext, reportProblems: boolean):
   }
   const synthetic = syntheticDataOf(context.container);
   const adapter = createNcpdpAdapter({ synthetic, profiles });
-  // reading received files (the monitor) happens on the main thread only
-  context.standards.register(reportProblems ? { ...adapter, reading: createNcpdpReading((content, options) => adapter.validate(content, options)) } : adapter);
+  // received files are read on the main thread when short and in a pool worker when long
+  context.standards.register({ ...adapter, reading: createNcpdpReading((content, options) => adapter.validate(content, options)) });
 }
 
 /** The plugin module the kernel loads. */

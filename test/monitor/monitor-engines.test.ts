@@ -119,6 +119,7 @@ function contentReaders(pooledFrom = Number.POSITIVE_INFINITY): ContentReaders &
   const hl7 = { id: 'hl7', displayName: 'HL7 v2', detect: () => 1, reading: createHl7Reading(createHl7MessageReader(loadHl7Profiles([]))) };
   return {
     adapters: () => [hl7 as unknown as StandardAdapter],
+    read: (adapter, content, options) => adapter.reading!.readMessages(content, options),
     validateHere: (length) => length < pooledFrom,
     validate(_adapter, content) {
       validated.push(content);

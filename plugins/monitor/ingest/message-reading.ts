@@ -7,7 +7,15 @@
  * through the kernel's runner, so it never holds the event loop. Content holding no message at all is one failed
  * message with a PARSE_ERROR, never an exception.
  */
-import type { ReadContentResult, ReadMessageVerdict, StandardAdapter, ValidateOptions, ValidationIssue, ValidationResult } from '../../../kernel/standards-registry.ts';
+import type {
+  ReadContentOptions,
+  ReadContentResult,
+  ReadMessageVerdict,
+  StandardAdapter,
+  ValidateOptions,
+  ValidationIssue,
+  ValidationResult,
+} from '../../../kernel/standards-registry.ts';
 import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from '../api.ts';
 import { digestOf, noFacts, readFacts } from '../message-facts.ts';
 
@@ -24,6 +32,11 @@ export type ValidateMessage = (adapter: StandardAdapter, content: string, option
 export interface ContentReaders {
   /** The registered adapters (those with a reading capability can read files). */
   adapters(): readonly StandardAdapter[];
+  /**
+   * Reads content with an adapter's reading capability: here when short, in the worker pool when long (a batch file
+   * of many megabytes), so no file holds the event loop.
+   */
+  read(adapter: StandardAdapter, content: Uint8Array, options: ReadContentOptions): Promise<ReadContentResult> | ReadContentResult;
   /** Validates a message the reading left without a verdict. */
   validate: ValidateMessage;
   /** Whether a message of this length is validated on the event loop, by the reading. */
@@ -121,21 +134,31 @@ export function chooseReader(
   return { adapter: bestScore >= 0.5 ? best : undefined, fallback: best };
 }
 
-/** Reads with the interface's profile; one no longer loaded falls back to the standard. */
-function readWithProfile(
+/** The pool's codes for work it gave up on: the content is then a failed file saying so, never a crash. */
+const GIVEN_UP = new Set(['PROCESSING_TIME_EXCEEDED', 'PROCESSING_MEMORY_EXCEEDED']);
+
+/**
+ * Reads with the interface's profile; one no longer loaded falls back to the standard. Content the worker pool gave
+ * up on (over its time or memory budget) comes back as the reason, for the file to be failed with it.
+ */
+async function readWithProfile(
   adapter: StandardAdapter,
   readers: ContentReaders,
   content: Buffer,
   monitored: MonitoredInterface,
   firstIndex: number,
-): { read: ReadContentResult; warning?: StoredIssue } {
-  const reading = adapter.reading!;
+): Promise<{ read: ReadContentResult; warning?: StoredIssue } | { givenUp: string }> {
   const options = { mode: monitored.validationMode, firstIndex, validateHere: (n: number) => readers.validateHere(n) };
   try {
-    return { read: reading.readMessages(content, { ...options, profile: monitored.profileName ?? undefined }) };
+    try {
+      return { read: await readers.read(adapter, content, { ...options, profile: monitored.profileName ?? undefined }) };
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'PROFILE_NOT_FOUND') throw error;
+      return { read: await readers.read(adapter, content, options), warning: profileNotLoaded(error) };
+    }
   } catch (error) {
-    if ((error as { code?: string }).code !== 'PROFILE_NOT_FOUND') throw error;
-    return { read: reading.readMessages(content, options), warning: profileNotLoaded(error) };
+    if (!GIVEN_UP.has((error as { code?: string }).code ?? '')) throw error;
+    return { givenUp: `The file could not be read: ${(error as Error).message}` };
   }
 }
 
@@ -181,7 +204,9 @@ export async function readContent(
     );
   }
   const standard = adapter.id as MonitoredStandard;
-  const { read, warning } = readWithProfile(adapter, readers, content, monitored, options.skip);
+  const reading = await readWithProfile(adapter, readers, content, monitored, options.skip);
+  if ('givenUp' in reading) return failed(reading.givenUp);
+  const { read, warning } = reading;
   if (read.messageCount === 0) return failed(read.problems[read.problems.length - 1] ?? `The content holds no ${adapter.displayName} message.`);
   const messages: ReadMessage[] = [];
   for (const message of read.messages) {

@@ -1,0 +1,91 @@
+// A large batch file is read in the worker pool, not on the event loop: through HTTP, its messages are counted
+// exactly with the verdicts an in-process read gives; the read ran as a pooled `read` task; and a file the pool
+// gives up on (over the time budget) is a failed file saying why, with its alert, never a crash or a lost file.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WorkPool } from '../../kernel/workers/work-pool.ts';
+import type { PooledTask } from '../../kernel/workers/pool-protocol.ts';
+import { TOKENS } from '../../kernel/tokens.ts';
+import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
+import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from './monitor-harness.ts';
+
+/** `count` ADT messages in one batch file's text; every seventh lacks its MSH-9 and so fails validation. */
+function batch(count: number, prefix: string): string {
+  return Array.from({ length: count }, (_, i) => {
+    const message = adtMessage(`${prefix}${i}`, { patientId: `P${i}` });
+    return i % 7 === 3 ? message.replace('ADT^A01', '') : message;
+  }).join('\r');
+}
+
+async function createInterface(h: MonitorHarness, name: string, directoryPath: string): Promise<string> {
+  const created = await h.post('/api/monitor/interfaces', { name, directoryPath });
+  expect(created.status).toBe(201);
+  return created.json.data.id as string;
+}
+
+async function metrics(h: MonitorHarness, id: string): Promise<{ messagesTotal: number; messagesFailed: number }> {
+  return (await h.get(`/api/monitor/interfaces/${id}/metrics?sinceHours=2`)).json.data;
+}
+
+describe('large batch files', () => {
+  let h: MonitorHarness | undefined;
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await h?.stop();
+    h = undefined;
+  });
+
+  it('reads a batch file longer than the inline limit in the pool, counting every message with its own verdict', async () => {
+    const tasks: PooledTask['operation'][] = [];
+    const run = WorkPool.prototype.run;
+    vi.spyOn(WorkPool.prototype, 'run').mockImplementation(function (this: WorkPool, task: PooledTask) {
+      tasks.push(task.operation);
+      return run.call(this, task);
+    });
+    h = await startMonitorHarness({ config: { work: { threads: 1, inlineBelowBytes: 64 * 1024, timeBudgetMs: 300_000 } } });
+    const dir = h.folder();
+    const content = batch(1_500, 'BIG');
+    expect(content.length).toBeGreaterThan(64 * 1024);
+    writeFileSync(join(dir, 'big-batch.hl7'), content);
+    const id = await createInterface(h, 'large batch', dir);
+
+    const counted = await waitFor(async () => {
+      const m = await metrics(h!, id);
+      return m.messagesTotal >= 1_500 ? m : undefined;
+    }, 120_000, 'the batch counted');
+    // the same content read in-process gives the verdicts the monitor stored
+    const hl7 = h.wb.workbench.container.resolve<StandardsRegistry>(TOKENS.Standards).get('hl7');
+    const inProcess = hl7!.reading!.readMessages(Buffer.from(content), { mode: 'compatibility' });
+    expect(counted.messagesTotal).toBe(inProcess.messageCount);
+    expect(counted.messagesFailed).toBe(inProcess.messages.filter((m) => !m.verdict?.isValid).length);
+    expect(counted.messagesFailed).toBeGreaterThan(0);
+    expect(tasks).toContain('read');
+
+    // a small file beside it is read on the event loop, as before
+    const before = tasks.length;
+    writeFileSync(join(dir, 'small.hl7'), adtMessage('SMALL1'));
+    await waitFor(async () => (await metrics(h!, id)).messagesTotal === 1_501, 30_000, 'the small file counted');
+    expect(tasks.slice(before)).not.toContain('read');
+  });
+
+  it('fails a batch file the pool gives up on, saying why, and raises the unparsable-file alert', async () => {
+    h = await startMonitorHarness({ config: { work: { threads: 1, inlineBelowBytes: 1024, timeBudgetMs: 100 } } });
+    const dir = h.folder();
+    // far more than a worker reads in 100 ms
+    writeFileSync(join(dir, 'huge-batch.hl7'), batch(40_000, 'HUGE'));
+    const id = await createInterface(h, 'over budget', dir);
+    const alert = await waitFor(async () => {
+      const list = (await h!.get(`/api/monitor/alerts?interfaceId=${id}`)).json.data as Array<{ rule: string; message: string }>;
+      return list.find((a) => a.rule === 'unparsable-file');
+    }, 120_000, 'the unparsable-file alert');
+    expect(alert.message).toContain('huge-batch.hl7');
+    const m = await metrics(h, id);
+    expect(m).toMatchObject({ messagesTotal: 1, messagesFailed: 1 });
+    const page = await h.get(`/api/monitor/interfaces/${id}`);
+    expect(page.status).toBe(200);
+    // the service goes on: another file is counted
+    writeFileSync(join(dir, 'next.hl7'), adtMessage('NEXT1'));
+    await waitFor(async () => (await metrics(h!, id)).messagesTotal === 2, 30_000, 'the next file counted');
+  });
+});
