@@ -29,8 +29,11 @@ export interface AuditRecordInput extends AuditContext {
   resourceId?: string;
   outcome: AuditOutcome;
   /** Small, secret-free facts about the change (e.g. the role given); never message content. */
-  details?: Record<string, string | number | boolean | null>;
+  details?: AuditDetails;
 }
+
+/** Facts of an audited action: names and plain values (a text value is kept up to 500 characters). */
+export type AuditDetails = Record<string, string | number | boolean | null>;
 
 /** The audit trail other plugins write to. */
 export interface AuditTrail {

@@ -25,7 +25,10 @@ const entrySchema = z.object({
   outcome: z.string(),
   requestId: z.string().nullable(),
   sourceAddress: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()).nullable(),
+  details: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+    .nullable()
+    .describe('facts of the action (names and plain values: never a secret or message content)'),
   previousHash: z.string(),
   hash: z.string(),
 });

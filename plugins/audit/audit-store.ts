@@ -7,7 +7,7 @@
 import type { Kysely, Migration, SelectQueryBuilder } from 'kysely';
 import type { Clock } from '../../kernel/clock.ts';
 import { SerialQueue } from '../../kernel/serial-queue.ts';
-import type { AuditRecordInput, AuditTrail } from './api.ts';
+import type { AuditDetails, AuditRecordInput, AuditTrail } from './api.ts';
 import { ChainChecker, GENESIS_HASH, entryHash, type BrokenLink, type ChainedFields } from './audit-chain.ts';
 import { readCheckpoint, writeCheckpoint, type AuditCheckpoint } from './audit-checkpoint.ts';
 import type { AuditKey } from './audit-key.ts';
@@ -43,7 +43,7 @@ export interface AuditEntry {
   outcome: string;
   requestId: string | null;
   sourceAddress: string | null;
-  details: Record<string, unknown> | null;
+  details: AuditDetails | null;
   previousHash: string;
   hash: string;
 }
@@ -137,6 +137,27 @@ function clip(text: string | undefined | null): string | null {
   return text.length > FIELD_LIMIT ? `${text.slice(0, FIELD_LIMIT - 1)}…` : text;
 }
 
+/**
+ * Details as stored: each text value cut to the field limit, the JSON itself never cut (a cut JSON text could not
+ * be read back).
+ */
+function storedDetails(details: AuditDetails | undefined): string | null {
+  if (!details || Object.keys(details).length === 0) return null;
+  const kept: AuditDetails = {};
+  for (const [name, value] of Object.entries(details)) kept[name] = typeof value === 'string' ? clip(value) : value;
+  return JSON.stringify(kept);
+}
+
+/** Details read back; a row written before values were cut one by one may hold cut JSON, answered as its text. */
+function readDetails(text: string | null): AuditDetails | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as AuditDetails;
+  } catch {
+    return { unreadable: text };
+  }
+}
+
 function toEntry(row: AuditEntryRow): AuditEntry {
   return {
     id: Number(row.id),
@@ -149,7 +170,7 @@ function toEntry(row: AuditEntryRow): AuditEntry {
     outcome: row.outcome,
     requestId: row.request_id,
     sourceAddress: row.source_address,
-    details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+    details: readDetails(row.details),
     previousHash: row.prev_hash,
     hash: row.hash,
   };
@@ -249,7 +270,7 @@ export class AuditStore implements AuditTrail {
 
   private async append(input: AuditRecordInput): Promise<void> {
     const { key, checkpoint } = await this.evidenceOf();
-    const details = input.details && Object.keys(input.details).length > 0 ? clip(JSON.stringify(input.details)) : null;
+    const details = storedDetails(input.details);
     for (let attempt = 1; ; attempt++) {
       const tail = this.tail ?? (await this.readTail());
       const fields: ChainedFields = {

@@ -93,6 +93,28 @@ describe('audit routes', () => {
     expect((await asAdmin({ path: '/api/monitor/audit/export?format=xml' })).status).toBe(400);
   });
 
+  it('keeps long detail values readable: each cut to 500 characters, the entry still listed, exported and verified', async () => {
+    const audit = wb.workbench.container.resolve<AuditTrail>(AUDIT_TRAIL);
+    // A client id of up to 500 characters (sso.configure) made the details' JSON longer than the field limit.
+    await audit.record({
+      actor: 'admin',
+      actorKind: 'user',
+      action: 'long.details',
+      resourceType: 'probe',
+      outcome: 'success',
+      details: { clientId: 'c'.repeat(500), issuer: `https://${'i'.repeat(700)}`, jitProvisioning: false },
+    });
+    const listed = await asAdmin({ path: '/api/monitor/audit?action=long.details' });
+    expect(listed.status).toBe(200);
+    const [entry] = listed.json.data.entries;
+    expect(entry.details.clientId).toBe('c'.repeat(500));
+    expect(entry.details.issuer).toHaveLength(500);
+    expect(entry.details.issuer.endsWith('…')).toBe(true);
+    expect(entry.details.jitProvisioning).toBe(false);
+    expect((await asAdmin({ path: '/api/monitor/audit/export?format=json&action=long.details' })).status).toBe(200);
+    expect((await asAdmin({ path: '/api/monitor/audit/verify' })).json.data.brokenTotal).toBe(0);
+  });
+
   it('exports JSON and formula-safe CSV, streamed, oldest first', async () => {
     const audit = wb.workbench.container.resolve<AuditTrail>(AUDIT_TRAIL);
     await audit.record({ actor: '=HYPERLINK("http://evil")', actorKind: 'user', action: 'export.probe', resourceType: 'probe', resourceId: '+1', outcome: 'success' });
