@@ -328,6 +328,12 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
       },
     },
     '007_team': teamMigration(dialect),
+    '008_file_digest': {
+      // a file found under a new name is looked up by its content digest: a rename is the same delivery
+      async up(db: Kysely<any>) {
+        await db.schema.createIndex('monitor_files_digest').on('monitor_files').columns(['interface_id', 'content_hash']).execute();
+      },
+    },
     '004_interface_standard': {
       // interfaces made before an interface declared its standard read every file as it comes (auto)
       async up(db: Kysely<any>) {

@@ -7,13 +7,14 @@
  * added (alert rules, `message.ingested`, traffic evaluation). The watch manager tells the queue which interfaces are
  * watched ({@link IngestQueue.watching}); the queue never calls back into it.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { MonitoredInterface } from '../api.ts';
 import type { CommitStore } from './commit-statements.ts';
-import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
+import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, renamedFrom, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
 import { readContent, type ContentReaders } from './message-reading.ts';
 import type { FileRow, MonitorDatabase } from '../monitor-tables.ts';
 import type { LatencyLimits } from './rollup-writer.ts';
@@ -308,6 +309,17 @@ export class IngestQueue {
     }
     const hash = sha256(content);
     const verdict = row && !byStat ? judgeByContent(row, content, hash) : { kind: 'new' as const };
+    if (verdict.kind === 'new' && content.length > 0) {
+      // a counted file under a new name (renamed live, or while nothing watched) is the same delivery
+      const root = monitored.directoryPath;
+      const before = await renamedFrom(this.deps.db, job.interfaceId, job.relativePath, hash, (path) => existsSync(join(root, path)));
+      if (before) {
+        const renamed = { kind: 'renamed' as const, row: before };
+        // it keeps the state it was counted with (an unparsable file renamed is still that file)
+        const state = before.state === 'unparsable' || before.state === 'empty' ? before.state : 'ingested';
+        return { ...base, size: content.length, mtimeMs: job.mtimeMs, hash, verdict: renamed, state, error: before.error, messages: [] };
+      }
+    }
     const file = { ...base, size: content.length, mtimeMs: job.mtimeMs, hash, verdict };
     if (verdict.kind === 'touched') return { ...file, state: 'ingested', error: null, messages: [] };
     if (content.length === 0) return { ...file, state: 'empty', error: null, messages: [] };

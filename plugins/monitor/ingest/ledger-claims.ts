@@ -48,7 +48,8 @@ export async function keepUncounted(statements: CommitStatements, files: ReadFil
     }
     for (const file of group) {
       const row = current.get(file.path);
-      const judgedAgainst = file.verdict.kind === 'new' ? undefined : file.verdict.row;
+      // a renamed file has no row at its new path yet (its row moves there)
+      const judgedAgainst = file.verdict.kind === 'new' || file.verdict.kind === 'renamed' ? undefined : file.verdict.row;
       if (judgedAgainst === undefined ? row === undefined : row !== undefined && Number(row.id) === Number(judgedAgainst.id) && row.hash === judgedAgainst.content_hash) {
         kept.push(file);
       }

@@ -9,6 +9,10 @@
  * - same content hash: touched only (mtime moved), nothing new;
  * - larger, and its first `size` bytes hash to the stored hash: appended, only the messages after the stored count;
  * - anything else: rewritten, a new file (the old row is kept, marked `replaced`, its messages stay counted).
+ *
+ * A file at a path the ledger has no row for whose content digest is that of a counted file of the interface whose
+ * own path no longer exists was renamed (live, or while nothing watched): the same delivery, so its row moves to the
+ * new path and nothing is counted again. A copy (the first file still there) is a new delivery.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -25,7 +29,9 @@ export type FileVerdict =
   | { kind: 'unchanged'; row: FileRow }
   | { kind: 'touched'; row: FileRow }
   | { kind: 'appended'; row: FileRow }
-  | { kind: 'rewritten'; row: FileRow };
+  | { kind: 'rewritten'; row: FileRow }
+  /** The row of the file this one was before it was renamed (its content digest, and its path gone). */
+  | { kind: 'renamed'; row: FileRow };
 
 /** A file read and ready to commit. */
 export interface ReadFile {
@@ -87,6 +93,29 @@ export async function currentRows(
   return rows;
 }
 
+/**
+ * The counted row a file new at its path was renamed from, if any: the newest row of the interface with the same
+ * content digest whose own path is another that no longer exists (`exists` answers for a path of the ledger).
+ */
+export async function renamedFrom(
+  db: Kysely<MonitorDatabase>,
+  interfaceId: string,
+  path: string,
+  hash: string,
+  exists: (ledgerPath: string) => boolean,
+): Promise<FileRow | undefined> {
+  const rows = await db
+    .selectFrom('monitor_files')
+    .selectAll()
+    .where('interface_id', '=', interfaceId)
+    .where('content_hash', '=', hash)
+    .where('state', '!=', 'replaced')
+    .orderBy('id', 'desc')
+    .limit(20)
+    .execute();
+  return rows.find((row) => row.path !== path && !exists(row.path));
+}
+
 /** Judges a file by its stat alone: undefined means its content must be read to decide. */
 export function judgeByStat(row: FileRow | undefined, size: number, mtimeMs: number): FileVerdict | undefined {
   if (!row) return { kind: 'new' };
@@ -140,6 +169,8 @@ const FILE_COLUMNS = [
   'first_read_at', 'last_read_at',
 ] as const satisfies ReadonlyArray<keyof FileTable>;
 
+const RENAME_FILE_SQL = 'update monitor_files set path = ?, size = ?, mtime_ms = ?, last_read_at = ? where id = ?';
+
 const UPDATE_FILE_SQL =
   'update monitor_files set size = ?, mtime_ms = ?, content_hash = ?, message_count = ?, failed_count = ?, state = ?, last_read_at = ? where id = ?';
 
@@ -160,6 +191,11 @@ async function writeFileRows(statements: CommitStatements, files: ReadFile[], di
     let failed = 0;
     for (const m of file.messages) if (!m.isValid) failed++;
     const { verdict } = file;
+    if (verdict.kind === 'renamed') {
+      await statements.run(RENAME_FILE_SQL, [storableText(file.path, 4096), file.size, file.mtimeMs, file.receivedAt, verdict.row.id]);
+      ids.push(Number(verdict.row.id));
+      continue;
+    }
     if (verdict.kind === 'touched' || verdict.kind === 'appended') {
       await statements.run(UPDATE_FILE_SQL, [
         file.size,
