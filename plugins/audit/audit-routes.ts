@@ -26,7 +26,7 @@ const entrySchema = z.object({
   requestId: z.string().nullable(),
   sourceAddress: z.string().nullable(),
   details: z
-    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]).nullable())
     .nullable()
     .describe('facts of the action (names and plain values: never a secret or message content)'),
   previousHash: z.string(),
