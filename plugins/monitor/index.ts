@@ -35,8 +35,6 @@ import { registerNodeRoutes } from './node-routes.ts';
 import { OwnershipRounds } from './ownership-rounds.ts';
 import { teamWatchFacts } from './watch-facts.ts';
 
-/** The plugin module the kernel loads. */
-
 /**
  * Runs pooled work, waiting and trying again while the pool's queue is full (it is bounded) rather than failing a
  * good file: a minute at most.
@@ -52,6 +50,7 @@ async function whilePoolBusy<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The plugin module the kernel loads. */
 export const plugin: PluginModule<MonitorConfig> = {
   configSchema: monitorConfigSchema,
   async register(context) {
