@@ -152,15 +152,16 @@ export class InterfaceOwnership {
   /** Compare-and-set: takes the interface if its owner is still the one read. */
   private async take(row: PlacementRow, now: number): Promise<boolean> {
     const me = this.deps.cluster.name;
+    const pinnedNode = placementOf(row) === 'pinned' ? (this.deps.cluster.shared ? (row.pinned_node ?? me) : me) : null;
     let update = this.deps.db
       .updateTable('monitor_interface_placement')
-      .set({ owner_node: me, owned_since_ms: now, problem: null, pinned_node: row.placement === 'pinned' ? (row.pinned_node ?? me) : null })
+      .set({ owner_node: me, owned_since_ms: now, problem: null, pinned_node: pinnedNode })
       .where('interface_id', '=', row.interface_id);
     update = row.owner_node === null ? update.where('owner_node', 'is', null) : update.where('owner_node', '=', row.owner_node);
     const result = await update.executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
     this.owned.add(row.interface_id);
-    this.rows.set(row.interface_id, { ...row, owner_node: me, owned_since_ms: now, problem: null, pinned_node: row.placement === 'pinned' ? (row.pinned_node ?? me) : null });
+    this.rows.set(row.interface_id, { ...row, owner_node: me, owned_since_ms: now, problem: null, pinned_node: pinnedNode });
     if (row.owner_node && row.owner_node !== me) {
       this.deps.logger.info({ interface: row.interface_id, from: row.owner_node }, 'this node took over an interface whose owner is gone or cannot read its folder');
     }
@@ -205,7 +206,10 @@ export class InterfaceOwnership {
     for (const id of [...this.owned]) {
       if (!ids.has(id) || this.rows.get(id)?.owner_node !== me) this.owned.delete(id);
     }
-    const eligible = (row: PlacementRow) => (placementOf(row) === 'any' ? true : row.pinned_node === null || row.pinned_node === me);
+    // on a store of one process (SQLite) this node is the only one: pins name it whatever it was called before (a
+    // host renamed, a container made anew)
+    const eligible = (row: PlacementRow) =>
+      !this.deps.cluster.shared || placementOf(row) === 'any' || row.pinned_node === null || row.pinned_node === me;
     const anyIds = interfaces.filter((monitored) => monitored.enabled && placementOf(this.rows.get(monitored.id)) === 'any').map((m) => m.id).sort();
     const share = Math.ceil(anyIds.length / Math.max(1, this.live.size));
     let mineAny = anyIds.filter((id) => this.owned.has(id)).length;

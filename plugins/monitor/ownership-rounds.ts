@@ -55,10 +55,12 @@ export class OwnershipRounds {
       const monitored = watchManager.state(id)?.monitored ?? byId.get(id);
       if (monitored) await watchManager.apply(monitored);
     });
-    const taken = new Set(change.taken);
+    // taken here: its watcher opens; taken away by another node (this one was too slow to beat): it closes
+    const handed = new Set(change.taken);
     for (const monitored of list) {
       const state = watchManager.state(monitored.id);
-      if (taken.has(monitored.id) || !state || state.monitored.updatedAt !== monitored.updatedAt) await watchManager.apply(monitored);
+      const stale = Boolean(state?.watcher) && !ownership.owns(monitored.id);
+      if (handed.has(monitored.id) || stale || !state || state.monitored.updatedAt !== monitored.updatedAt) await watchManager.apply(monitored);
     }
     for (const id of watchManager.ids()) if (!byId.has(id)) await watchManager.remove(id);
     if (change.taken.length > 0 || change.released.length > 0) this.deps.changed();
