@@ -29,6 +29,7 @@ import { pruneRollups } from './ingest/rollup-writer.ts';
 import { RollupReader } from './rollup-reader.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import { WatchManager } from './ingest/watch-manager.ts';
+import { fileNameRule } from './file-name-rule.ts';
 import { directoryProblem } from './interface-input.ts';
 import { InterfaceOwnership } from './interface-ownership.ts';
 import { registerNodeRoutes } from './node-routes.ts';
@@ -126,6 +127,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       messages: { queryMessages: (filter, options) => queries.query(filter, options) },
       watch: watchFacts,
     });
+    registeredRules.register(fileNameRule((id) => watchManager.unreadableNames(id)));
     const service = new MonitorServiceImpl(interfaces, messages, queries, rollups, alerts, () => queue.size, reports, registeredRules);
     registeredRules.bind(service);
     context.container.registerInstance(MONITOR_SERVICE, service);

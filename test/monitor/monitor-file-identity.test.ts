@@ -1,8 +1,9 @@
 // A file is one delivery whatever happens to its name: through real HTTP on each store, a counted file renamed to
 // another matching name (live, or while the interface is not watched) is not counted again and keeps its ledger row
-// (an append to it counts only the new message); a copy beside the original is a new delivery.
+// (an append to it counts only the new message); a copy beside the original is a new delivery; a file whose name is
+// not valid UTF-8 raises an alert naming it (never silence), cleared once it is renamed and counted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, copyFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
@@ -58,5 +59,27 @@ describe.each(storages())('file identity on %s', (storage) => {
     copyFileSync(join(dir, 'r3.hl7'), join(dir, 'r3-copy.hl7'));
     await waitFor(async () => (await total(id)) === 5, 30_000, 'the copy counted');
     expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 5, files: 3 });
+  });
+
+  it('raises an alert naming a file whose name is not UTF-8, and clears it once the file is renamed and counted', async () => {
+    const dir = h.folder();
+    const id = await createInterface(`latin-1 names ${storage}`, dir);
+    // "Müller.hl7" written by a Latin-1 system: the ü is the single byte 0xFC
+    const latin1 = Buffer.concat([Buffer.from(`${dir}/M`), Buffer.from([0xfc]), Buffer.from('ller.hl7')]);
+    writeFileSync(latin1, adtMessage('LATIN1'));
+    expect(existsSync(latin1)).toBe(true);
+    type Listed = { rule: string; message: string; clearedAt: string | null; severity: string };
+    const alerts = async () => (await h.get(`/api/monitor/alerts?interfaceId=${id}`)).json.data as Listed[];
+    const raised = await waitFor(async () => (await alerts()).find((a) => a.rule === 'file-name-not-utf8' && a.clearedAt === null), 30_000, 'the alert');
+    expect(raised.severity).toBe('warning');
+    expect(raised.message).toContain('M\uFFFDller.hl7');
+    expect(raised.message).toContain('UTF-8');
+    expect(await total(id)).toBe(0);
+
+    renameSync(latin1, join(dir, 'Mueller.hl7'));
+    await waitFor(async () => (await total(id)) === 1, 30_000, 'the renamed file counted');
+    await quiesceMonitor(h.wb.workbench);
+    const after = (await alerts()).find((a) => a.rule === 'file-name-not-utf8');
+    expect(after?.clearedAt).not.toBeNull();
   });
 });

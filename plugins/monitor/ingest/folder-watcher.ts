@@ -52,6 +52,9 @@ const LIST_STAT_CONCURRENCY = 64;
 /** Most files of one chunk of a listing. */
 const LIST_CHUNK_FILES = 512;
 
+/** What a name's undecodable bytes become when the platform gives it as UTF-8 text. */
+const UNDECODABLE = '\uFFFD';
+
 /** Extra age, beyond the settle time, a file's mtime must have to count as settled without waiting. */
 const MTIME_MARGIN_MS = 1000;
 
@@ -74,6 +77,11 @@ export class FolderWatcher {
   private readonly settled = new Map<string, string>();
   private readonly matches: (relativePath: string) => boolean;
   private closed = false;
+  /**
+   * Matching files whose names are not valid UTF-8 (relative paths, each undecodable byte as U+FFFD): they cannot be
+   * opened by the name a listing gives. Found again by each whole listing, and by events meanwhile.
+   */
+  private namesNotUtf8 = new Set<string>();
 
   constructor(
     private readonly monitored: MonitoredInterface,
@@ -147,7 +155,23 @@ export class FolderWatcher {
     }
     const path = join(folder, name);
     if (path === this.monitored.directoryPath || !this.matches(this.relativeOf(path))) return;
-    void this.observe(path);
+    if (name.includes(UNDECODABLE)) void this.checkName(path);
+    else void this.observe(path);
+  }
+
+  /** A name that came with undecodable bytes: noted when no file has that text name (its bytes are not UTF-8). */
+  private async checkName(path: string): Promise<void> {
+    try {
+      await lstat(path);
+      void this.observe(path);
+    } catch {
+      if (!this.closed) this.namesNotUtf8.add(this.relativeOf(path));
+    }
+  }
+
+  /** Matching files found whose names are not valid UTF-8 (relative, each undecodable byte as U+FFFD). */
+  get unreadableNames(): string[] {
+    return [...this.namesNotUtf8];
   }
 
   /** Lists a (sub)folder and looks at each matching file with the size and mtime just listed. */
@@ -259,10 +283,14 @@ export class FolderWatcher {
     }
     let chunk: ListedFile[] = [];
     let candidates: { absolutePath: string; relativePath: string }[] = [];
+    const whole = folder === this.monitored.directoryPath;
+    const notUtf8 = new Set<string>();
     const statCandidates = async () => {
       const stats = await Promise.all(candidates.map(({ absolutePath }) => lstat(absolutePath).catch(() => undefined)));
       stats.forEach((s, k) => {
         if (s?.isFile()) chunk.push({ ...candidates[k], size: s.size, mtimeMs: s.mtimeMs });
+        // listed, yet no file has that text name: its bytes are not UTF-8
+        else if (!s && candidates[k].relativePath.includes(UNDECODABLE)) notUtf8.add(candidates[k].relativePath);
       });
       candidates = [];
     };
@@ -279,6 +307,9 @@ export class FolderWatcher {
       }
     }
     await statCandidates();
+    // a whole listing says which such names are there now (renamed or removed ones are gone); a subfolder's adds
+    if (whole) this.namesNotUtf8 = notUtf8;
+    else for (const name of notUtf8) this.namesNotUtf8.add(name);
     if (chunk.length > 0) yield chunk;
   }
 

@@ -70,6 +70,11 @@ export class WatchManager {
     return this.states.get(id);
   }
 
+  /** Matching files of an interface's folder whose names are not valid UTF-8 (none when it is not watched here). */
+  unreadableNames(id: string): string[] {
+    return this.states.get(id)?.watcher?.unreadableNames ?? [];
+  }
+
   /** Ids of the interfaces followed. */
   ids(): string[] {
     return [...this.states.keys()];
