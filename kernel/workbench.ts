@@ -156,7 +156,9 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const deferred = serve ? undefined : createDeferredStorage(kernelConfig.storage.url ? 'postgres' : 'sqlite', openStorage);
   const storage: Storage = deferred ?? (await openStorage());
   const servers = {} as Record<BaseName, BaseServer>;
-  const cluster = new Cluster(storage, { name: nodeNameOf(kernelConfig.node.name, config.dataDir), leaseMs: kernelConfig.node.leaseMs, version: WORKBENCH_VERSION }, logger);
+  // a one-shot command is no node (it never registers): its name is not looked up, so it leaves the data folder alone
+  const nodeName = serve ? nodeNameOf(kernelConfig.node.name, config.dataDir) : (kernelConfig.node.name ?? 'command');
+  const cluster = new Cluster(storage, { name: nodeName, leaseMs: kernelConfig.node.leaseMs, version: WORKBENCH_VERSION }, logger);
   let processLock: ProcessLock | undefined;
   let stopped = false;
   const stop = async (): Promise<void> => {
