@@ -1,7 +1,7 @@
 /**
  * Follows the monitor's stored messages through its query contract with a durable cursor (the `cursor` of the last
  * message folded in, kept in `triage_cursor`) and folds each message once into the triage aggregate: failure clusters
- * per minute and hour, upgrade signatures per minute. A run starts after every `message.ingested` event (runs never
+ * per minute and hour, upgrade signatures per minute. A run starts once `message.ingested` events pause (runs never
  * overlap; events during a run start one more) and before every read of the aggregate, so an answer counts every
  * message committed before it was asked. After a restart the follower resumes after its cursor: nothing is missed or
  * counted twice (the batch and the cursor are written in one transaction, the cursor only when no other node of a
@@ -12,6 +12,13 @@ import type { MonitorService } from '../monitor/api.ts';
 import { AggregateBatch, FOLLOWED_FIELDS, type FollowedMessage } from './aggregate-batch.ts';
 import { CursorMovedError, type AggregateStore } from './aggregate-store.ts';
 
+/**
+ * A run starts once commits paused this long (a burst of files is folded after it, not between its commits, so the
+ * follower does not compete with the ingest), and never later than MAX_LAG_MS after the first commit it waits for.
+ */
+const QUIET_MS = 500;
+const MAX_LAG_MS = 5_000;
+
 /** Messages folded in memory before they are written (one transaction each). */
 const BATCH_MESSAGES = 5_000;
 
@@ -21,7 +28,9 @@ export type TextFeatures = (message: FollowedMessage, raw: string) => string[] |
 /** The follower. */
 export class TriageFollower {
   private running: Promise<void> | null = null;
-  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** When the first commit the waiting run is for was announced (Date.now()). */
+  private waitingSinceMs = 0;
   private stopped = false;
 
   constructor(
@@ -58,19 +67,28 @@ export class TriageFollower {
     return result;
   }
 
-  /** Starts a run soon, unless one is already waiting to start (messages were committed). */
+  /**
+   * Starts a run once commits pause (messages were committed): QUIET_MS after the last one, MAX_LAG_MS after the first
+   * at the latest. A read of the aggregate catches up first anyway, so answers never wait for this.
+   */
   schedule(): void {
-    if (this.scheduled || this.stopped) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
+    if (this.stopped) return;
+    const now = Date.now();
+    if (this.timer) clearTimeout(this.timer);
+    else this.waitingSinceMs = now;
+    const delay = Math.max(0, Math.min(QUIET_MS, this.waitingSinceMs + MAX_LAG_MS - now));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.catchUp().catch((error: unknown) => this.logger.error({ err: error }, 'triage could not fold in new messages'));
-    });
+    }, delay);
+    this.timer.unref();
   }
 
   /** Waits for the run in flight and starts no other. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     await this.running?.catch(() => undefined);
   }
 

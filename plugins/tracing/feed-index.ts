@@ -7,7 +7,7 @@
  *
  * It is filled through the monitor's query contract only: a durable cursor (`tracing_feed_cursor`) in the contract's
  * stable order, which is append-only, so each catch-up reads just the messages committed since the last one. A commit
- * (`message.ingested`) schedules a catch-up within a second (a burst of commits shares one); every read catches up
+ * (`message.ingested`) schedules a catch-up once commits pause (a burst of commits shares one, 5 s late at most); every read catches up
  * first, so an answer covers every message committed before it was asked. Rows of a deleted interface are dropped.
  * Catch-ups run one at a time; rows are written with their cursor in one transaction and a row already there is left
  * as it is, so nodes sharing a store may both catch up.
@@ -54,8 +54,13 @@ const INSERT_ROWS = 500;
 /** Messages written per transaction during a catch-up. */
 const BATCH_ROWS = 5_000;
 
-/** How long after a commit a catch-up starts, so a burst of commits shares one. */
-const CATCH_UP_DELAY_MS = 1_000;
+/**
+ * A catch-up starts once commits paused this long, so a burst of commits shares one and the feed does not compete
+ * with the ingest during it, and never later than MAX_LAG_MS after the first commit it waits for (reads catch up
+ * first anyway).
+ */
+const QUIET_MS = 500;
+const MAX_LAG_MS = 5_000;
 
 /** The facts the feed keeps, as the query contract names them. */
 export const FEED_FIELDS = [
@@ -190,6 +195,8 @@ export class FeedIndex {
   /** A catch-up queued but not started: a caller arriving now is covered by it. */
   private queued: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the first commit the scheduled catch-up waits for was announced (Date.now()). */
+  private waitingSinceMs = 0;
   private stopped = false;
 
   /** Raw-mode statements of the window reads on embedded SQLite, by SQL text (a handful: one per column set). */
@@ -223,13 +230,17 @@ export class FeedIndex {
     return run;
   }
 
-  /** Schedules a catch-up within a second (after a commit); commits in the meantime share it. */
+  /** Schedules a catch-up after a commit, once commits pause (QUIET_MS), MAX_LAG_MS after the first at the latest. */
   schedule(): void {
-    if (this.timer || this.stopped) return;
+    if (this.stopped) return;
+    const now = Date.now();
+    if (this.timer) clearTimeout(this.timer);
+    else this.waitingSinceMs = now;
+    const delay = Math.max(0, Math.min(QUIET_MS, this.waitingSinceMs + MAX_LAG_MS - now));
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.catchUp().catch(this.onError);
-    }, CATCH_UP_DELAY_MS);
+    }, delay);
     this.timer.unref();
   }
 

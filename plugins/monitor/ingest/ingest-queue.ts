@@ -233,6 +233,7 @@ export class IngestQueue {
       }
     }
     if (files.length === 0 || this.stopped) return;
+    await this.recogniseRenames(files, monitoredOf);
     let committed: CommittedFile[];
     try {
       committed = await commitFiles(this.deps.commitStore, files, this.deps.keepRaw, this.deps.latencyLimits);
@@ -255,6 +256,26 @@ export class IngestQueue {
         this.deps.logger.error({ err: error }, 'an after-commit listener of the monitor failed');
       }
     }
+  }
+
+  /**
+   * A file new at its path whose content is that of a counted file of the interface whose path is gone was renamed
+   * (live, or while nothing watched): the same delivery, so it moves that file's ledger row and counts nothing. One
+   * look-up per interface for the batch.
+   */
+  private async recogniseRenames(files: ReadFile[], monitoredOf: ReadonlyMap<string, MonitoredInterface>): Promise<void> {
+    const fresh = files.filter((file) => file.verdict.kind === 'new' && file.size > 0);
+    if (fresh.length === 0) return;
+    const rootOf = (interfaceId: string) => monitoredOf.get(interfaceId)?.directoryPath ?? '';
+    const before = await renamedFrom(this.deps.db, fresh, (interfaceId, path) => existsSync(join(rootOf(interfaceId), path)));
+    if (before.size === 0) return;
+    files.forEach((file, index) => {
+      const row = file.verdict.kind === 'new' ? before.get(ledgerKey(file.interfaceId, file.path)) : undefined;
+      if (!row) return;
+      // it keeps the state it was counted with (an unparsable file renamed is still that file)
+      const state = row.state === 'unparsable' || row.state === 'empty' ? row.state : 'ingested';
+      files[index] = { ...file, verdict: { kind: 'renamed', row }, state, error: row.error, messages: [] };
+    });
   }
 
   /** Commits one file; when the database refuses it, records it in the ledger as unparsable, without messages. */
@@ -309,17 +330,6 @@ export class IngestQueue {
     }
     const hash = sha256(content);
     const verdict = row && !byStat ? judgeByContent(row, content, hash) : { kind: 'new' as const };
-    if (verdict.kind === 'new' && content.length > 0) {
-      // a counted file under a new name (renamed live, or while nothing watched) is the same delivery
-      const root = monitored.directoryPath;
-      const before = await renamedFrom(this.deps.db, job.interfaceId, job.relativePath, hash, (path) => existsSync(join(root, path)));
-      if (before) {
-        const renamed = { kind: 'renamed' as const, row: before };
-        // it keeps the state it was counted with (an unparsable file renamed is still that file)
-        const state = before.state === 'unparsable' || before.state === 'empty' ? before.state : 'ingested';
-        return { ...base, size: content.length, mtimeMs: job.mtimeMs, hash, verdict: renamed, state, error: before.error, messages: [] };
-      }
-    }
     const file = { ...base, size: content.length, mtimeMs: job.mtimeMs, hash, verdict };
     if (verdict.kind === 'touched') return { ...file, state: 'ingested', error: null, messages: [] };
     if (content.length === 0) return { ...file, state: 'empty', error: null, messages: [] };

@@ -94,26 +94,44 @@ export async function currentRows(
 }
 
 /**
- * The counted row a file new at its path was renamed from, if any: the newest row of the interface with the same
- * content digest whose own path is another that no longer exists (`exists` answers for a path of the ledger).
+ * Files new at their paths that were renamed: for each, the counted row of the interface with the same content
+ * digest whose own path is another that no longer exists (`exists` answers for a path of the ledger), newest first.
+ * One query per interface and 500 digests; keyed by {@link ledgerKey} of the new path.
  */
 export async function renamedFrom(
   db: Kysely<MonitorDatabase>,
-  interfaceId: string,
-  path: string,
-  hash: string,
-  exists: (ledgerPath: string) => boolean,
-): Promise<FileRow | undefined> {
-  const rows = await db
-    .selectFrom('monitor_files')
-    .selectAll()
-    .where('interface_id', '=', interfaceId)
-    .where('content_hash', '=', hash)
-    .where('state', '!=', 'replaced')
-    .orderBy('id', 'desc')
-    .limit(20)
-    .execute();
-  return rows.find((row) => row.path !== path && !exists(row.path));
+  files: ReadonlyArray<{ interfaceId: string; path: string; hash: string }>,
+  exists: (interfaceId: string, ledgerPath: string) => boolean,
+): Promise<Map<string, FileRow>> {
+  const found = new Map<string, FileRow>();
+  const byInterface = new Map<string, Array<{ path: string; hash: string }>>();
+  for (const file of files) {
+    const group = byInterface.get(file.interfaceId) ?? [];
+    group.push(file);
+    byInterface.set(file.interfaceId, group);
+  }
+  for (const [interfaceId, group] of byInterface) {
+    for (let i = 0; i < group.length; i += 500) {
+      const slice = group.slice(i, i + 500);
+      const rows = await db
+        .selectFrom('monitor_files')
+        .selectAll()
+        .where('interface_id', '=', interfaceId)
+        .where('content_hash', 'in', [...new Set(slice.map((f) => f.hash))])
+        .where('state', '!=', 'replaced')
+        .orderBy('id', 'desc')
+        .execute();
+      if (rows.length === 0) continue;
+      const taken = new Set<number>();
+      for (const file of slice) {
+        const row = rows.find((r) => r.content_hash === file.hash && r.path !== file.path && !taken.has(Number(r.id)) && !exists(interfaceId, r.path));
+        if (!row) continue;
+        taken.add(Number(row.id));
+        found.set(ledgerKey(interfaceId, file.path), row);
+      }
+    }
+  }
+  return found;
 }
 
 /** Judges a file by its stat alone: undefined means its content must be read to decide. */
