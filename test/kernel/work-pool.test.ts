@@ -99,11 +99,11 @@ describe('worker pool', () => {
     const wb = await startBusyWorkbench({ inlineBelowBytes: 1_000 });
     try {
       const small = await validate(wb, 'x'.repeat(10));
-      expect(small.json.data.summary.threadId).toBe(threadId);
+      expect(small.json.data.summary.controlId).toBe(`thread ${threadId}`);
       const large = await validate(wb, 'x'.repeat(5_000));
       expect(large.status).toBe(200);
-      expect(large.json.data.summary).toEqual({ threadId: expect.any(Number), length: 5_000 });
-      expect(large.json.data.summary.threadId).not.toBe(threadId);
+      expect(large.json.data.summary).toEqual({ controlId: expect.stringMatching(/^thread \d+$/), messageCount: 5_000 });
+      expect(large.json.data.summary.controlId).not.toBe(`thread ${threadId}`);
     } finally {
       await wb.stop();
     }
@@ -167,7 +167,7 @@ describe('worker pool', () => {
       // Small bodies are not gated: one is answered while the large ones still run and wait.
       const small = await validate(wb, 'fine');
       expect(small.status).toBe(200);
-      expect(small.json.data.summary.threadId).toBe(threadId);
+      expect(small.json.data.summary.controlId).toBe(`thread ${threadId}`);
       expect((await Promise.all(spins)).map((res) => res.status).sort()).toEqual([422, 422, 503]);
     } finally {
       await wb.stop();
