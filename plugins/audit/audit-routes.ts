@@ -61,8 +61,15 @@ function checkedFilter(filter: AuditFilter): AuditFilter {
   return filter;
 }
 
+/** What the audit routes work with. */
+export interface AuditRouteDeps {
+  /** The audit trail the routes query, export and verify. */
+  store: AuditStore;
+}
+
 /** Registers the audit routes. */
-export function registerAuditRoutes(routes: RouteRegistrar, store: AuditStore): void {
+export function registerAuditRoutes(routes: RouteRegistrar, deps: AuditRouteDeps): void {
+  const { store } = deps;
   const listRoute = (url: string, summary: string) =>
     routes.route({
       method: 'GET',

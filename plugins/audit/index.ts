@@ -38,7 +38,7 @@ export const plugin: PluginModule<AuditConfig> = {
       checkpointPath: join(context.dataDir, 'audit-checkpoint.json'),
     });
     provideService(context.container, AUDIT_TRAIL, store);
-    registerAuditRoutes(context.routes, store);
+    registerAuditRoutes(context.routes, { store });
     for (const command of createAuditCommands(store)) context.registerCommand(command);
 
     const refusals = new RefusalCollapser(

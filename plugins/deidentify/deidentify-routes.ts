@@ -4,8 +4,15 @@ import type { DeidentifyService } from './api.ts';
 import { DEIDENTIFY_EXAMPLE } from './deidentify-examples.ts';
 import { deidentifyBodySchema, deidentifyResultSchema } from './deidentify-schemas.ts';
 
+/** What the de-identification route works with. */
+export interface DeidentifyRouteDeps {
+  /** The service that replaces the identifiers. */
+  service: DeidentifyService;
+}
+
 /** Registers POST /api/deidentify on the bridge base. */
-export function registerDeidentifyRoutes(routes: RouteRegistrar, service: DeidentifyService): void {
+export function registerDeidentifyRoutes(routes: RouteRegistrar, deps: DeidentifyRouteDeps): void {
+  const { service } = deps;
   routes.route({
     method: 'POST',
     url: '/api/deidentify',

@@ -23,7 +23,7 @@ export const plugin: PluginModule<DeidentifyConfig> = {
       loadZSegmentTypes(context.profiles),
     );
     context.container.registerInstance(DEIDENTIFY_SERVICE, service);
-    registerDeidentifyRoutes(context.routes, service);
+    registerDeidentifyRoutes(context.routes, { service });
     context.registerCommand(createDeidentifyCommand(service));
   },
 };

@@ -27,11 +27,22 @@ import { BRIDGE_EXAMPLES } from './bridge-examples.ts';
 import { RAW_MESSAGE_CONTENT_TYPES, definedOnly, messageText } from './message-input.ts';
 import { generateScenarioMessages, rejectScenarioOptions } from './journey-scenario.ts';
 
+/** What the bridge's routes work with. */
+export interface BridgeRouteDeps {
+  /** The registered standard adapters. */
+  standards: StandardsRegistry;
+  /** The kernel's runner, which keeps large inputs off the event loop. */
+  runner: StandardsRunner;
+  /** The bridge's configuration (limits on issues and differences). */
+  config: BridgeConfig;
+}
+
 /**
  * Registers validate, diff, generate, profiles, standards and describe. The message work goes through the kernel's
  * runner, which keeps large inputs off the event loop.
  */
-export function registerBridgeRoutes(routes: RouteRegistrar, standards: StandardsRegistry, runner: StandardsRunner, config: BridgeConfig): void {
+export function registerBridgeRoutes(routes: RouteRegistrar, deps: BridgeRouteDeps): void {
+  const { standards, runner, config } = deps;
   routes.route({
     method: 'POST',
     url: '/api/validate',

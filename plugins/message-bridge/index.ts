@@ -13,7 +13,7 @@ export const plugin: PluginModule<BridgeConfig> = {
   configSchema: bridgeConfigSchema,
   register(context) {
     context.registerErrors(bridgeErrors.catalogue);
-    registerBridgeRoutes(context.routes, context.standards, context.standardsRunner, context.config);
+    registerBridgeRoutes(context.routes, { standards: context.standards, runner: context.standardsRunner, config: context.config });
     for (const command of createBridgeCommands(context.standards, context.config)) context.registerCommand(command);
   },
 };

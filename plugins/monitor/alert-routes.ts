@@ -8,13 +8,19 @@ import { alertSchema } from './api.ts';
 import { alertsQuery, idParams } from './monitor-schemas.ts';
 import { MONITOR_EXAMPLES } from './monitor-examples.ts';
 
+/** What the alert routes work with. */
+export interface AlertRouteDeps {
+  /** The alert episodes: listed and acknowledged. */
+  alerts: AlertEpisodes;
+  /** The clock the listing window and acknowledgements read. */
+  clock: Clock;
+  /** Whether an interface of this id is monitored (an unknown one answers 404, not an empty list). */
+  interfaceExists: (id: string) => Promise<boolean>;
+}
+
 /** Registers the alert routes. */
-export function registerAlertRoutes(
-  routes: RouteRegistrar,
-  alerts: AlertEpisodes,
-  clock: Clock,
-  interfaceExists: (id: string) => Promise<boolean>,
-): void {
+export function registerAlertRoutes(routes: RouteRegistrar, deps: AlertRouteDeps): void {
+  const { alerts, clock, interfaceExists } = deps;
   routes.route({
     method: 'GET',
     url: '/api/monitor/alerts',

@@ -173,8 +173,8 @@ export const plugin: PluginModule<MonitorConfig> = {
         events.emit('monitor.interface.deleted', { interfaceId: id });
       },
     });
-    registerNodeRoutes(routes, context.cluster, ownership);
-    registerAlertRoutes(routes, alerts, clock, async (id) => (await interfaces.get(id)) !== undefined);
+    registerNodeRoutes(routes, { cluster: context.cluster, ownership });
+    registerAlertRoutes(routes, { alerts, clock, interfaceExists: async (id) => (await interfaces.get(id)) !== undefined });
     registerReportRoutes(routes, { db, clock, interfaces, rollups, reports, watch: watchFacts, shared });
   },
 };

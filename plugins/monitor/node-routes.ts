@@ -11,8 +11,17 @@ import type { InterfaceOwnership } from './interface-ownership.ts';
 import { MONITOR_EXAMPLES } from './monitor-examples.ts';
 import { nodeNameParams, nodeSchema } from './monitor-schemas.ts';
 
+/** What the node routes work with. */
+export interface NodeRouteDeps {
+  /** The nodes sharing the store, with their heartbeats. */
+  cluster: ClusterMembership;
+  /** Which node watches which interface. */
+  ownership: InterfaceOwnership;
+}
+
 /** Registers the node routes. */
-export function registerNodeRoutes(routes: RouteRegistrar, cluster: ClusterMembership, ownership: InterfaceOwnership): void {
+export function registerNodeRoutes(routes: RouteRegistrar, deps: NodeRouteDeps): void {
+  const { cluster, ownership } = deps;
   routes.route({
     method: 'GET',
     url: '/api/monitor/nodes',

@@ -34,8 +34,17 @@ export interface ConnectedTargets {
   sqlTargets(connected: ConnectedDatabase): Promise<SqlTargetFactory | undefined>;
 }
 
+/** What the generation routes work with. */
+export interface GenerationRouteDeps {
+  /** The generation jobs: submitted, listed, cancelled, their files and analytics. */
+  jobs: GenerationJobs;
+  /** The connected database, for sql scripts that target its schema. */
+  target: ConnectedTargets;
+}
+
 /** Registers the generation routes. */
-export function registerGenerationRoutes(routes: RouteRegistrar, jobs: GenerationJobs, target: ConnectedTargets): void {
+export function registerGenerationRoutes(routes: RouteRegistrar, deps: GenerationRouteDeps): void {
+  const { jobs, target } = deps;
   routes.route({
     method: 'POST',
     url: '/api/population/generate',

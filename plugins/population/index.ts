@@ -60,7 +60,10 @@ export const plugin: PluginModule<PopulationConfig> = {
       await jobs.stop();
       await session.close();
     });
-    registerGenerationRoutes(context.routes, jobs, { connected: () => session.peek(), sqlTargets: (connected) => seeds.sqlTargets(connected) });
+    registerGenerationRoutes(context.routes, {
+      jobs,
+      target: { connected: () => session.peek(), sqlTargets: (connected) => seeds.sqlTargets(connected) },
+    });
     registerDatabaseRoutes(context.routes, { session, profiles, seeds, timeouts, k: context.config.kAnonymity, now });
   },
 };
