@@ -8,6 +8,7 @@
  * team on the same store moved it meanwhile).
  */
 import type { Logger } from 'pino';
+import { PauseTimer } from '../../kernel/pause-timer.ts';
 import type { MonitorService } from '../monitor/api.ts';
 import { AggregateBatch, FOLLOWED_FIELDS, type FollowedMessage } from './aggregate-batch.ts';
 import { CursorMovedError, type AggregateStore } from './aggregate-store.ts';
@@ -28,9 +29,12 @@ export type TextFeatures = (message: FollowedMessage, raw: string) => string[] |
 /** The follower. */
 export class TriageFollower {
   private running: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | undefined;
-  /** When the first commit the waiting run is for was announced (Date.now()). */
-  private waitingSinceMs = 0;
+  /** Starts a run once commits pause. */
+  private readonly soon = new PauseTimer(
+    () => this.catchUp().catch((error: unknown) => this.logger.error({ err: error }, 'triage could not fold in new messages')),
+    QUIET_MS,
+    MAX_LAG_MS,
+  );
   private stopped = false;
 
   constructor(
@@ -72,23 +76,13 @@ export class TriageFollower {
    * at the latest. A read of the aggregate catches up first anyway, so answers never wait for this.
    */
   schedule(): void {
-    if (this.stopped) return;
-    const now = Date.now();
-    if (this.timer) clearTimeout(this.timer);
-    else this.waitingSinceMs = now;
-    const delay = Math.max(0, Math.min(QUIET_MS, this.waitingSinceMs + MAX_LAG_MS - now));
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.catchUp().catch((error: unknown) => this.logger.error({ err: error }, 'triage could not fold in new messages'));
-    }, delay);
-    this.timer.unref();
+    if (!this.stopped) this.soon.poke();
   }
 
   /** Waits for the run in flight and starts no other. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.soon.stop();
     await this.running?.catch(() => undefined);
   }
 

@@ -16,6 +16,7 @@ import type { Database as SQLiteDatabase, Statement as SQLiteStatement } from 'b
 import type { CompiledQuery, Kysely, Migration } from 'kysely';
 import type { MessageFacts, MonitorStore, ProjectedRecord } from '../monitor/api.ts';
 import { typeText } from './trace-model.ts';
+import { PauseTimer } from '../../kernel/pause-timer.ts';
 
 /** One message as the feed keeps it. */
 interface FeedRow {
@@ -194,9 +195,8 @@ export class FeedIndex {
   private tail: Promise<void> = Promise.resolve();
   /** A catch-up queued but not started: a caller arriving now is covered by it. */
   private queued: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  /** When the first commit the scheduled catch-up waits for was announced (Date.now()). */
-  private waitingSinceMs = 0;
+  /** Starts a catch-up once commits pause. */
+  private readonly soon = new PauseTimer(() => this.catchUp().catch(this.onError), QUIET_MS, MAX_LAG_MS);
   private stopped = false;
 
   /** Raw-mode statements of the window reads on embedded SQLite, by SQL text (a handful: one per column set). */
@@ -232,16 +232,7 @@ export class FeedIndex {
 
   /** Schedules a catch-up after a commit, once commits pause (QUIET_MS), MAX_LAG_MS after the first at the latest. */
   schedule(): void {
-    if (this.stopped) return;
-    const now = Date.now();
-    if (this.timer) clearTimeout(this.timer);
-    else this.waitingSinceMs = now;
-    const delay = Math.max(0, Math.min(QUIET_MS, this.waitingSinceMs + MAX_LAG_MS - now));
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.catchUp().catch(this.onError);
-    }, delay);
-    this.timer.unref();
+    if (!this.stopped) this.soon.poke();
   }
 
   /** Drops the rows of a deleted interface (after any catch-up under way, which may still have read some). */
@@ -256,8 +247,7 @@ export class FeedIndex {
   /** Stops scheduling and waits for the catch-up under way (it stops at its next batch). */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.soon.stop();
     await this.tail;
   }
 
