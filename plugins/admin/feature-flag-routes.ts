@@ -24,11 +24,20 @@ const storedFlagSchema = z.object({
   updatedAt: z.string(),
 });
 
+/** What the flag routes work with. */
+export interface FeatureFlagRouteDeps {
+  /** The flags, global and per workspace. */
+  flags: FeatureFlags;
+  /** The workspaces a flag may be scoped to. */
+  workspaces: WorkspaceStore;
+  /** Where each change is recorded. */
+  audit: AuditTrail;
+  /** The clock a change's time is read from. */
+  clock: Clock;
+}
+
 /** Registers the flag routes. */
-export function registerFeatureFlagRoutes(
-  routes: RouteRegistrar,
-  deps: { flags: FeatureFlags; workspaces: WorkspaceStore; audit: AuditTrail; clock: Clock },
-): void {
+export function registerFeatureFlagRoutes(routes: RouteRegistrar, deps: FeatureFlagRouteDeps): void {
   const { flags, workspaces, audit } = deps;
   const scopeOf = (workspaceId: string | undefined) => workspaceId ?? '';
 

@@ -36,21 +36,28 @@ function percent(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((part / whole) * 1_000_000) / 10_000 : null;
 }
 
+/** What the observability routes work with. */
+export interface ObservabilityRouteDeps {
+  /** The workspaces whose interfaces are reported. */
+  workspaces: WorkspaceStore;
+  /** The SLA definitions. */
+  slas: SlaStore;
+  /** The SLA reports of a window. */
+  service: SlaService;
+  /** The monitor's service contract (interfaces and their roll-ups). */
+  monitor: MonitorService;
+  /** The rates the cost estimate applies. */
+  rates: CostRates;
+  /** The store whose size the cost estimate measures. */
+  storage: PluginContext['storage'];
+  /** The data folder the cost estimate measures. */
+  dataDir: string;
+  /** The clock the cost estimate reads. */
+  clock: Clock;
+}
+
 /** Registers the observability routes. */
-export function registerObservabilityRoutes(
-  routes: RouteRegistrar,
-  deps: {
-    workspaces: WorkspaceStore;
-    slas: SlaStore;
-    service: SlaService;
-    monitor: MonitorService;
-    rates: CostRates;
-    /** The store and data folder whose size the cost estimate measures. */
-    storage: PluginContext['storage'];
-    dataDir: string;
-    clock: Clock;
-  },
-): void {
+export function registerObservabilityRoutes(routes: RouteRegistrar, deps: ObservabilityRouteDeps): void {
   const { workspaces, slas, service, monitor } = deps;
 
   /** The reports of a workspace's interfaces that have an SLA (others are listed without one). */

@@ -28,8 +28,16 @@ export function requireKnownRole(role: string): MonitorRole {
 
 const assignmentSchema = z.object({ userId: z.string(), role: z.string(), assignedAt: z.string() });
 
+/** What the role routes work with. */
+export interface RoleRouteDeps {
+  /** The role assignments of users. */
+  roles: RoleAssignmentStore;
+  /** Where each change is recorded. */
+  audit: AuditTrail;
+}
+
 /** Registers the role routes. */
-export function registerRoleRoutes(routes: RouteRegistrar, deps: { roles: RoleAssignmentStore; audit: AuditTrail }): void {
+export function registerRoleRoutes(routes: RouteRegistrar, deps: RoleRouteDeps): void {
   const { roles, audit } = deps;
   const queue = new SerialQueue();
 

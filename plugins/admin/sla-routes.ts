@@ -24,11 +24,22 @@ const percent = z.number().min(0).max(100);
 const interfaceParams = z.object({ interfaceId: z.string().min(1).max(200) });
 const storedSlaSchema = slaDefinitionSchema.extend({ createdAt: z.string(), updatedAt: z.string() });
 
+/** What the SLA routes work with. */
+export interface SlaRouteDeps {
+  /** The SLA definitions. */
+  slas: SlaStore;
+  /** The SLA reports of a window. */
+  service: SlaService;
+  /** The monitor's service contract (which interfaces exist). */
+  monitor: MonitorService;
+  /** Where each change is recorded. */
+  audit: AuditTrail;
+  /** The clock a change's time is read from. */
+  clock: Clock;
+}
+
 /** Registers the SLA routes. */
-export function registerSlaRoutes(
-  routes: RouteRegistrar,
-  deps: { slas: SlaStore; service: SlaService; monitor: MonitorService; audit: AuditTrail; clock: Clock },
-): void {
+export function registerSlaRoutes(routes: RouteRegistrar, deps: SlaRouteDeps): void {
   const { slas, service, monitor, audit } = deps;
 
   routes.route({

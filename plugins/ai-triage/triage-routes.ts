@@ -16,16 +16,19 @@ import {
   upgradeResultSchema,
 } from './triage-schemas.ts';
 
-/** What the routes call. */
-export interface TriageRouteServices {
+/** What the triage routes call. */
+export interface TriageRouteDeps {
+  /** The licence check: triage is an enterprise feature. */
   entitlement: Entitlement;
+  /** Triages one message. */
   triage(input: { content: string; validationErrors?: string[]; interfaceContext?: string }): Promise<TriageResult>;
+  /** Patterns, summaries and upgrade checks of an interface's stored messages. */
   analysis: InterfaceAnalysis;
 }
 
 /** Registers triage, patterns, summary and upgrade-check. */
-export function registerTriageRoutes(routes: RouteRegistrar, services: TriageRouteServices): void {
-  const enterprise = () => services.entitlement.require('enterprise', 'AI triage');
+export function registerTriageRoutes(routes: RouteRegistrar, deps: TriageRouteDeps): void {
+  const enterprise = () => deps.entitlement.require('enterprise', 'AI triage');
   routes.route({
     method: 'POST',
     url: '/api/monitor/triage',
@@ -41,7 +44,7 @@ export function registerTriageRoutes(routes: RouteRegistrar, services: TriageRou
     handler({ body }) {
       enterprise();
       const content = typeof body.messageContent === 'string' ? body.messageContent : JSON.stringify(body.messageContent);
-      return services.triage({
+      return deps.triage({
         content,
         ...(body.validationErrors ? { validationErrors: body.validationErrors } : {}),
         ...(body.interfaceContext ? { interfaceContext: body.interfaceContext } : {}),
@@ -58,7 +61,7 @@ export function registerTriageRoutes(routes: RouteRegistrar, services: TriageRou
     response: patternsResultSchema,
     handler({ body }) {
       enterprise();
-      return services.analysis.patterns(body.interfaceId, body.sinceHours);
+      return deps.analysis.patterns(body.interfaceId, body.sinceHours);
     },
   });
   routes.route({
@@ -71,7 +74,7 @@ export function registerTriageRoutes(routes: RouteRegistrar, services: TriageRou
     response: summaryResultSchema,
     handler({ body }) {
       enterprise();
-      return services.analysis.summary(body.interfaceId, body.sinceHours);
+      return deps.analysis.summary(body.interfaceId, body.sinceHours);
     },
   });
   routes.route({
@@ -84,7 +87,7 @@ export function registerTriageRoutes(routes: RouteRegistrar, services: TriageRou
     response: upgradeResultSchema,
     handler({ body }) {
       enterprise();
-      return services.analysis.upgradeCheck(body.interfaceId, body.sinceHours);
+      return deps.analysis.upgradeCheck(body.interfaceId, body.sinceHours);
     },
   });
 }

@@ -13,7 +13,7 @@ import { analyticsErrors } from './analytics-errors.ts';
 import { registerAnalyticsRoutes } from './analytics-routes.ts';
 import { DashboardEngine } from './dashboard-engine.ts';
 import { loadDashboardTemplates } from './dashboard-templates.ts';
-import { registerDashboardPage, registerLandingPage } from './page-routes.ts';
+import { registerDashboardPageRoutes, registerLandingPageRoutes } from './page-routes.ts';
 import { ReportDelivery, type ReportBuilder } from './report-delivery.ts';
 import { SmtpMailer } from './report-mailer.ts';
 import { registerReportRoutes } from './report-routes.ts';
@@ -47,16 +47,16 @@ export const plugin: PluginModule<AnalyticsConfig> = {
 
     registerAnalyticsRoutes(context.routes, { source: monitor, dashboards, clock });
     registerReportRoutes(context.routes, { source: monitor, buildReport, schedules, delivery, clock, canMail: mailer !== undefined });
-    registerDashboardPage(context.routes, { webDir: join(context.directory, 'web'), refreshSeconds: config.dashboardRefreshSeconds });
+    registerDashboardPageRoutes(context.routes, { webDir: join(context.directory, 'web'), refreshSeconds: config.dashboardRefreshSeconds });
 
     // The landing pages link the dashboard where the config says the monitor base listens.
     const dashboardUrl = () => config.dashboardUrl;
-    registerLandingPage(context.routesOn('bridge'), {
+    registerLandingPageRoutes(context.routesOn('bridge'), {
       title: 'Message bridge',
       serves: 'Validates, compares and generates HL7 v2, FHIR and NCPDP messages.',
       dashboardUrl,
     });
-    registerLandingPage(context.routesOn('population'), {
+    registerLandingPageRoutes(context.routesOn('population'), {
       title: 'Population generator',
       serves: 'Generates synthetic patient populations and seeds them into a database.',
       dashboardUrl,

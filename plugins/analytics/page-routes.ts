@@ -41,16 +41,24 @@ function asset(file: Asset): RawResponse {
   };
 }
 
+/** What the dashboard page is built from. */
+export interface DashboardPageRouteDeps {
+  /** The folder holding the page's HTML, script and styles. */
+  webDir: string;
+  /** How often the page refreshes its charts, in seconds. */
+  refreshSeconds: number;
+}
+
 /** Registers the dashboard page and its assets on the monitor base. */
-export function registerDashboardPage(routes: RouteRegistrar, options: { webDir: string; refreshSeconds: number }): void {
+export function registerDashboardPageRoutes(routes: RouteRegistrar, deps: DashboardPageRouteDeps): void {
   const uplotDir = join(require.resolve('uplot/package.json'), '..', 'dist');
   const assets: Record<string, Asset> = {
-    'dashboard.js': { contentType: 'application/javascript; charset=utf-8', body: readFileSync(join(options.webDir, 'dashboard.js')) },
-    'dashboard.css': { contentType: 'text/css; charset=utf-8', body: readFileSync(join(options.webDir, 'dashboard.css')) },
+    'dashboard.js': { contentType: 'application/javascript; charset=utf-8', body: readFileSync(join(deps.webDir, 'dashboard.js')) },
+    'dashboard.css': { contentType: 'text/css; charset=utf-8', body: readFileSync(join(deps.webDir, 'dashboard.css')) },
     'uPlot.iife.min.js': { contentType: 'application/javascript; charset=utf-8', body: readFileSync(join(uplotDir, 'uPlot.iife.min.js')) },
     'uPlot.min.css': { contentType: 'text/css; charset=utf-8', body: readFileSync(join(uplotDir, 'uPlot.min.css')) },
   };
-  const html = readFileSync(join(options.webDir, 'index.html'), 'utf8').replace('{{refreshSeconds}}', String(options.refreshSeconds));
+  const html = readFileSync(join(deps.webDir, 'index.html'), 'utf8').replace('{{refreshSeconds}}', String(deps.refreshSeconds));
 
   routes.route({
     method: 'GET',
@@ -92,8 +100,18 @@ function landingHtml(title: string, serves: string, dashboardUrl: string): strin
 `;
 }
 
+/** What a landing page says. */
+export interface LandingPageRouteDeps {
+  /** The base's name, the page's heading. */
+  title: string;
+  /** One sentence on what the base does. */
+  serves: string;
+  /** The dashboard's address, read on every request. */
+  dashboardUrl: () => string;
+}
+
 /** Registers a small page on the bridge or population base linking its API docs and the monitor's dashboard. */
-export function registerLandingPage(routes: RouteRegistrar, options: { title: string; serves: string; dashboardUrl: () => string }): void {
+export function registerLandingPageRoutes(routes: RouteRegistrar, deps: LandingPageRouteDeps): void {
   routes.route({
     method: 'GET',
     url: '/',
@@ -103,7 +121,7 @@ export function registerLandingPage(routes: RouteRegistrar, options: { title: st
     envelope: false,
     response: z.string(),
     // the dashboard's address as configured when the document is built (it is read again on every request)
-    examples: { response: landingHtml(options.title, options.serves, options.dashboardUrl()) },
-    handler: () => page(landingHtml(options.title, options.serves, options.dashboardUrl())),
+    examples: { response: landingHtml(deps.title, deps.serves, deps.dashboardUrl()) },
+    handler: () => page(landingHtml(deps.title, deps.serves, deps.dashboardUrl())),
   });
 }

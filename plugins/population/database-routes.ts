@@ -241,11 +241,24 @@ function publicProfile(profile: LearnedProfile) {
   return { ...rest, identities: identities ? { tables: identities.tables, count: identities.count } : null };
 }
 
+/** What the database routes work with. */
+export interface DatabaseRouteDeps {
+  /** The connected database, if any. */
+  session: DatabaseSession;
+  /** The learned profiles. */
+  profiles: ProfileStore;
+  /** The seed runs. */
+  seeds: SeedRuns;
+  /** The time limits of a connection. */
+  timeouts: ConnectionTimeouts;
+  /** The default k-anonymity threshold of learning. */
+  k: number;
+  /** The current time. */
+  now: () => Date;
+}
+
 /** Registers the database routes. */
-export function registerDatabaseRoutes(
-  routes: RouteRegistrar,
-  deps: { session: DatabaseSession; profiles: ProfileStore; seeds: SeedRuns; timeouts: ConnectionTimeouts; k: number; now: () => Date },
-): void {
+export function registerDatabaseRoutes(routes: RouteRegistrar, deps: DatabaseRouteDeps): void {
   const { session, profiles, seeds } = deps;
 
   const schemaView = () => {

@@ -44,11 +44,22 @@ function publicView(provider: StoredProvider): z.infer<typeof providerSchema> {
   };
 }
 
+/** What the provider routes work with. */
+export interface ProviderRouteDeps {
+  /** The configured providers. */
+  store: SsoStore;
+  /** Seals the client secret at rest. */
+  box: SecretBox;
+  /** The issuer sign-in currently uses. */
+  active: ActiveIssuer;
+  /** Where each change is recorded. */
+  audit: AuditTrail;
+  /** The clock a change's time is read from. */
+  clock: Clock;
+}
+
 /** Registers the provider routes. */
-export function registerProviderRoutes(
-  routes: RouteRegistrar,
-  deps: { store: SsoStore; box: SecretBox; active: ActiveIssuer; audit: AuditTrail; clock: Clock },
-): void {
+export function registerProviderRoutes(routes: RouteRegistrar, deps: ProviderRouteDeps): void {
   const { store, box, active, audit } = deps;
 
   routes.route({

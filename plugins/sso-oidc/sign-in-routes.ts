@@ -50,11 +50,24 @@ function hostOf(request: RouteRequest): string {
   return String(request.headers.host);
 }
 
+/** What the sign-in routes work with. */
+export interface SignInRouteDeps {
+  /** The providers, pending sign-ins and sessions. */
+  store: SsoStore;
+  /** The issuer sign-in currently uses. */
+  active: ActiveIssuer;
+  /** Maps a signed-in identity to a workbench user. */
+  users: UserMapping;
+  /** Where each sign-in and sign-out is recorded. */
+  audit: AuditTrail;
+  /** The sign-in settings of the plugin's configuration. */
+  settings: SignInSettings;
+  /** The clock sessions expire by. */
+  clock: Clock;
+}
+
 /** Registers the sign-in routes. */
-export function registerSignInRoutes(
-  routes: RouteRegistrar,
-  deps: { store: SsoStore; active: ActiveIssuer; users: UserMapping; audit: AuditTrail; settings: SignInSettings; clock: Clock },
-): void {
+export function registerSignInRoutes(routes: RouteRegistrar, deps: SignInRouteDeps): void {
   const { store, active, users, audit, settings } = deps;
   const pending = new Map<string, PendingLogin>();
 

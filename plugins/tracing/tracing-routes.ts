@@ -47,11 +47,20 @@ async function requireInterface(monitor: MonitorService, field: string, id: stri
   if (!(await monitor.interfaceExists(id))) throw kernelErrors.create('NOT_FOUND', { what: `Interface "${id}" (${field})` }, { field });
 }
 
+/** What the tracing routes work with. */
+export interface TracingRouteDeps {
+  /** The sequences and their traces. */
+  service: TracingService;
+  /** The monitor's service contract (which interfaces exist). */
+  monitor: MonitorService;
+  /** The clock: a default window starts a day before it, and a created sequence is stamped with it. */
+  clock: Clock;
+  /** Names of the sequences the configuration declares (not created or deleted through the API). */
+  configNames: ReadonlySet<string>;
+}
+
 /** Registers the tracing routes. */
-export function registerTracingRoutes(
-  routes: RouteRegistrar,
-  deps: { service: TracingService; monitor: MonitorService; clock: Clock; configNames: ReadonlySet<string> },
-): void {
+export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRouteDeps): void {
   const { service, monitor, clock, configNames } = deps;
 
   routes.route({
