@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { DEIDENTIFY_SERVICE, type DeidentifyService } from '../deidentify/api.ts';
-import { MONITOR_SERVICE, type MonitorService } from '../monitor/api.ts';
+import { MONITOR_SERVICE } from '../monitor/api.ts';
 import { triageErrors } from './errors.ts';
 import { InterfaceAnalysis } from './interface-analysis.ts';
 import { loadKnowledgeBase } from './knowledge-base.ts';
@@ -54,7 +55,7 @@ export const plugin: PluginModule<TriageConfig> = {
       return rephraseWithModel(llm, offline, buildTriagePrompt(offline, deidentified), process.env);
     };
     // The monitor is resolved on use: its service is registered by then (manifest `requires`).
-    const monitor = () => context.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const monitor = () => resolveService(context.container, MONITOR_SERVICE);
     const aggregate = new AggregateStore(context.storage.db, context.storage.sql);
     const follower = new TriageFollower(monitor, aggregate, context.logger, hl7TextFeatures((path, version) => context.standards.get('hl7')?.describe(path, version ? { version } : {})));
     context.events.on('message.ingested', () => follower.schedule());

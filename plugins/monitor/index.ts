@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { provideService } from '../../kernel/service-ref.ts';
 import { AlertEpisodes } from './alert-episodes.ts';
 import { registerAlertRoutes } from './alert-routes.ts';
 import { AlertRuleRegistry } from './alert-rule-registry.ts';
@@ -130,7 +131,7 @@ export const plugin: PluginModule<MonitorConfig> = {
     registeredRules.register(fileNameRule((id) => watchManager.unreadableNames(id)));
     const service = new MonitorServiceImpl(interfaces, messages, queries, rollups, alerts, () => queue.size, reports, registeredRules);
     registeredRules.bind(service);
-    context.container.registerInstance(MONITOR_SERVICE, service);
+    provideService(context.container, MONITOR_SERVICE, service);
     context.container.registerInstance(MONITOR_QUIESCE, { quiesce: () => watchManager.quiesce() });
 
     context.scheduler.schedule('raw-retention', '17 3 * * *', async () => {
@@ -151,7 +152,6 @@ export const plugin: PluginModule<MonitorConfig> = {
     });
 
     const routes = context.routes;
-    if (!routes) return;
     registerInterfaceRoutes(routes, {
       interfaces,
       clock,

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
-import { MONITOR_SERVICE, type MonitorService } from '../monitor/api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
+import { MONITOR_SERVICE } from '../monitor/api.ts';
 import { SequenceSyntaxError, formatSequence, parseSequence } from './sequence-syntax.ts';
 import { SequenceStore, tracingMigrations } from './sequence-store.ts';
 import { tracingErrors } from './tracing-errors.ts';
@@ -70,7 +71,7 @@ export const plugin: PluginModule<TracingConfig> = {
   async register(context) {
     context.registerErrors(tracingErrors.catalogue);
     await context.storage.migrate({ ...tracingMigrations, '002_feed': feedMigration(context.storage.dialect, context.storage.sql) });
-    const monitor = context.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const monitor = resolveService(context.container, MONITOR_SERVICE);
     const store = new SequenceStore(context.storage.db);
     const configSequences: DefinedSequence[] = context.config.sequences.map((entry) => ({
       name: entry.name,
