@@ -27,6 +27,7 @@ import { createSyntheticDataService } from '../plugins/synthetic-data/synthetic-
 import { createDeidentifier } from '../plugins/deidentify/deidentifier.ts';
 import { loadKnowledgeBase } from '../plugins/ai-triage/knowledge-base.ts';
 import { TriageEngine } from '../plugins/ai-triage/triage-engine.ts';
+import { resolveService } from '../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts';
 import { createStorage } from '../kernel/storage.ts';
 import { AggregateStore } from '../plugins/ai-triage/aggregate-store.ts';
@@ -110,7 +111,7 @@ async function storeFigures(): Promise<Record<string, number>> {
   const bench = await startBenchWorkbench('workbench-triage-bench-', { monitor: { settleMs: 100, checkIntervalMs: 1000 } });
   try {
     const urls = bench.urls;
-    const monitor = bench.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const monitor = resolveService(bench.workbench.container, MONITOR_SERVICE);
     const folder = join(bench.dir, 'feed');
     mkdirSync(folder);
     const startMs = Date.now() - 20 * 3_600_000;

@@ -9,7 +9,8 @@
 import { sql } from 'kysely';
 import type { Storage } from '../kernel/storage.ts';
 import { TOKENS } from '../kernel/tokens.ts';
-import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts';
+import { resolveService } from '../kernel/service-ref.ts';
+import { MONITOR_SERVICE } from '../plugins/monitor/api.ts';
 import { recordMessages, type RecordedMessage } from '../plugins/monitor/testing.ts';
 import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
 import { medianMs, round } from './timing.ts';
@@ -57,7 +58,7 @@ export async function runMonitorRollupBench(): Promise<Record<string, number>> {
   const bench = await startBenchWorkbench('workbench-monitor-rollup-bench-', { monitor: { checkIntervalMs: 60_000 } });
   try {
     const storage = bench.workbench.container.resolve<Storage>(TOKENS.Storage);
-    const monitor = bench.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const monitor = resolveService(bench.workbench.container, MONITOR_SERVICE);
     const ids = await createIdleInterfaces(bench, INTERFACES);
     const untilMs = Math.floor(Date.now() / 3_600_000) * 3_600_000;
     const started = performance.now();

@@ -19,7 +19,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts';
+import { resolveService } from '../kernel/service-ref.ts';
+import { MONITOR_SERVICE } from '../plugins/monitor/api.ts';
 import { send } from '../test/helpers/http-client.ts';
 import { startBenchWorkbench } from './bench-workbench.ts';
 import { median, timed } from './timing.ts';
@@ -67,7 +68,7 @@ export async function runTracingBench(): Promise<Record<string, number>> {
       if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.json).slice(0, 300)}`);
       return answer.json.data;
     };
-    const monitor = workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const monitor = resolveService(workbench.container, MONITOR_SERVICE);
 
     // Files first, interfaces after: the monitor then reads folders that are already full, as fast as it can.
     const folders: Array<{ name: string; dir: string }> = [];

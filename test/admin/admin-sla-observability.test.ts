@@ -10,6 +10,7 @@ import { createRoleKeys, expectAdminOnly, withBearer, type RoleKeys } from '../h
 import type { TestRequest } from '../helpers/http-client.ts';
 import { startTestWorkbench } from '../helpers/test-workbench.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MinuteRollup, type MonitorService } from '../../plugins/monitor/api.ts';
 import { ADMIN_SERVICES, type AdminServices } from '../../plugins/admin/api.ts';
 
@@ -42,7 +43,7 @@ function hl7Time(at: Date): string {
 beforeAll(async () => {
   harness = await startMonitorHarness();
   keys = await createRoleKeys(harness.wb);
-  monitor = harness.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+  monitor = resolveService(harness.wb.workbench.container, MONITOR_SERVICE);
   t0 = Math.floor(Date.now() / MINUTE) * MINUTE - 40 * MINUTE;
   // the fixture every SLA report and observability test reads, built once here so that any test runs alone (-t)
   fixtureId = await createInterface('sla-fixture');

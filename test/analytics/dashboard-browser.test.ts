@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
+import { MONITOR_SERVICE } from '../../plugins/monitor/api.ts';
 import { adtMessage, failingMessage, ingest, startAnalyticsHarness, waitFor, type MonitorHarness } from './analytics-harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -32,7 +33,7 @@ describe.skipIf(!hasBrowser)('dashboard in a browser', () => {
       { 'a0.hl7': adtMessage('OK0', { time: stamp }), 'a1.hl7': adtMessage('OK1', { time: stamp }), 'a2.hl7': adtMessage('OK2', { time: stamp }), 'b0.hl7': failingMessage('FAIL0', stamp) },
       4,
     );
-    const monitor = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    const monitor = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
     alertId = (await monitor.raiseAlert({ interfaceId: feed, severity: 'warning', rule: 'browser-probe', title: 'Probe alert for the dashboard', message: 'Raised by the browser test.' })).id;
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({

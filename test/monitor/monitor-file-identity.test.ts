@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendFileSync, copyFileSync, existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
@@ -14,7 +15,7 @@ describe.each(storages())('file identity on %s', (storage) => {
   let service: MonitorService;
   beforeAll(async () => {
     h = await startMonitorHarness({ storage });
-    service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    service = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
   });
   afterAll(async () => {
     await h?.stop();

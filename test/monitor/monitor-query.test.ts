@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageFilter, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
 import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
@@ -17,7 +18,7 @@ async function createInterface(h: MonitorHarness, name: string, dir: string): Pr
 }
 
 function serviceOf(h: MonitorHarness): MonitorService {
-  return h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+  return resolveService(h.wb.workbench.container, MONITOR_SERVICE);
 }
 
 async function waitForCount(service: MonitorService, filter: MessageFilter, count: number): Promise<void> {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
+import { MONITOR_SERVICE } from '../../plugins/monitor/api.ts';
 import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
@@ -32,7 +33,7 @@ describe('recovery of files no event brought', () => {
       await waitFor(async () => (await total(h, id)) === 5, 20_000, 'the 5 files found by listing');
       // listing again (quiesce lists every folder once more) never counts a file twice
       await quiesceMonitor(h.wb.workbench);
-      const service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+      const service = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
       expect(await service.storedMessageCounts(id)).toEqual({ messages: 5, failed: 0, files: 5, interfaces: 1 });
     } finally {
       await h.stop();
@@ -52,7 +53,7 @@ describe('recovery of files no event brought', () => {
       await new Promise((resolve) => setTimeout(resolve, 6500));
       other.exec('ROLLBACK');
       await waitFor(async () => (await total(h, id)) === 3, 30_000, 'the 3 files after the lock was released');
-      const service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+      const service = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
       expect(await service.storedMessageCounts(id)).toEqual({ messages: 3, failed: 0, files: 3, interfaces: 1 });
     } finally {
       other.close();

@@ -2,6 +2,7 @@
 // is stored through the ingest's own commit (plugins/monitor/testing.ts) at chosen received times, then read back.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { windowSpans } from '../../plugins/monitor/rollup-reader.ts';
 import { pruneRollups } from '../../plugins/monitor/ingest/rollup-writer.ts';
@@ -60,7 +61,7 @@ describe.each(storages())('monitor roll-ups on %s', (storage) => {
 
   beforeAll(async () => {
     h = await startMonitorHarness({ storage });
-    service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    service = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
     a = (await h.post('/api/monitor/interfaces', { name: 'Lab feed', directoryPath: h.folder() })).json.data.id;
     b = (await h.post('/api/monitor/interfaces', { name: 'ADT feed', directoryPath: h.folder() })).json.data.id;
     const ofA: RecordedMessage[] = [];

@@ -1,6 +1,7 @@
 // The monitor's public service (api.ts) as other plugins use it, on SQLite and PostgreSQL: alerts raised by others
 // (episodes and one-offs), minute roll-up import, daily counts, interface events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { importMinuteRollups, quiesceMonitor } from '../../plugins/monitor/testing.ts';
 import { startMonitorHarness, storages, type MonitorHarness } from './monitor-harness.ts';
@@ -11,7 +12,7 @@ describe.each(storages())('monitor service on %s', (storage) => {
   let interfaceId: string;
   beforeAll(async () => {
     h = await startMonitorHarness({ storage });
-    service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    service = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
     interfaceId = (await h.post('/api/monitor/interfaces', { name: 'svc', directoryPath: h.folder() })).json.data.id;
     // the first whole check judges the registered rules (the SLA rule clears its episode while no SLA is defined):
     // done before the tests raise episodes of that rule themselves

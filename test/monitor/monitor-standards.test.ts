@@ -4,6 +4,7 @@
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageFilter, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
@@ -68,7 +69,7 @@ describe.each(storages())('monitored standards on %s', (storage) => {
   let service: MonitorService;
   beforeAll(async () => {
     h = await startMonitorHarness({ storage });
-    service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    service = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
   });
   afterAll(async () => {
     await h?.stop();

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageFilter, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
 import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
@@ -55,7 +56,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
   };
   beforeAll(async () => {
     h = await startMonitorHarness({ storage });
-    service = h.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+    service = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
   });
   afterAll(async () => {
     await h?.stop();
@@ -186,7 +187,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
         expect((await metrics(slow, id)).messagesTotal, `after chunk ${i + 1}`).toBe(0);
       }
       await waitForTotal(slow, id, 2);
-      const svc = slow.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+      const svc = resolveService(slow.wb.workbench.container, MONITOR_SERVICE);
       expect(await svc.storedMessageCounts(id)).toMatchObject({ messages: 2, files: 1 });
     } finally {
       await slow.stop();
@@ -311,7 +312,7 @@ describe('restarts', () => {
     const second = await startMonitorHarness({ config: { dataDir } });
     try {
       await waitForTotal(second, id, 31);
-      const svc = second.wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+      const svc = resolveService(second.wb.workbench.container, MONITOR_SERVICE);
       await quiesceMonitor(second.wb.workbench);
       expect(await svc.storedMessageCounts(id)).toEqual({ messages: 31, failed: 0, files: 30, interfaces: 1 });
     } finally {

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../helpers/manual-clock.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageFilter, type MonitorService } from '../../plugins/monitor/api.ts';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import type { TestResponse } from '../helpers/http-client.ts';
@@ -58,7 +59,7 @@ export async function startTracingHarness(options: { storage: 'sqlite' | 'postgr
       },
     },
   });
-  const monitor = wb.workbench.container.resolve<MonitorService>(MONITOR_SERVICE);
+  const monitor = resolveService(wb.workbench.container, MONITOR_SERVICE);
   let folders = 0;
   let files = 0;
   const count = (filter: MessageFilter = {}) => monitor.countMessages(filter);
