@@ -22,7 +22,8 @@ import { join } from 'node:path';
 import type { Workbench } from '../kernel/workbench.ts';
 import type { EventBus } from '../kernel/events.ts';
 import type { StandardAdapter, StandardsRegistry } from '../kernel/standards-registry.ts';
-import { HL7_MESSAGE_READER, type Hl7MessageReader } from '../plugins/hl7-standard/api.ts';
+import { resolveService } from '../kernel/service-ref.ts';
+import { HL7_MESSAGE_READER } from '../plugins/hl7-standard/api.ts';
 import { TOKENS } from '../kernel/tokens.ts';
 import { projectRoot } from '../kernel/project-root.ts';
 import { send } from '../test/helpers/http-client.ts';
@@ -97,7 +98,7 @@ async function ingestRate(running: BenchWorkbench, name: string, files: string[]
  * three passes after a warm-up.
  */
 function readerCeiling(workbench: Workbench, contents: string[]): number {
-  const reader = workbench.container.resolve<Hl7MessageReader>(HL7_MESSAGE_READER);
+  const reader = resolveService(workbench.container, HL7_MESSAGE_READER);
   const bytes = contents.map((c) => Buffer.from(c));
   const pass = () => {
     let messages = 0;

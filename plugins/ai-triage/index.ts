@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
-import { DEIDENTIFY_SERVICE, type DeidentifyService } from '../deidentify/api.ts';
+import { DEIDENTIFY_SERVICE } from '../deidentify/api.ts';
 import { MONITOR_SERVICE } from '../monitor/api.ts';
 import { triageErrors } from './errors.ts';
 import { InterfaceAnalysis } from './interface-analysis.ts';
@@ -38,7 +38,7 @@ export const plugin: PluginModule<TriageConfig> = {
       // Compatibility mode: its errors are what receivers reject; what only strict mode fails comes as warnings, ranked after.
       validate: (adapter, content) => context.standardsRunner.validate(adapter, content, { mode: 'compatibility', maxIssues: 1_000 }),
     });
-    const deidentify = context.container.resolve<DeidentifyService>(DEIDENTIFY_SERVICE);
+    const deidentify = resolveService(context.container, DEIDENTIFY_SERVICE);
     const llm = context.config.llm;
     const llmProblem = llm.enabled ? llmConfigProblem(llm) : undefined;
     if (llmProblem) context.logger.error(`The triage model is off: ${llmProblem}.`);

@@ -3,17 +3,18 @@
  * must never let a raw value leave the process.
  *
  * ```ts
- * const deidentify = context.container.resolve<DeidentifyService>(DEIDENTIFY_SERVICE);
+ * const deidentify = resolveService(context.container, DEIDENTIFY_SERVICE);
  * const { messageContent, report } = deidentify.deidentify(text);
  * ```
  */
+import { createServiceRef } from '../../kernel/service-ref.ts';
 import type { DeidentificationReport } from './deidentify-report.ts';
 
 export type { DeidentificationReport, ReplacementEntry } from './deidentify-report.ts';
 export { IDENTIFIER_KINDS, type IdentifierKind } from './pseudonyms.ts';
 
 /** Container token of {@link DeidentifyService}. */
-export const DEIDENTIFY_SERVICE = Symbol.for('workbench.deidentify');
+export const DEIDENTIFY_SERVICE = createServiceRef<DeidentifyService>('workbench.deidentify');
 
 /** The standards de-identification reads. */
 export type DeidentifiableStandard = 'hl7' | 'fhir' | 'ncpdp';

@@ -3,6 +3,7 @@
  * (DEIDENTIFY_SERVICE) other plugins use before anything derived from a message leaves the process.
  */
 import type { PluginModule } from '../../kernel/plugin-api.ts';
+import { provideService } from '../../kernel/service-ref.ts';
 import { DEIDENTIFY_SERVICE } from './api.ts';
 import { createDeidentifyCommand } from './deidentify-commands.ts';
 import { type DeidentifyConfig, deidentifyConfigSchema } from './deidentify-config.ts';
@@ -22,7 +23,7 @@ export const plugin: PluginModule<DeidentifyConfig> = {
       () => loadOrCreateKey(keyFilePath(context.dataDir, context.config.keyFile)),
       loadZSegmentTypes(context.profiles),
     );
-    context.container.registerInstance(DEIDENTIFY_SERVICE, service);
+    provideService(context.container, DEIDENTIFY_SERVICE, service);
     registerDeidentifyRoutes(context.routes, { service });
     context.registerCommand(createDeidentifyCommand(service));
   },

@@ -5,6 +5,7 @@
  * reported once, by the main thread.
  */
 import type { PluginModule, WorkerPluginContext } from '../../kernel/plugin-api.ts';
+import { provideService } from '../../kernel/service-ref.ts';
 import { syntheticDataOf } from '../synthetic-data/api.ts';
 import { hl7Errors } from './errors.ts';
 import { createHl7Adapter } from './hl7-adapter.ts';
@@ -31,7 +32,7 @@ export const plugin: PluginModule = {
   register(context) {
     context.registerErrors(hl7Errors.catalogue);
     const profiles = registerAdapter(context, true);
-    context.container.registerInstance(HL7_MESSAGE_READER, createHl7MessageReader(profiles));
+    provideService(context.container, HL7_MESSAGE_READER, createHl7MessageReader(profiles));
   },
   registerWorker: (context) => {
     registerAdapter(context, false);
