@@ -77,7 +77,6 @@ export const plugin: PluginModule<MonitorConfig> = {
         validateHere: (rawLength) => !context.standardsRunner.isPooled(rawLength),
         validate: (adapter, content, options) => whilePoolBusy(() => context.standardsRunner.validate(adapter, content, options)),
         read: (adapter, content, options) => whilePoolBusy(() => context.standardsRunner.read(adapter, content, options)),
-        readHere: (contentLength) => !context.standardsRunner.isPooled(contentLength),
       },
       maxFileBytes: config.maxFileBytes,
       batchFiles: config.commitBatchFiles,

@@ -120,7 +120,6 @@ function contentReaders(pooledFrom = Number.POSITIVE_INFINITY): ContentReaders &
   return {
     adapters: () => [hl7 as unknown as StandardAdapter],
     read: (adapter, content, options) => adapter.reading!.readMessages(content, options),
-    readHere: () => true,
     validateHere: (length) => length < pooledFrom,
     validate(_adapter, content) {
       validated.push(content);

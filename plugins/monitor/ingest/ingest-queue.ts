@@ -217,24 +217,12 @@ export class IngestQueue {
     const files: ReadFile[] = [];
     const monitoredOf = new Map<string, MonitoredInterface>();
     const rows = await currentRows(this.deps.db, batch);
-    // Files read in the worker pool (long content) are all started first, so the pool's threads read them side by
-    // side while this loop reads the short ones; the batch keeps its order.
-    const inPool = new Map<IngestJob, Promise<ReadFile | undefined>>();
-    for (const job of batch) {
-      const monitored = this.watched.get(job.interfaceId);
-      if (monitored && job.size <= this.deps.maxFileBytes && !this.deps.readers.readHere(job.size)) {
-        const reading = this.read(job, monitored, rows.get(ledgerKey(job.interfaceId, job.relativePath)));
-        // awaited below in the batch's order; a failure meanwhile is not an unhandled rejection
-        reading.catch(() => undefined);
-        inPool.set(job, reading);
-      }
-    }
     let sliceStartedAt = performance.now();
     for (const job of batch) {
       const monitored = this.watched.get(job.interfaceId);
       if (!monitored) continue;
       monitoredOf.set(job.interfaceId, monitored);
-      const file = await (inPool.get(job) ?? this.read(job, monitored, rows.get(ledgerKey(job.interfaceId, job.relativePath))));
+      const file = await this.read(job, monitored, rows.get(ledgerKey(job.interfaceId, job.relativePath)));
       if (file) files.push(file);
       // Reading and judging files is synchronous work chained by promises that never wait (SQLite answers at once):
       // a whole batch took 0.3 to 1 s of the event loop. Hand it back every few milliseconds, so every base's

@@ -37,8 +37,6 @@ export interface ContentReaders {
    * of many megabytes), so no file holds the event loop.
    */
   read(adapter: StandardAdapter, content: Uint8Array, options: ReadContentOptions): Promise<ReadContentResult> | ReadContentResult;
-  /** Whether content of this length is read on the event loop (else in the worker pool). */
-  readHere(contentLength: number): boolean;
   /** Validates a message the reading left without a verdict. */
   validate: ValidateMessage;
   /** Whether a message of this length is validated on the event loop, by the reading. */
