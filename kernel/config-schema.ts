@@ -96,6 +96,13 @@ export const kernelConfigSchema = z
         timeBudgetMs: z.number().int().min(100).max(600_000).default(10_000),
         /** Inputs smaller than this (characters of message content) run on the event loop; larger go to a worker. */
         inlineBelowBytes: z.number().int().min(0).default(16 * 1024),
+        /**
+         * Received content (a monitored file) of at least this many bytes is read and validated in a worker; shorter
+         * content is read on the event loop, each message over `inlineBelowBytes` still validated in a worker. A
+         * pooled read pays a thread hop and a copy of every message back, worth it only for content that would hold
+         * the event loop for long (a megabyte of small messages reads in about 0.1 s).
+         */
+        readInPoolFromBytes: z.number().int().min(0).default(2 * 1024 * 1024),
         /** Heavy requests waiting for a worker beyond those running; more get 503 SERVER_BUSY with Retry-After. */
         maxQueued: z.number().int().min(0).max(1_000).default(4),
         /** Old-generation heap limit of each worker thread, in MB; work that needs more gets 422. */

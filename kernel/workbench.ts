@@ -134,7 +134,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const lifecycle = new LifecycleHooks(logger);
   const featureSwitches = new FeatureSwitches();
   const work = kernelConfig.work;
-  const standardsRunner = new StandardsRunner(work.inlineBelowBytes);
+  const standardsRunner = new StandardsRunner(work.inlineBelowBytes, work.readInPoolFromBytes);
   const gate = new HeavyRequestGate(poolSize(work.threads), work.maxQueued, work.inlineBelowBytes);
   let pool: WorkPool | undefined;
 

@@ -22,8 +22,14 @@ const INLINE_GENERATE_COUNT = 10;
 export class StandardsRunner {
   private pool: WorkPool | undefined;
 
-  /** @param inlineBelowBytes inputs shorter than this (in characters) run in-process */
-  constructor(private readonly inlineBelowBytes: number) {}
+  /**
+   * @param inlineBelowBytes inputs shorter than this (in characters) run in-process
+   * @param readInPoolFromBytes received content of at least this many bytes is read in the pool
+   */
+  constructor(
+    private readonly inlineBelowBytes: number,
+    private readonly readInPoolFromBytes: number = inlineBelowBytes,
+  ) {}
 
   /** Hands pooled work to `pool` from now on (undefined: everything in-process again). */
   usePool(pool: WorkPool | undefined): void {
@@ -53,14 +59,14 @@ export class StandardsRunner {
   }
 
   /**
-   * Reads received content with the adapter's reading capability (which it must have). Content long enough for the
-   * pool is read there whole, every message validated in the worker (`validateHere` stays behind), so a batch file of
+   * Reads received content with the adapter's reading capability (which it must have). Content of at least
+   * `readInPoolFromBytes` is read in the pool whole, every message validated in the worker (`validateHere` stays behind), so a batch file of
    * many megabytes never holds the event loop; shorter content is read here, honouring `validateHere`.
    */
   async read(adapter: StandardAdapter, content: Uint8Array, options: ReadContentOptions): Promise<ReadContentResult> {
     const reading = adapter.reading;
     if (!reading) throw new Error(`The standard adapter "${adapter.id}" cannot read received content.`);
-    if (!this.pool || !this.isPooled(content.length)) return reading.readMessages(content, options);
+    if (!this.pool || content.length < Math.max(this.readInPoolFromBytes, this.inlineBelowBytes)) return reading.readMessages(content, options);
     const { validateHere: _here, ...portable } = options;
     return this.pool.run({ operation: 'read', standard: adapter.id, content, options: portable });
   }

@@ -36,14 +36,14 @@ describe('large batch files', () => {
     h = undefined;
   });
 
-  it('reads a batch file longer than the inline limit in the pool, counting every message with its own verdict', async () => {
+  it('reads a batch file of readInPoolFromBytes or more in the pool, counting every message with its own verdict', async () => {
     const tasks: PooledTask['operation'][] = [];
     const run = WorkPool.prototype.run;
     vi.spyOn(WorkPool.prototype, 'run').mockImplementation(function (this: WorkPool, task: PooledTask) {
       tasks.push(task.operation);
       return run.call(this, task);
     });
-    h = await startMonitorHarness({ config: { work: { threads: 1, inlineBelowBytes: 64 * 1024, timeBudgetMs: 300_000 } } });
+    h = await startMonitorHarness({ config: { work: { threads: 1, inlineBelowBytes: 64 * 1024, readInPoolFromBytes: 64 * 1024, timeBudgetMs: 300_000 } } });
     const dir = h.folder();
     const content = batch(1_500, 'BIG');
     expect(content.length).toBeGreaterThan(64 * 1024);
@@ -70,7 +70,7 @@ describe('large batch files', () => {
   });
 
   it('fails a batch file the pool gives up on, saying why, and raises the unparsable-file alert', async () => {
-    h = await startMonitorHarness({ config: { work: { threads: 1, inlineBelowBytes: 1024, timeBudgetMs: 100 } } });
+    h = await startMonitorHarness({ config: { work: { threads: 1, inlineBelowBytes: 1024, readInPoolFromBytes: 1024, timeBudgetMs: 100 } } });
     const dir = h.folder();
     // far more than a worker reads in 100 ms
     writeFileSync(join(dir, 'huge-batch.hl7'), batch(40_000, 'HUGE'));
