@@ -27,8 +27,8 @@ export interface FailureFacts {
 /** Trend of a cluster against the previous window. */
 export type PatternTrend = 'new' | 'rising' | 'steady' | 'falling';
 
-/** One cluster. */
-export interface FailurePattern {
+/** What names a cluster: its versioned key and the facts it groups by, with the latest declared version. */
+export interface ClusterIdentity {
   key: string;
   code: string;
   field: string;
@@ -37,6 +37,10 @@ export interface FailurePattern {
   standard: string;
   /** The version the latest message of the cluster declared. */
   version: string | null;
+}
+
+/** One cluster. */
+export interface FailurePattern extends ClusterIdentity {
   /** Messages showing the pattern in the window. */
   count: number;
   /** Share of the window's failed messages (0..1). */
@@ -53,14 +57,7 @@ export interface FailurePattern {
  * What a bucket of the triage aggregate keeps of one cluster (triage-tables.ts): additive parts that merge into the
  * cluster of a whole window. `examples` are the bucket's latest control ids, oldest first.
  */
-export interface ClusterPart {
-  key: string;
-  code: string;
-  field: string;
-  messageType: string | null;
-  sendingApplication: string | null;
-  standard: string;
-  version: string | null;
+export interface ClusterPart extends ClusterIdentity {
   count: number;
   firstSeen: string;
   lastSeen: string;
