@@ -93,6 +93,9 @@ export async function currentRows(
   return rows;
 }
 
+/** Stored files of one digest looked at per new file at most (newest first), so a look-up stays bounded. */
+const CANDIDATES_PER_FILE = 20;
+
 /**
  * Files new at their paths that were renamed: for each, the counted row of the interface with the same content
  * digest whose own path is another that no longer exists (`exists` answers for a path of the ledger), newest first.
@@ -120,11 +123,22 @@ export async function renamedFrom(
         .where('content_hash', 'in', [...new Set(slice.map((f) => f.hash))])
         .where('state', '!=', 'replaced')
         .orderBy('id', 'desc')
+        // content delivered many times (copies are new deliveries) must not make one batch read them all
+        .limit(slice.length * CANDIDATES_PER_FILE)
         .execute();
       if (rows.length === 0) continue;
+      const byHash = new Map<string, FileRow[]>();
+      for (const row of rows) byHash.set(row.content_hash, [...(byHash.get(row.content_hash) ?? []), row]);
+      // each stored path is looked at once per batch, however many new files share its digest
+      const gone = new Map<string, boolean>();
+      const isGone = (path: string) => {
+        let answer = gone.get(path);
+        if (answer === undefined) gone.set(path, (answer = !exists(interfaceId, path)));
+        return answer;
+      };
       const taken = new Set<number>();
       for (const file of slice) {
-        const row = rows.find((r) => r.content_hash === file.hash && r.path !== file.path && !taken.has(Number(r.id)) && !exists(interfaceId, r.path));
+        const row = byHash.get(file.hash)?.find((r) => r.path !== file.path && !taken.has(Number(r.id)) && isGone(r.path));
         if (!row) continue;
         taken.add(Number(row.id));
         found.set(ledgerKey(interfaceId, file.path), row);
