@@ -317,6 +317,66 @@ export interface MonitorReport {
   alerts: Alert[];
 }
 
+const hourBucketSchema = z.object({ hour: z.string(), messagesProcessed: z.number(), errors: z.number(), successes: z.number() });
+
+/** {@link InterfaceMetrics} as routes answer it. */
+export const interfaceMetricsSchema = z.object({
+  interfaceId: z.string(),
+  sinceHours: z.number(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  messagesTotal: z.number(),
+  messagesSuccessful: z.number(),
+  messagesFailed: z.number(),
+  successRate: z.number().nullable(),
+  averageLatencyMs: z.number().nullable(),
+  p99LatencyMs: z.number().nullable(),
+  staleLatency: z.number(),
+  clockSkew: z.number(),
+  totalMessagesProcessed: z.number(),
+  totalErrors: z.number(),
+  totalSuccesses: z.number(),
+  errorRate: z.number().nullable(),
+  lastMessageAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  uptimeSeconds: z.number(),
+  hourlyBreakdown: z.array(hourBucketSchema),
+}) satisfies z.ZodType<InterfaceMetrics>;
+
+/** {@link InterfaceStatus} as routes answer it. */
+export const interfaceStatusSchema = z.object({
+  interfaceId: z.string(),
+  name: z.string(),
+  enabled: z.boolean(),
+  state: z.enum(MONITOR_STATES),
+  reason: z.string(),
+  lastMessageAt: z.string().nullable(),
+  openAlerts: z.array(alertSchema),
+}) satisfies z.ZodType<InterfaceStatus>;
+
+const errorCountSchema = z.object({
+  code: z.string(),
+  count: z.number(),
+  field: z.string(),
+  example: z.string(),
+  exampleControlIds: z.array(z.string()),
+}) satisfies z.ZodType<ErrorCount>;
+
+/**
+ * A {@link MonitorReport} as JSON, for every route that answers the report as JSON (the monitor's report route, the
+ * analytics report download), so their OpenAPI documents and response checks agree.
+ */
+export const monitorReportSchema = z.object({
+  generatedAt: z.string(),
+  sinceHours: z.number(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  overallState: z.enum(MONITOR_STATES),
+  totals: z.object({ messages: z.number(), failed: z.number(), interfaces: z.number() }),
+  interfaces: z.array(z.object({ status: interfaceStatusSchema, metrics: interfaceMetricsSchema, topErrors: z.array(errorCountSchema) })),
+  alerts: z.array(alertSchema),
+}) satisfies z.ZodType<MonitorReport>;
+
 // ---------------------------------------------------------------------------------------------------------------
 // The query contract (what analytics, tracing, AI triage and admin build on). Stored messages are read through one
 // filter object and a keyset cursor; roll-up reads never sum raw messages; alert rules plug in through a registry.

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { kernelErrors } from '../../kernel/errors.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
-import { alertSchema, type MonitoredInterface } from './api.ts';
+import { interfaceMetricsSchema, interfaceStatusSchema, monitorReportSchema, type MonitoredInterface } from './api.ts';
 import { interfaceMetrics, windowStartMs, type InterfaceMetrics } from './interface-metrics.ts';
 import type { InterfaceStore } from './interface-store.ts';
 import { idParams, sinceHours } from './monitor-schemas.ts';
@@ -31,61 +31,6 @@ export interface ReportRouteDeps {
   /** Identical requests share one computation (and its answer for a moment). */
   shared: SharedAnswers;
 }
-
-const hourSchema = z.object({ hour: z.string(), messagesProcessed: z.number(), errors: z.number(), successes: z.number() });
-
-const metricsSchema = z.object({
-  interfaceId: z.string(),
-  sinceHours: z.number(),
-  windowStart: z.string(),
-  windowEnd: z.string(),
-  messagesTotal: z.number(),
-  messagesSuccessful: z.number(),
-  messagesFailed: z.number(),
-  successRate: z.number().nullable(),
-  averageLatencyMs: z.number().nullable(),
-  p99LatencyMs: z.number().nullable(),
-  staleLatency: z.number(),
-  clockSkew: z.number(),
-  totalMessagesProcessed: z.number(),
-  totalErrors: z.number(),
-  totalSuccesses: z.number(),
-  errorRate: z.number().nullable(),
-  lastMessageAt: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  uptimeSeconds: z.number(),
-  hourlyBreakdown: z.array(hourSchema),
-});
-
-const statusSchema = z.object({
-  interfaceId: z.string(),
-  name: z.string(),
-  enabled: z.boolean(),
-  state: z.enum(STATES),
-  reason: z.string(),
-  lastMessageAt: z.string().nullable(),
-  openAlerts: z.array(alertSchema),
-});
-
-const errorCountSchema = z.object({
-  code: z.string(),
-  count: z.number(),
-  field: z.string(),
-  example: z.string(),
-  exampleControlIds: z.array(z.string()),
-});
-
-/** The report as JSON (`format=json`); text and html render the same report. */
-const reportSchema = z.object({
-  generatedAt: z.string(),
-  sinceHours: z.number(),
-  windowStart: z.string(),
-  windowEnd: z.string(),
-  overallState: z.enum(STATES),
-  totals: z.object({ messages: z.number(), failed: z.number(), interfaces: z.number() }),
-  interfaces: z.array(z.object({ status: statusSchema, metrics: metricsSchema, topErrors: z.array(errorCountSchema) })),
-  alerts: z.array(alertSchema),
-});
 
 /** Registers metrics, status and report. */
 export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDeps): void {
@@ -117,7 +62,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     params: idParams,
     query: z.object({ sinceHours }).strict(),
     errors: ['NOT_FOUND'],
-    response: metricsSchema,
+    response: interfaceMetricsSchema,
     async handler({ params, query }) {
       const monitored = await interfaces.get(params.id);
       if (!monitored) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });
@@ -132,7 +77,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     summary: 'Overall monitoring state and each interface: healthy, degraded, down or idle with the reason',
     tags: ['monitor'],
     tier: 'professional',
-    response: z.object({ state: z.enum(STATES), checkedAt: z.string(), interfaces: z.array(statusSchema) }),
+    response: z.object({ state: z.enum(STATES), checkedAt: z.string(), interfaces: z.array(interfaceStatusSchema) }),
     handler: () =>
       shared.answer('status', async () => {
         const statuses: InterfaceStatus[] = [];
@@ -150,7 +95,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     tier: 'professional',
     query: z.object({ format: z.enum(['text', 'html', 'json']).default('text'), sinceHours }).strict(),
     // The schema of format=json; text and html are the same report rendered as text/plain or text/html.
-    response: reportSchema,
+    response: monitorReportSchema,
     async handler({ query }) {
       const nowMs = clock.nowMs();
       const startMs = windowStartMs(nowMs, query.sinceHours);
