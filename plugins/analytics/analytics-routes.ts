@@ -172,8 +172,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
     response: dashboardSchema,
     async handler({ params, query }) {
       const window = resolveWindow(clock.nowMs(), query.since, query.until);
-      const result = await deps.dashboards.fill(params.template, window, query.interfaceId ? { interfaceId: query.interfaceId } : {});
-      return result as z.input<typeof dashboardSchema>;
+      return deps.dashboards.fill(params.template, window, query.interfaceId ? { interfaceId: query.interfaceId } : {});
     },
   });
 

@@ -87,6 +87,54 @@ export const queryResultSchema = z.object({
   alerts: z.array(alertSchema),
 });
 
+/** Totals of a window with the figures derived from them (a totals panel's data). */
+export const windowTotalsSchema = z.object({
+  ...parts,
+  successful: z.number(),
+  errorRate: z.number().nullable(),
+  averageLatencyMs: z.number().nullable(),
+  p99LatencyMs: z.number().nullable(),
+});
+
+/** One error code of an errorExamples panel: its count, the fields it was found in and example control ids. */
+export const errorExampleSchema = z.object({
+  code: z.string(),
+  failedMessages: z.number(),
+  share: z.number().nullable(),
+  /** Fields the code was reported at, among the example messages. */
+  fields: z.array(z.string()),
+  /** Control ids (MSH-10) of recent failed messages with the code. */
+  controlIds: z.array(z.string()),
+});
+
+/** One error code of an errorExamples panel. */
+export type ErrorExample = z.infer<typeof errorExampleSchema>;
+
+const panelHead = { id: z.string(), title: z.string() };
+
+/**
+ * A filled panel: its data's shape follows its kind, one member per kind a template may name
+ * (dashboard-templates.ts). A series panel's points keep the roll-up parts they were computed from.
+ */
+export const panelResultSchema = z.discriminatedUnion('kind', [
+  z.object({ ...panelHead, kind: z.literal('totals'), data: windowTotalsSchema }),
+  z.object({
+    ...panelHead,
+    kind: z.literal('series'),
+    data: z.object({ metric: z.enum(ROLLUP_METRICS), granularity: z.enum(GRANULARITIES), points: z.array(seriesPointSchema.extend(parts)) }),
+  }),
+  z.object({
+    ...panelHead,
+    kind: z.literal('topN'),
+    data: z.object({ by: z.enum(ROLLUP_DIMENSIONS), metric: z.enum(ROLLUP_METRICS), rows: z.array(topNRowSchema) }),
+  }),
+  z.object({ ...panelHead, kind: z.literal('alerts'), data: z.object({ total: z.number(), alerts: z.array(alertSchema) }) }),
+  z.object({ ...panelHead, kind: z.literal('errorExamples'), data: z.object({ errors: z.array(errorExampleSchema) }) }),
+]);
+
+/** A filled panel. */
+export type PanelResult = z.infer<typeof panelResultSchema>;
+
 /** The dashboard answer: the template's panels, each with its data. */
 export const dashboardSchema = z.object({
   template: z.string(),
@@ -96,8 +144,11 @@ export const dashboardSchema = z.object({
   since: z.string(),
   until: z.string(),
   granularity: z.enum(GRANULARITIES),
-  panels: z.array(z.object({ id: z.string(), kind: z.string(), title: z.string(), data: z.record(z.string(), z.unknown()) })),
+  panels: z.array(panelResultSchema),
 });
+
+/** A filled dashboard. */
+export type DashboardResult = z.infer<typeof dashboardSchema>;
 
 /** A stored report schedule. */
 export const scheduleSchema = z.object({

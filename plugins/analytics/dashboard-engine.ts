@@ -3,42 +3,11 @@
  * the alert list, and for error examples one bounded page of failed messages per error code), run side by side.
  * The cost grows with buckets and panels, never with stored messages.
  */
-import type { Alert, SeriesPoint, TopNRow, WindowTotals } from '../monitor/api.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
+import type { DashboardResult, ErrorExample, PanelResult } from './analytics-schemas.ts';
 import type { DashboardPanel, DashboardTemplate } from './dashboard-templates.ts';
 import { autoGranularity, stepOf, type Granularity, type Window } from './time-window.ts';
-
-/** One error code of an errorExamples panel: its count, the fields it was found in and example control ids. */
-export interface ErrorExample {
-  code: string;
-  failedMessages: number;
-  share: number | null;
-  /** Fields the code was reported at, among the example messages. */
-  fields: string[];
-  /** Control ids (MSH-10) of recent failed messages with the code. */
-  controlIds: string[];
-}
-
-/** A filled panel. */
-export type PanelResult =
-  | { id: string; kind: 'totals'; title: string; data: WindowTotals }
-  | { id: string; kind: 'series'; title: string; data: { metric: string; granularity: Granularity; points: SeriesPoint[] } }
-  | { id: string; kind: 'topN'; title: string; data: { by: string; metric: string; rows: TopNRow[] } }
-  | { id: string; kind: 'alerts'; title: string; data: { total: number; alerts: Alert[] } }
-  | { id: string; kind: 'errorExamples'; title: string; data: { errors: ErrorExample[] } };
-
-/** A filled dashboard. */
-export interface DashboardResult {
-  template: string;
-  title: string;
-  description: string;
-  interfaceId: string | null;
-  since: string;
-  until: string;
-  granularity: Granularity;
-  panels: PanelResult[];
-}
 
 /** Fills templates from the monitor's contract. */
 export class DashboardEngine {

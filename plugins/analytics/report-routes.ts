@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { timestampInput } from '../../kernel/http/input-validation.ts';
+import { monitorReportSchema } from '../monitor/api.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
 import { ANALYTICS_EXAMPLES } from './analytics-examples.ts';
@@ -74,7 +75,8 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
       })
       .strict(),
     examples: ANALYTICS_EXAMPLES.generate,
-    response: z.union([z.string(), z.record(z.string(), z.unknown())]),
+    // html, csv and text are files; json is the monitor's report itself
+    response: z.union([z.string(), monitorReportSchema]),
     envelope: false,
     async handler({ body }) {
       const window = resolveWindow(clock.nowMs(), body.since, body.until);

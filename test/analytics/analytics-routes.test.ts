@@ -160,6 +160,20 @@ describe('analytics routes', () => {
     expect(answer.json.data.panels.find((p: { id: string }) => p.id === 'totals').data.messages).toBe(1);
   });
 
+  it('fills the errors dashboard: each failing code with the fields it was found at and example control ids', async () => {
+    const answer = await h.get('/api/monitor/analytics/dashboards/errors?since=2026-06-10T00:00:00Z');
+    expect(answer.status).toBe(200);
+    const panel = answer.json.data.panels.find((p: { id: string }) => p.id === 'topErrors');
+    expect(panel.kind).toBe('errorExamples');
+    expect(panel.data.errors.length).toBeGreaterThan(0);
+    for (const error of panel.data.errors) {
+      expect(error).toMatchObject({ failedMessages: 1, controlIds: ['BAD1'] });
+      expect(error.fields.length).toBeGreaterThan(0);
+    }
+    const facilities = answer.json.data.panels.find((p: { id: string }) => p.id === 'failingFacilities');
+    expect(facilities.data.rows[0]).toMatchObject({ key: '=CMD', failed: 1 });
+  });
+
   it('exports a series as a streamed, formula-safe RFC 4180 CSV file with a header and UTC times', async () => {
     const answer = await h.get(`/api/monitor/analytics/export/csv?interfaceId=${adt}&since=2026-06-10T10:00:00Z&until=2026-06-10T13:00:00Z`);
     expect(answer.status).toBe(200);
