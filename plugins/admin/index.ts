@@ -50,7 +50,13 @@ export const plugin: PluginModule<AdminConfig> = {
       dataDir: context.dataDir,
       clock: context.clock,
     });
-    registerPrometheusMetrics(context, monitor, context.config.metrics);
+    registerPrometheusMetrics(context.routes, {
+      monitor,
+      public: context.config.metrics.public,
+      events: context.events,
+      lifecycle: context.lifecycle,
+      observeRequests: (observer) => context.observeRequests(observer),
+    });
 
     // An interface removed from the monitor takes its SLA and workspace links with it.
     context.events.on('monitor.interface.deleted', async ({ interfaceId }) => {

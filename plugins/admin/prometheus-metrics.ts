@@ -9,8 +9,9 @@
  */
 import { z } from 'zod';
 import type { Counter, Registry } from 'prom-client';
-import type { PluginContext, RouteDefinition } from '../../kernel/plugin-api.ts';
-import type { RequestSample } from '../../kernel/http/request-observers.ts';
+import type { EventBus } from '../../kernel/events.ts';
+import type { Lifecycle, RouteDefinition, RouteRegistrar } from '../../kernel/plugin-api.ts';
+import type { RequestObserver, RequestSample } from '../../kernel/http/request-observers.ts';
 import type { MonitorService } from '../monitor/api.ts';
 import { RequestMetrics } from './request-metrics.ts';
 import { ADMIN_EXAMPLES } from './admin-examples.ts';
@@ -62,34 +63,46 @@ async function createMetrics(monitor: MonitorService, requests: RequestMetrics):
   };
 }
 
+/** What the metrics route uses. */
+export interface PrometheusMetricsDeps {
+  monitor: MonitorService;
+  /** Serve the route without credentials (`metrics.public`); else it needs policy MonitorAdmin. */
+  public: boolean;
+  events: EventBus;
+  lifecycle: Lifecycle;
+  /** Installs the observer that counts every request of every base (the plugin's `observeRequests`). */
+  observeRequests: (observer: RequestObserver) => void;
+}
+
 /** Registers the metrics and the route. */
-export function registerPrometheusMetrics(context: PluginContext, monitor: MonitorService, options: { public: boolean }): void {
+export function registerPrometheusMetrics(routes: RouteRegistrar, deps: PrometheusMetricsDeps): void {
+  const { monitor } = deps;
   const requests = new RequestMetrics();
-  context.observeRequests((sample: RequestSample) => requests.observe(sample));
+  deps.observeRequests((sample: RequestSample) => requests.observe(sample));
   let loading: Promise<Metrics> | undefined;
   let metrics: Metrics | undefined;
   const load = () => {
     loading ??= createMetrics(monitor, requests).then((created) => (metrics = created));
     return loading;
   };
-  context.lifecycle.onStart(async () => {
+  deps.lifecycle.onStart(async () => {
     await load();
   });
 
-  context.events.on('message.ingested', (event) => {
+  deps.events.on('message.ingested', (event) => {
     if (!metrics) return;
     metrics.ingested.inc({ interface_id: event.interfaceId }, event.messages.length);
     const failed = event.messages.filter((m) => !m.isValid).length;
     if (failed > 0) metrics.ingestedFailed.inc({ interface_id: event.interfaceId }, failed);
   });
 
-  const access: Pick<RouteDefinition, 'policy'> = options.public ? {} : { policy: 'MonitorAdmin' };
-  context.routes.route({
+  const access: Pick<RouteDefinition, 'policy'> = deps.public ? {} : { policy: 'MonitorAdmin' };
+  routes.route({
     ...access,
     method: 'GET',
     url: '/metrics',
     examples: ADMIN_EXAMPLES.prometheus,
-    summary: `Prometheus metrics of the service (${options.public ? 'open: metrics.public is on' : 'policy MonitorAdmin'})`,
+    summary: `Prometheus metrics of the service (${deps.public ? 'open: metrics.public is on' : 'policy MonitorAdmin'})`,
     tags: ['admin'],
     tier: 'enterprise',
     response: z.string(),
