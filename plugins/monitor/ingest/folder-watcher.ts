@@ -13,13 +13,14 @@
  * File-system events can be lost (a full kernel event queue while the machine is busy), so the watch manager also
  * lists the folder now and then and hands back what the ledger has not counted.
  */
-import { lstat, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { MonitoredInterface } from '../api.ts';
 import { compileFilePattern } from '../file-pattern.ts';
 import { DirectoryEvents } from './directory-events.ts';
+import { lstatEntry } from './entry-stat.ts';
 
 /** A settled file, ready to read. */
 export interface SettledFile {
@@ -75,6 +76,8 @@ export class FolderWatcher {
   private readonly pending = new Map<string, Pending>();
   /** Size and mtime each file last settled with: an event that changes neither (atime only) is ignored. */
   private readonly settled = new Map<string, string>();
+  /** Files whose stat for an event is under way, and whether another event named them meanwhile. */
+  private readonly statting = new Map<string, boolean>();
   private readonly matches: (relativePath: string) => boolean;
   private closed = false;
   /**
@@ -162,7 +165,7 @@ export class FolderWatcher {
   /** A name that came with undecodable bytes: noted when no file has that text name (its bytes are not UTF-8). */
   private async checkName(path: string): Promise<void> {
     try {
-      await lstat(path);
+      await lstatEntry(path);
       void this.observe(path);
     } catch {
       if (!this.closed) this.namesNotUtf8.add(this.relativeOf(path));
@@ -204,26 +207,53 @@ export class FolderWatcher {
     // An event's stats may be older than the event (a loaded machine delivers late): the shortcut below must judge
     // the file as it is now, so it stats afresh.
     const fresh = !this.monitored.usePolling;
+    // Events that named the file while its stat was under way (a new file raises three or more at once).
+    let eventsMeanwhile = false;
     if (!current || (fresh && !statIsFresh)) {
+      const forEvent = fresh && !stats;
+      if (forEvent) {
+        // one stat per file at a time: a further event only says that the file moved on meanwhile
+        if (this.statting.has(path)) {
+          this.statting.set(path, true);
+          return;
+        }
+        this.statting.set(path, false);
+      }
+      let now: Stats | undefined;
       try {
-        const now = await lstat(path);
-        if (!now.isFile()) return;
-        current = now;
+        now = await lstatEntry(path);
       } catch {
+        // gone (its events say so)
+      }
+      if (forEvent) {
+        eventsMeanwhile = this.statting.get(path) === true;
+        this.statting.delete(path);
+      }
+      if (!now) {
         this.forget(path);
+        // gone when stat-ed, yet named again meanwhile: it may be back (deleted and written anew)
+        if (eventsMeanwhile) void this.observe(path);
+        return;
+      }
+      if (!now.isFile()) return;
+      current = now;
+    }
+    // Written to after the stat was taken: it waits for its settle time, whatever the stat said.
+    if (!eventsMeanwhile) {
+      // reading a file moves its atime, which file-system events report as a change of a file that did not change
+      if (this.settled.get(path) === `${current.size}:${current.mtimeMs}`) return;
+      // A file last modified longer ago than the settle time has settled already (files found at start, or seen
+      // late): no timer. Only with file-system events: over polled network shares the server's clock may differ.
+      if (fresh && Date.now() - current.mtimeMs >= this.options.settleMs + MTIME_MARGIN_MS) {
+        this.forget(path);
+        this.handOver(path, current.size, current.mtimeMs);
         return;
       }
     }
-    // reading a file moves its atime, which file-system events report as a change of a file that did not change
-    if (this.settled.get(path) === `${current.size}:${current.mtimeMs}`) return;
-    // A file last modified longer ago than the settle time has settled already (files found at start, or seen
-    // late): no timer. Only with file-system events: over polled network shares the server's clock may differ.
-    if (fresh && Date.now() - current.mtimeMs >= this.options.settleMs + MTIME_MARGIN_MS) {
-      this.forget(path);
-      this.handOver(path, current.size, current.mtimeMs);
-      return;
-    }
     this.arm(path, current.size, current.mtimeMs);
+    // the timer starts after the last of those events: the check at its end takes the file as it is then
+    const armed = this.pending.get(path);
+    if (eventsMeanwhile && armed) armed.touched = true;
   }
 
   /** (Re)starts the settle timer of a file with the size and mtime just seen. */
@@ -240,7 +270,7 @@ export class FolderWatcher {
     if (!pending || this.closed) return;
     let now: Stats;
     try {
-      now = await lstat(path);
+      now = await lstatEntry(path);
     } catch {
       this.forget(path);
       return;
@@ -286,7 +316,7 @@ export class FolderWatcher {
     const whole = folder === this.monitored.directoryPath;
     const notUtf8 = new Set<string>();
     const statCandidates = async () => {
-      const stats = await Promise.all(candidates.map(({ absolutePath }) => lstat(absolutePath).catch(() => undefined)));
+      const stats = await Promise.all(candidates.map(({ absolutePath }) => lstatEntry(absolutePath).catch(() => undefined)));
       stats.forEach((s, k) => {
         if (s?.isFile()) chunk.push({ ...candidates[k], size: s.size, mtimeMs: s.mtimeMs });
         // listed, yet no file has that text name: its bytes are not UTF-8
@@ -339,6 +369,7 @@ export class FolderWatcher {
     this.closed = true;
     for (const pending of this.pending.values()) clearTimeout(pending.timer);
     this.pending.clear();
+    this.statting.clear();
     this.events?.close();
     this.events = undefined;
     await this.watcher?.close();
