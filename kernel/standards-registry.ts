@@ -196,6 +196,13 @@ export interface MessageReading {
    * gives no messages and the problems. Throws the adapter's PROFILE_NOT_FOUND for an unknown profile name.
    */
   readMessages(content: Uint8Array, options: ReadContentOptions): ReadContentResult;
+  /**
+   * Where the content's whole messages end (optional): the length in bytes of its longest prefix that ends with a
+   * whole message (or holds none). Bytes after it are a trailing message its writer may still be writing: no
+   * segment terminator after its last byte, a document that stops before its root closes. Cheap (it looks at the
+   * content's end), never throws. Absent: every content is whole.
+   */
+  completeLength?(content: Uint8Array): number;
 }
 
 /**

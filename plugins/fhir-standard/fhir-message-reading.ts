@@ -4,8 +4,10 @@
  * names stores of received messages use (the monitor's README lists them), come from the MessageHeader (event,
  * source, sender, destination, response), the Bundle (identifier, timestamp), every Patient's identifiers and the
  * first Encounter's identifier. One pass over the resources; a line that is not JSON is a message with PARSE_ERROR.
+ * A resource whose braces or root element are not closed when the content ends is still open (fhir-open-tail.ts).
  */
 import type { MessageReading, ReadContentMessage, ReadContentOptions, ReadMessageVerdict, ValidateOptions, ValidationResult } from '../../kernel/standards-registry.ts';
+import { fhirCompleteLength } from './fhir-open-tail.ts';
 
 type Json = Record<string, unknown>;
 
@@ -114,6 +116,7 @@ export function createFhirReading(validate: (content: string, options: ValidateO
   };
   return {
     filePattern: '*.{json,ndjson}',
+    completeLength: fhirCompleteLength,
     readMessages(content, options) {
       let body = Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8');
       if (body.charCodeAt(0) === 0xfeff) body = body.slice(1);

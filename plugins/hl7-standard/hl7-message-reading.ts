@@ -2,12 +2,14 @@
  * The HL7 v2 adapter's reading capability (kernel `MessageReading`): received content split and validated in one
  * parse by the message reader, each message's facts under the names stores of received messages use (the monitor's
  * README lists them): MSH-7 as an ISO instant, MSH-9, MSH-10, MSH-12, MSH-3 to MSH-6, MSH-13, MSA-2, SFT, the
- * segment ids, PID-3 with assigning authorities, PID-18 and PV1-19. Empty fields are left out.
+ * segment ids, PID-3 with assigning authorities, PID-18 and PV1-19. Empty fields are left out. A last message
+ * without its segment terminator is still open (hl7-open-tail.ts).
  */
 import type { MessageReading, ReadContentResult } from '../../kernel/standards-registry.ts';
 import type { Hl7MessageFacts } from './hl7-message-facts.ts';
 import type { Hl7MessageReader } from './hl7-message-reader.ts';
 import { parseMessageTime } from './hl7-message-time.ts';
+import { hl7CompleteLength } from './hl7-open-tail.ts';
 
 function orNull(value: string): string | null {
   return value === '' ? null : value;
@@ -57,5 +59,6 @@ export function createHl7Reading(reader: Hl7MessageReader): MessageReading {
         messages: read.messages.map((m) => ({ index: m.index, raw: m.raw, facts: hl7FactsRecord(m), ...(m.verdict ? { verdict: m.verdict } : {}) })),
       };
     },
+    completeLength: hl7CompleteLength,
   };
 }

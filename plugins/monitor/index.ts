@@ -81,6 +81,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       maxFileBytes: config.maxFileBytes,
       batchFiles: config.commitBatchFiles,
       settleMs: config.settleMs,
+      openTailGraceMs: config.openTailGraceMs ?? 10 * config.settleMs,
       keepRaw: config.keepRawContent,
       latencyLimits: { horizonMs: config.latencyHorizonMs, skewMs: config.clockSkewMs },
     });

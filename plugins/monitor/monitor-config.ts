@@ -27,6 +27,12 @@ export const monitorConfigSchema = z
   .object({
     /** Milliseconds a file's size and mtime must stay unchanged before it is read. */
     settleMs: z.number().int().min(0).max(600_000).default(500),
+    /**
+     * Milliseconds a file whose last message is still open (no segment terminator after it, a document not closed)
+     * and fails is held back after it settled, for its writer to finish it; then it is judged as it is. Default: ten
+     * times settleMs. 0 judges such a file at once.
+     */
+    openTailGraceMs: z.number().int().min(0).max(86_400_000).optional(),
     /** Poll interval (ms) of interfaces that use polling. */
     pollingIntervalMs: z.number().int().min(50).max(600_000).default(1000),
     /** How often (ms) each folder is checked for reachability and alert rules are evaluated. */

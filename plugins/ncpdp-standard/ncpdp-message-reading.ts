@@ -4,11 +4,13 @@
  * message is validated by the adapter (a batch's transactions one by one) and its facts, under the names stores of
  * received messages use (the monitor's README lists them), come from the SCRIPT Header (MessageID,
  * RelatesToMessageID, SentTime, From, To, SenderSoftware) and patient identification, or from the D.0 header (BIN,
- * version, transaction code, provider, software vendor) and patient segment (patient ID with its qualifier).
+ * version, transaction code, provider, software vendor) and patient segment (patient ID with its qualifier). A last
+ * batch record without its ETX, or SCRIPT XML whose root is not closed, is still open (ncpdp-open-tail.ts).
  */
 import type { MessageReading, ReadContentMessage, ReadContentOptions, ReadMessageVerdict, ValidateOptions, ValidationResult } from '../../kernel/standards-registry.ts';
 import { BATCH_HEADER_LAYOUT, detailTransaction, looksLikeNcpdpBatch, readBatchFields, splitNcpdpBatch } from './ncpdp-batch.ts';
 import type { ScriptElement, TelecomMessage } from './ncpdp-model.ts';
+import { ncpdpCompleteLength } from './ncpdp-open-tail.ts';
 import { parseNcpdp } from './ncpdp-parser.ts';
 
 function orNull(value: string | undefined): string | null {
@@ -129,6 +131,7 @@ export function createNcpdpReading(validate: (content: string, options: Validate
   };
   return {
     filePattern: '*.{xml,ncpdp,d0,dat}',
+    completeLength: ncpdpCompleteLength,
     readMessages(content, options) {
       let text = Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8');
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

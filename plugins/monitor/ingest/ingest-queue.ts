@@ -15,7 +15,8 @@ import type { Clock } from '../../../kernel/clock.ts';
 import type { MonitoredInterface } from '../api.ts';
 import type { CommitStore } from './commit-statements.ts';
 import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, renamedFrom, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
-import { readContent, type ContentReaders } from './message-reading.ts';
+import { readContent, type ContentReaders, type ContentReading } from './message-reading.ts';
+import { OpenTails } from './open-tails.ts';
 import type { FileRow, MonitorDatabase } from '../monitor-tables.ts';
 import type { LatencyLimits } from './rollup-writer.ts';
 import type { SettledFile } from './folder-watcher.ts';
@@ -73,6 +74,11 @@ export interface IngestQueueDeps {
   batchFiles: number;
   /** The settle time: a file found changed when read is looked at again this much later. */
   settleMs: number;
+  /**
+   * How long (ms) a file whose last message is still open and failed is held back for its writer to finish it
+   * (open-tails.ts); 0 judges it at once.
+   */
+  openTailGraceMs?: number;
   keepRaw: boolean;
   /** Bounds of usable latency (stale and clock-skew latencies are counted apart in the roll-ups). */
   latencyLimits?: LatencyLimits;
@@ -92,12 +98,16 @@ export class IngestQueue {
   /** Interfaces being watched, with their settings: a job of any other is dropped. */
   private readonly watched = new Map<string, MonitoredInterface>();
   private readonly listeners: AfterCommitListener[] = [];
+  /** Files whose last message waits for its writer to finish it. */
+  private readonly openTails: OpenTails;
   private running: Promise<void> | undefined;
   /** When the last batch ended (performance.now()), to tell a burst from a lone file. */
   private lastBatchEndedMs = Number.NEGATIVE_INFINITY;
   private stopped = false;
 
-  constructor(private readonly deps: IngestQueueDeps) {}
+  constructor(private readonly deps: IngestQueueDeps) {
+    this.openTails = new OpenTails(deps.openTailGraceMs ?? 0);
+  }
 
   /** Queues a settled file (replacing an older entry of the same path) and starts the loop if idle. */
   enqueue(job: IngestJob): void {
@@ -122,11 +132,18 @@ export class IngestQueue {
   notWatching(interfaceId: string): void {
     this.watched.delete(interfaceId);
     for (const [key, job] of this.waiting) if (job.interfaceId === interfaceId) this.waiting.delete(key);
+    this.openTails.dropInterface(interfaceId);
   }
 
-  /** Whether a file of an interface waits in the queue. */
+  /** Whether a file of an interface waits in the queue, or is held for its writer to finish its last message. */
   has(interfaceId: string, relativePath: string): boolean {
-    return this.waiting.has(ledgerKey(interfaceId, relativePath));
+    const key = ledgerKey(interfaceId, relativePath);
+    return this.waiting.has(key) || this.openTails.has(key);
+  }
+
+  /** Files held for their writers to finish their last messages (open-tails.ts). */
+  get held(): number {
+    return this.openTails.size;
   }
 
   /** Starts the loop unless it runs; when it ends with files waiting (queued as it finished), it starts again. */
@@ -158,6 +175,7 @@ export class IngestQueue {
   async stop(): Promise<void> {
     this.stopped = true;
     this.waiting.clear();
+    this.openTails.clear();
     await this.idle();
   }
 
@@ -325,21 +343,52 @@ export class IngestQueue {
       }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      this.openTails.release(ledgerKey(job.interfaceId, job.relativePath));
       if (code !== 'ENOENT') this.deps.logger.warn({ file: job.relativePath, code }, 'monitor could not read a file');
       return undefined;
     }
+    const key = ledgerKey(job.interfaceId, job.relativePath);
+    const judged = await this.judge(job, monitored, row, byStat === undefined, content);
+    if (judged.reading?.openFrom === undefined) {
+      this.openTails.release(key);
+      return judged.file;
+    }
+    // the last message is open and failed: its writer may not have finished it
+    const tail = this.openTails.observe(key, job.interfaceId, `${content.length}:${job.mtimeMs}`, this.deps.clock.nowMs());
+    if (tail.due) {
+      this.openTails.release(key);
+      return judged.file;
+    }
+    this.openTails.lookAgainIn(key, tail.remainingMs, () => this.enqueue({ ...job, settledAtMs: this.deps.clock.nowMs() }));
+    // count the whole messages before it; the ledger records the file up to where it starts
+    const counted = judged.file.verdict.kind === 'appended' ? Number(judged.file.verdict.row.size) : 0;
+    if (judged.reading.openFrom <= counted) return undefined;
+    const whole = await this.judge(job, monitored, row, byStat === undefined, content.subarray(0, judged.reading.openFrom));
+    return whole.file.verdict.kind === 'touched' ? undefined : whole.file;
+  }
+
+  /**
+   * Judges content against the file's ledger row (`compare`: the stat did not settle it) and reads the messages it
+   * adds; `reading` is absent when nothing needed reading (touched, empty).
+   */
+  private async judge(
+    job: IngestJob,
+    monitored: MonitoredInterface,
+    row: FileRow | undefined,
+    compare: boolean,
+    content: Buffer,
+  ): Promise<{ file: ReadFile; reading?: ContentReading }> {
+    const receivedAt = new Date(job.settledAtMs).toISOString();
     const hash = sha256(content);
-    const verdict = row && !byStat ? judgeByContent(row, content, hash) : { kind: 'new' as const };
-    const file = { ...base, size: content.length, mtimeMs: job.mtimeMs, hash, verdict };
-    if (verdict.kind === 'touched') return { ...file, state: 'ingested', error: null, messages: [] };
-    if (content.length === 0) return { ...file, state: 'empty', error: null, messages: [] };
+    const verdict = row && compare ? judgeByContent(row, content, hash) : { kind: 'new' as const };
+    const file = { interfaceId: job.interfaceId, path: job.relativePath, receivedAt, size: content.length, mtimeMs: job.mtimeMs, hash, verdict };
+    if (verdict.kind === 'touched') return { file: { ...file, state: 'ingested', error: null, messages: [] } };
+    if (content.length === 0) return { file: { ...file, state: 'empty', error: null, messages: [] } };
     const skip = verdict.kind === 'appended' ? Number(verdict.row.message_count) : 0;
     const reading = await readContent(content, { readers: this.deps.readers, monitored, receivedAtMs: job.settledAtMs, skip });
     return {
-      ...file,
-      state: reading.unparsable ? 'unparsable' : 'ingested',
-      error: reading.problem ?? null,
-      messages: reading.messages,
+      file: { ...file, state: reading.unparsable ? 'unparsable' : 'ingested', error: reading.problem ?? null, messages: reading.messages },
+      reading,
     };
   }
 }

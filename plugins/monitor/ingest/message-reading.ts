@@ -53,6 +53,12 @@ export interface ContentReading {
   unparsable: boolean;
   /** Why, when unparsable. */
   problem?: string;
+  /**
+   * Where the content's last message starts when it is still open (its end is not a message's end, kernel
+   * `MessageReading.completeLength`) and it failed, or the content held no message: bytes from here on may be a
+   * message its writer has not finished. Absent when the content ends with a whole message, or its last one passed.
+   */
+  openFrom?: number;
 }
 
 function keep(issues: ValidationIssue[]): StoredIssue[] {
@@ -194,6 +200,7 @@ export async function readContent(
     unparsable: true,
     problem,
     messages: options.skip > 0 ? [] : [unreadableMessage(fallbackStandard, problem, content)],
+    ...openTail(adapter ?? fallback, content),
   });
   if (!adapter) {
     const names = readers.adapters().filter((a) => a.reading).map((a) => a.id).join(', ') || 'none';
@@ -224,5 +231,13 @@ export async function readContent(
       raw: message.raw,
     });
   }
-  return { messages, unparsable: false };
+  const last = messages[messages.length - 1];
+  const lastFailed = last !== undefined && last.indexInFile === read.messageCount - 1 && !last.isValid;
+  return { messages, unparsable: false, ...(lastFailed ? openTail(adapter, content) : {}) };
+}
+
+/** `openFrom` of content whose last message failed: where that message starts when it is still open. */
+function openTail(adapter: StandardAdapter | undefined, content: Buffer): Pick<ContentReading, 'openFrom'> {
+  const whole = adapter?.reading?.completeLength?.(content) ?? content.length;
+  return whole < content.length ? { openFrom: whole } : {};
 }

@@ -252,9 +252,10 @@ export class WatchManager {
   }
 
   /**
-   * Resolves once the monitor is still: nothing settling or queued, every watched folder listed once more against the
-   * ledger (and what that found read), then one whole periodic check (reachability, minute rows, alert rules) and the
-   * rule evaluations commits asked for. Tests and tools wait on this instead of sleeping (testing.ts).
+   * Resolves once the monitor is still: nothing settling, queued or held for its writer (open-tails.ts), every watched
+   * folder listed once more against the ledger (and what that found read), then one whole periodic check
+   * (reachability, minute rows, alert rules) and the rule evaluations commits asked for. Tests and tools wait on this
+   * instead of sleeping (testing.ts).
    */
   async quiesce(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -263,8 +264,11 @@ export class WatchManager {
         await this.deps.queue.idle();
         let unsettled = 0;
         for (const state of this.states.values()) unsettled += state.watcher?.unsettled ?? 0;
-        if (unsettled === 0 && this.deps.queue.size === 0) return;
-        if (Date.now() > deadline) throw new Error(`The monitor did not come to rest within ${timeoutMs} ms (${unsettled} files settling).`);
+        const { held } = this.deps.queue;
+        if (unsettled === 0 && this.deps.queue.size === 0 && held === 0) return;
+        if (Date.now() > deadline) {
+          throw new Error(`The monitor did not come to rest within ${timeoutMs} ms (${unsettled} files settling, ${held} held for their writers).`);
+        }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };

@@ -1,0 +1,137 @@
+// A writer that stalls mid-message: through real HTTP on each store, a file whose last message is still open (no
+// segment terminator after it, a JSON resource not closed) and fails is held back: its whole messages count, the open
+// one waits for its writer. Completed, it counts once, judged whole (valid). Never completed, it is judged as it is
+// once the grace period is over (failed, never ignored), and bytes that complete it later count nothing twice.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveService } from '../../kernel/service-ref.ts';
+import { MONITOR_SERVICE, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
+import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
+
+/** An ADT message cut inside its PID segment, and the rest of it. */
+function cutInPid(controlId: string): [string, string] {
+  const message = adtMessage(controlId);
+  const at = message.indexOf('PID|') + 12;
+  return [message.slice(0, at), message.slice(at)];
+}
+
+async function createInterface(h: MonitorHarness, name: string, directoryPath: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const response = await h.post('/api/monitor/interfaces', { name, directoryPath, ...extra });
+  expect(response.status, JSON.stringify(response.json)).toBe(201);
+  return response.json.data.id;
+}
+
+async function metrics(h: MonitorHarness, id: string): Promise<{ messagesTotal: number; messagesFailed: number; messagesSuccessful: number }> {
+  const response = await h.get(`/api/monitor/interfaces/${id}/metrics?sinceHours=2`);
+  expect(response.status).toBe(200);
+  return response.json.data;
+}
+
+async function openAlerts(h: MonitorHarness, id: string): Promise<Array<{ rule: string }>> {
+  const response = await h.get(`/api/monitor/alerts?interfaceId=${id}`);
+  expect(response.status).toBe(200);
+  return (response.json.data as Array<{ rule: string; clearedAt: string | null }>).filter((a) => a.clearedAt === null);
+}
+
+async function messagesOf(service: MonitorService, interfaceId: string): Promise<MessageRecord[]> {
+  const found: MessageRecord[] = [];
+  for await (const message of service.streamMessages({ interfaceIds: [interfaceId] })) found.push(message);
+  return found.sort((a, b) => a.indexInFile - b.indexInFile);
+}
+
+describe.each(storages())('a writer that stalls mid-message on %s', (storage) => {
+  describe('within the grace period', () => {
+    let h: MonitorHarness;
+    let service: MonitorService;
+    beforeAll(async () => {
+      // a grace period no test outlasts: a held message waits for its writer
+      h = await startMonitorHarness({ storage, monitor: { openTailGraceMs: 600_000 } });
+      service = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
+    });
+    afterAll(async () => {
+      await h?.stop();
+    });
+
+    it('counts the whole messages, holds the open one and judges it whole once its writer finishes it', async () => {
+      const dir = h.folder();
+      const id = await createInterface(h, `stalled hl7 ${storage}`, dir);
+      const path = join(dir, 'stalled.hl7');
+      const [head, rest] = cutInPid('STALL2');
+      writeFileSync(path, `${adtMessage('STALL1')}\r${head}`);
+      // the first message counts once the file settled; the open second one does not, not even as failed
+      await waitFor(async () => (await metrics(h, id)).messagesTotal === 1, 30_000, 'the whole message counted');
+      expect(await metrics(h, id)).toMatchObject({ messagesTotal: 1, messagesFailed: 0 });
+      expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 1, failed: 0, files: 1 });
+
+      appendFileSync(path, `${rest}\r`);
+      await waitFor(async () => (await metrics(h, id)).messagesTotal === 2, 30_000, 'the finished message counted');
+      await quiesceMonitor(h.wb.workbench);
+      expect(await metrics(h, id)).toMatchObject({ messagesTotal: 2, messagesSuccessful: 2, messagesFailed: 0 });
+      expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 2, failed: 0, files: 1 });
+      const stored = await messagesOf(service, id);
+      expect(stored.map((m) => [m.controlId, m.indexInFile, m.isValid])).toEqual([
+        ['STALL1', 0, true],
+        ['STALL2', 1, true],
+      ]);
+      expect(await openAlerts(h, id)).toEqual([]);
+
+      // the next message appended counts on its own, after the finished one
+      appendFileSync(path, `${adtMessage('STALL3')}\r`);
+      await waitFor(async () => (await metrics(h, id)).messagesTotal === 3, 30_000, 'the appended message counted');
+      await quiesceMonitor(h.wb.workbench);
+      expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 3, failed: 0, files: 1 });
+    });
+
+    it('holds an NDJSON resource cut mid-line until its line is finished', async () => {
+      const dir = h.folder();
+      const id = await createInterface(h, `stalled ndjson ${storage}`, dir, { standard: 'fhir' });
+      const path = join(dir, 'patients.ndjson');
+      const patient = (n: number) => JSON.stringify({ resourceType: 'Patient', id: `p${n}`, identifier: [{ system: 'urn:oid:7.7', value: `ND${n}` }] });
+      const second = patient(2);
+      writeFileSync(path, `${patient(1)}\n${second.slice(0, 30)}`);
+      await waitFor(async () => (await metrics(h, id)).messagesTotal === 1, 30_000, 'the whole resource counted');
+      expect(await metrics(h, id)).toMatchObject({ messagesTotal: 1, messagesFailed: 0 });
+
+      appendFileSync(path, `${second.slice(30)}\n`);
+      await waitFor(async () => (await metrics(h, id)).messagesTotal === 2, 30_000, 'the finished resource counted');
+      await quiesceMonitor(h.wb.workbench);
+      expect(await metrics(h, id)).toMatchObject({ messagesTotal: 2, messagesFailed: 0 });
+      expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 2, failed: 0, files: 1 });
+    });
+  });
+
+  describe('past the grace period', () => {
+    let h: MonitorHarness;
+    let service: MonitorService;
+    beforeAll(async () => {
+      h = await startMonitorHarness({ storage, monitor: { openTailGraceMs: 300 } });
+      service = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
+    });
+    afterAll(async () => {
+      await h?.stop();
+    });
+
+    it('judges a message never finished as it is, and counts nothing twice when it is finished later', async () => {
+      const dir = h.folder();
+      const id = await createInterface(h, `never finished ${storage}`, dir);
+      const [head, rest] = cutInPid('CUT2');
+      writeFileSync(join(dir, 'cut.hl7'), `${adtMessage('CUT1')}\r${head}`);
+      const [alone] = cutInPid('ALONE');
+      writeFileSync(join(dir, 'alone.hl7'), alone);
+      await waitFor(async () => (await metrics(h, id)).messagesTotal === 3, 30_000, 'the open messages judged as they are');
+      await quiesceMonitor(h.wb.workbench);
+      expect(await metrics(h, id)).toMatchObject({ messagesTotal: 3, messagesSuccessful: 1, messagesFailed: 2 });
+      const stored = await messagesOf(service, id);
+      expect(stored.filter((m) => !m.isValid).map((m) => m.controlId).sort()).toEqual(['ALONE', 'CUT2']);
+
+      // finished after it was judged: the message keeps its verdict, the file stays one delivery
+      appendFileSync(join(dir, 'cut.hl7'), `${rest}\r${adtMessage('CUT3')}\r`);
+      await waitFor(async () => (await metrics(h, id)).messagesTotal === 4, 30_000, 'the message after it counted');
+      await quiesceMonitor(h.wb.workbench);
+      expect(await metrics(h, id)).toMatchObject({ messagesTotal: 4, messagesSuccessful: 2, messagesFailed: 2 });
+      expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 4, failed: 2, files: 2 });
+    });
+  });
+});
