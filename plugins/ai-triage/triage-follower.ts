@@ -8,6 +8,7 @@
  * team on the same store moved it meanwhile).
  */
 import type { Logger } from 'pino';
+import { LoopSlice } from '../../kernel/loop-slice.ts';
 import { PauseTimer } from '../../kernel/pause-timer.ts';
 import type { MonitorService } from '../monitor/api.ts';
 import { AggregateBatch, FOLLOWED_FIELDS, type FollowedMessage } from './aggregate-batch.ts';
@@ -104,7 +105,10 @@ export class TriageFollower {
     const include = this.textFeatures ? (['raw'] as const) : [];
     let batch = new AggregateBatch();
     let last: string | null = null;
+    // a catch-up of thousands of messages would otherwise hold the event loop from its first page to its last
+    const slice = new LoopSlice();
     for await (const message of this.monitor().streamMessages({}, { after: from, fields: FOLLOWED_FIELDS, include: [...include] })) {
+      if (slice.spent()) await slice.pass();
       const raw = message.raw;
       batch.add(message, this.textFeatures && typeof raw === 'string' ? this.textFeatures(message, raw) : undefined);
       last = message.cursor;
