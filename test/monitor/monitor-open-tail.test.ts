@@ -1,13 +1,16 @@
 // A writer that stalls mid-message: through real HTTP on each store, a file whose last message is still open (no
 // segment terminator after it, a JSON resource not closed) and fails is held back: its whole messages count, the open
 // one waits for its writer. Completed, it counts once, judged whole (valid). Never completed, it is judged as it is
-// once the grace period is over (failed, never ignored), and bytes that complete it later count nothing twice.
+// once the grace period is over (failed, never ignored), and bytes that complete it later count nothing twice. Across
+// a restart the ledger's shorter length brings a held file back: counted once, whole, or judged after the grace period.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
 import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 /** An ADT message cut inside its PID segment, and the rest of it. */
@@ -133,5 +136,40 @@ describe.each(storages())('a writer that stalls mid-message on %s', (storage) =>
       expect(await metrics(h, id)).toMatchObject({ messagesTotal: 4, messagesSuccessful: 2, messagesFailed: 2 });
       expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 4, failed: 2, files: 2 });
     });
+  });
+
+  it('keeps counts exact across a restart: a message finished while the service was down counts once, whole', async () => {
+    const dataDir = join(tmpdir(), `workbench-open-tail-${process.pid}-${Date.now()}`);
+    const schema = storage === 'postgres' ? await freshPostgresSchema(testPostgresUrl!) : undefined;
+    const config = { dataDir, ...(schema ? { storage: { url: schema.url } } : {}) };
+    const first = await startMonitorHarness({ config, monitor: { openTailGraceMs: 600_000 } });
+    let second: MonitorHarness | undefined;
+    try {
+      const dir = first.folder();
+      const id = await createInterface(first, `restart ${storage}`, dir);
+      const [finishedHead, finishedRest] = cutInPid('DOWN2');
+      const [openHead] = cutInPid('OPEN2');
+      writeFileSync(join(dir, 'finished.hl7'), `${adtMessage('DOWN1')}\r${finishedHead}`);
+      writeFileSync(join(dir, 'open.hl7'), `${adtMessage('OPEN1')}\r${openHead}`);
+      await waitFor(async () => (await metrics(first, id)).messagesTotal === 2, 30_000, 'the whole messages counted');
+      await first.wb.stop();
+
+      // one message is finished while nothing watches; the other never is, and is judged once its grace period is over
+      appendFileSync(join(dir, 'finished.hl7'), `${finishedRest}\r`);
+      second = await startMonitorHarness({ config, monitor: { openTailGraceMs: 300 } });
+      await waitFor(async () => (await metrics(second!, id)).messagesTotal === 4, 30_000, 'both files read again');
+      await quiesceMonitor(second.wb.workbench);
+      expect(await metrics(second, id)).toMatchObject({ messagesTotal: 4, messagesSuccessful: 3, messagesFailed: 1 });
+      const service = resolveService(second.wb.workbench.container, MONITOR_SERVICE);
+      expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 4, failed: 1, files: 2 });
+      const stored = await messagesOf(service, id);
+      expect(stored.filter((m) => !m.isValid).map((m) => m.controlId)).toEqual(['OPEN2']);
+      expect(stored.find((m) => m.controlId === 'DOWN2')).toMatchObject({ isValid: true, indexInFile: 1 });
+    } finally {
+      await second?.wb.stop();
+      await first.stop();
+      await schema?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
