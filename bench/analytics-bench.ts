@@ -16,8 +16,8 @@ import http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
+import { resolveService } from '../kernel/service-ref.ts';
 import { TOKENS } from '../kernel/tokens.ts';
-import type { Storage } from '../kernel/storage.ts';
 import { recordMessages, type RecordedMessage } from '../plugins/monitor/testing.ts';
 import { send } from '../test/helpers/http-client.ts';
 import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
@@ -110,7 +110,7 @@ export async function runAnalyticsBench(): Promise<Record<string, number>> {
   const bench = await startBenchWorkbench('workbench-analytics-bench-', { monitor: { checkIntervalMs: 60_000 } });
   const base = bench.urls.monitor.replace(/\/$/, '');
   try {
-    const storage = bench.workbench.container.resolve<Storage>(TOKENS.Storage);
+    const storage = resolveService(bench.workbench.container, TOKENS.Storage);
     const ids = await createIdleInterfaces(bench, INTERFACES);
     const nowMs = Date.now();
     // whole minutes, so the 30-day window holds exactly 30 x 1,440 minute buckets

@@ -20,8 +20,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Workbench } from '../kernel/workbench.ts';
-import type { EventBus } from '../kernel/events.ts';
-import type { StandardAdapter, StandardsRegistry } from '../kernel/standards-registry.ts';
+import type { StandardAdapter } from '../kernel/standards-registry.ts';
 import { resolveService } from '../kernel/service-ref.ts';
 import { HL7_MESSAGE_READER } from '../plugins/hl7-standard/api.ts';
 import { TOKENS } from '../kernel/tokens.ts';
@@ -39,7 +38,7 @@ function boot(settleMs: number): Promise<BenchWorkbench> {
 }
 
 function adapterOf(workbench: Workbench): StandardAdapter {
-  const adapter = workbench.container.resolve<StandardsRegistry>(TOKENS.Standards).get('hl7');
+  const adapter = resolveService(workbench.container, TOKENS.Standards).get('hl7');
   if (!adapter) throw new Error('hl7 adapter missing');
   return adapter;
 }
@@ -123,7 +122,7 @@ async function dropToAlert(rounds: number): Promise<{ p50: number; p99: number; 
     const folder = join(running.dir, 'alerts');
     mkdirSync(folder);
     const id = await createInterface(running.urls.monitor, 'alerts', folder);
-    const events = running.workbench.container.resolve<EventBus>(TOKENS.Events);
+    const events = resolveService(running.workbench.container, TOKENS.Events);
     const latencies: number[] = [];
     let waiting: ((at: number) => void) | undefined;
     events.on('alert.raised', ({ alert }) => {

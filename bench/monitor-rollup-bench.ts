@@ -7,7 +7,6 @@
  * scales the store down for a quick run.
  */
 import { sql } from 'kysely';
-import type { Storage } from '../kernel/storage.ts';
 import { TOKENS } from '../kernel/tokens.ts';
 import { resolveService } from '../kernel/service-ref.ts';
 import { MONITOR_SERVICE } from '../plugins/monitor/api.ts';
@@ -57,7 +56,7 @@ export async function runMonitorRollupBench(): Promise<Record<string, number>> {
   const total = Number(process.env.WORKBENCH_BENCH_MONITOR_ROLLUP_MESSAGES ?? 1_000_000);
   const bench = await startBenchWorkbench('workbench-monitor-rollup-bench-', { monitor: { checkIntervalMs: 60_000 } });
   try {
-    const storage = bench.workbench.container.resolve<Storage>(TOKENS.Storage);
+    const storage = resolveService(bench.workbench.container, TOKENS.Storage);
     const monitor = resolveService(bench.workbench.container, MONITOR_SERVICE);
     const ids = await createIdleInterfaces(bench, INTERFACES);
     const untilMs = Math.floor(Date.now() / 3_600_000) * 3_600_000;

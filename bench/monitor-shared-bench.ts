@@ -7,8 +7,8 @@
  *
  * `WORKBENCH_BENCH_SHARED_MESSAGES` scales the stored messages (default 100,000).
  */
+import { resolveService } from '../kernel/service-ref.ts';
 import { TOKENS } from '../kernel/tokens.ts';
-import type { Storage } from '../kernel/storage.ts';
 import { recordMessages, type RecordedMessage } from '../plugins/monitor/testing.ts';
 import { send } from '../test/helpers/http-client.ts';
 import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
@@ -57,7 +57,7 @@ export async function runMonitorSharedBench(): Promise<Record<string, number>> {
   const bench = await startBenchWorkbench('workbench-shared-bench-', { monitor: { checkIntervalMs: 60_000 } });
   const base = bench.urls.monitor.replace(/\/$/, '');
   try {
-    const storage = bench.workbench.container.resolve<Storage>(TOKENS.Storage);
+    const storage = resolveService(bench.workbench.container, TOKENS.Storage);
     const ids = await createIdleInterfaces(bench, INTERFACES);
     const untilMs = Date.now() - 60_000;
     for (let i = 0; i < ids.length; i++) await recordMessages(storage, ids[i], history(i, Math.ceil(total / INTERFACES), untilMs), { filesPerCommit: 500 });

@@ -10,9 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createWorkbench } from '../kernel/workbench.ts';
+import { resolveService } from '../kernel/service-ref.ts';
 import { TOKENS } from '../kernel/tokens.ts';
-import type { StandardsRegistry } from '../kernel/standards-registry.ts';
-import type { StandardsRunner } from '../kernel/workers/standards-runner.ts';
 import { largeMessage, type LargeMessageStandard } from '../test/helpers/large-messages.ts';
 
 const SIZES = [1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576];
@@ -51,8 +50,8 @@ export async function runWorkPoolBench(): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
   try {
     await workbench.start();
-    const registry = workbench.container.resolve<StandardsRegistry>(TOKENS.Standards);
-    const runner = workbench.container.resolve<StandardsRunner>(TOKENS.StandardsRunner);
+    const registry = resolveService(workbench.container, TOKENS.Standards);
+    const runner = resolveService(workbench.container, TOKENS.StandardsRunner);
     for (const standard of STANDARDS) {
       const adapter = registry.get(standard);
       if (!adapter) throw new Error(`no ${standard} adapter`);

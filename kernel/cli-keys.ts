@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { LoadedConfig } from './config-loader.ts';
 import type { Workbench } from './workbench.ts';
 import type { CliCommand } from './plugin-api.ts';
-import type { ApiKeyStore } from './auth/api-keys.ts';
+import { resolveService } from './service-ref.ts';
 import { TOKENS } from './tokens.ts';
 import { MONITOR_ROLES, isMonitorRole } from './auth/principal.ts';
 
@@ -16,7 +16,7 @@ export function describeStore(config: LoadedConfig): string {
 
 /** Builds the key commands; `workbench` gives the booted Workbench when one runs (they load no plugin). */
 export function createKeyCommands(workbench: () => Workbench): CliCommand[] {
-  const store = () => workbench().container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
+  const store = () => resolveService(workbench().container, TOKENS.ApiKeys);
   return [
     {
       name: 'keys create',

@@ -13,6 +13,7 @@ import { projectRoot, type LoadedConfig } from './config-loader.ts';
 import { readPluginSet, type PluginSetSources } from './plugin-set.ts';
 import { createLogger } from './logger.ts';
 import { TOKENS } from './tokens.ts';
+import { provideService } from './service-ref.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { Cache } from './cache.ts';
 import { EventBus } from './events.ts';
@@ -194,19 +195,19 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       auth.addTokenVerifier(createConfiguredJwtVerifier(kernelConfig.auth.jwt, clock));
     }
 
-    container.registerInstance(TOKENS.Config, config);
-    container.registerInstance(TOKENS.Logger, logger);
-    container.registerInstance(TOKENS.Storage, storage);
-    container.registerInstance(TOKENS.Events, events);
-    container.registerInstance(TOKENS.Scheduler, scheduler);
-    container.registerInstance(TOKENS.Standards, standards);
-    container.registerInstance(TOKENS.Entitlement, entitlement);
-    container.registerInstance(TOKENS.Auth, auth);
-    container.registerInstance(TOKENS.ApiKeys, apiKeys);
-    container.registerInstance(TOKENS.Clock, clock);
-    container.registerInstance(TOKENS.Cache, cache);
-    container.registerInstance(TOKENS.Errors, errors);
-    container.registerInstance(TOKENS.StandardsRunner, standardsRunner);
+    provideService(container, TOKENS.Config, config);
+    provideService(container, TOKENS.Logger, logger);
+    provideService(container, TOKENS.Storage, storage);
+    provideService(container, TOKENS.Events, events);
+    provideService(container, TOKENS.Scheduler, scheduler);
+    provideService(container, TOKENS.Standards, standards);
+    provideService(container, TOKENS.Entitlement, entitlement);
+    provideService(container, TOKENS.Auth, auth);
+    provideService(container, TOKENS.ApiKeys, apiKeys);
+    provideService(container, TOKENS.Clock, clock);
+    provideService(container, TOKENS.Cache, cache);
+    provideService(container, TOKENS.Errors, errors);
+    provideService(container, TOKENS.StandardsRunner, standardsRunner);
 
     const packRoots = [join(projectRoot, 'profiles'), ...kernelConfig.profileDirs.map((dir) => resolve(dir))];
     const { packs, problems: packProblems } = discoverProfilePacks(packRoots);

@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { createWorkbench } from '../../kernel/workbench.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
-import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
 
 const workbench = await createWorkbench({
   env: {},
   overrides: { dataDir: mkdtempSync(join(tmpdir(), 'wb-bench-peer-')), logging: { level: 'warn' } },
 });
-const hl7 = workbench.container.resolve<StandardsRegistry>(TOKENS.Standards).get('hl7');
+const hl7 = resolveService(workbench.container, TOKENS.Standards).get('hl7');
 if (!hl7) throw new Error('the hl7 adapter is not registered');
 const app = Fastify({ logger: false });
 app.post('/api/validate', async (request) => {

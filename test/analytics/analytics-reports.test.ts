@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../helpers/manual-clock.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
-import type { Storage } from '../../kernel/storage.ts';
-import type { Scheduler } from '../../kernel/scheduler.ts';
 import { recordMessages } from '../../plugins/monitor/testing.ts';
 import { startAnalyticsHarness, type MonitorHarness } from './analytics-harness.ts';
 import { startMailCapture, type MailCapture } from './mail-capture.ts';
@@ -32,7 +31,7 @@ describe('reports', () => {
     mail = await startMailCapture({ password: PASSWORD, refuse: () => refuse });
     h = await startAnalyticsHarness({ clock, dataDir, analytics: analytics() });
     feed = (await h.post('/api/monitor/interfaces', { name: 'ADT <feed>', directoryPath: h.folder('adt') })).json.data.id;
-    const storage = h.wb.workbench.container.resolve<Storage>(TOKENS.Storage);
+    const storage = resolveService(h.wb.workbench.container, TOKENS.Storage);
     const at = (minutesAgo: number) => new Date(clock.nowMs() - minutesAgo * 60_000);
     await recordMessages(storage, feed, [
       ...Array.from({ length: 40 }, (_, i) => ({ receivedAt: at(90 + i), controlId: `OK${i}`, latencyMs: 1000 })),
@@ -77,7 +76,7 @@ describe('reports', () => {
     expect(created.status).toBe(201);
     const schedule = created.json.data;
     expect(schedule).toMatchObject({ frequency: 'daily', format: 'csv', hour: 7, timeZone: 'Europe/Berlin', cron: '0 7 * * *', lastSuccessAt: null });
-    const scheduler = h.wb.workbench.container.resolve<Scheduler>(TOKENS.Scheduler);
+    const scheduler = resolveService(h.wb.workbench.container, TOKENS.Scheduler);
     expect(scheduler.list()).toContain(`analytics:analytics-report-${schedule.id}`);
 
     const before = mail.mails.length;
@@ -158,7 +157,7 @@ describe('reports', () => {
     h = await startAnalyticsHarness({ clock, dataDir, analytics: analytics() });
     const listed = (await h.get('/api/monitor/analytics/reports/schedule')).json.data;
     expect(listed.map((s: { id: string }) => s.id)).toContain(schedule.id);
-    const scheduler = h.wb.workbench.container.resolve<Scheduler>(TOKENS.Scheduler);
+    const scheduler = resolveService(h.wb.workbench.container, TOKENS.Scheduler);
     expect(scheduler.list()).toContain(`analytics:analytics-report-${schedule.id}`);
     const deleted = await h.del(`/api/monitor/analytics/reports/schedule/${schedule.id}`);
     expect(deleted.status).toBe(200);

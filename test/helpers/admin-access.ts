@@ -3,7 +3,7 @@
  * and bad credentials (401) and a valid non-admin (403) before it answers an admin.
  */
 import { expect } from 'vitest';
-import type { ApiKeyStore } from '../../kernel/auth/api-keys.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import type { TestRequest, TestResponse } from './http-client.ts';
 import type { TestWorkbench } from './test-workbench.ts';
@@ -17,7 +17,7 @@ export interface RoleKeys {
 
 /** Makes an API key of each role. */
 export async function createRoleKeys(wb: TestWorkbench): Promise<RoleKeys> {
-  const keys = wb.workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
+  const keys = resolveService(wb.workbench.container, TOKENS.ApiKeys);
   return {
     admin: (await keys.create('MonitorAdmin', 'test admin')).key,
     operator: (await keys.create('MonitorOperator', 'test operator')).key,

@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, type JWK } from 'jose';
 import { createHmac } from 'node:crypto';
 import { fixturesDir, startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
-import type { ApiKeyStore } from '../../kernel/auth/api-keys.ts';
-import type { AuthService } from '../../kernel/auth/auth-service.ts';
 
 const SECRET = 'a-test-secret-of-at-least-32-characters!';
 const secretKey = new TextEncoder().encode(SECRET);
@@ -53,7 +52,7 @@ describe('API keys', () => {
   });
 
   it('200 with a MonitorAdmin key, 403 with another role, 401 once revoked', async () => {
-    const keys = wb.workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
+    const keys = resolveService(wb.workbench.container, TOKENS.ApiKeys);
     const adminKey = await keys.create('MonitorAdmin', 'ops');
     const viewerKey = await keys.create('MonitorViewer', 'viewer');
     expect(adminKey.key).toMatch(/^wbk_[a-z0-9]{12}_/);
@@ -71,7 +70,7 @@ describe('API keys', () => {
   });
 
   it('stores only a digest, never the key', async () => {
-    const keys = wb.workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
+    const keys = resolveService(wb.workbench.container, TOKENS.ApiKeys);
     const created = await keys.create('MonitorAdmin');
     const rows = (await wb.workbench.storage.db
       .selectFrom('kernel_api_keys')
@@ -97,7 +96,7 @@ describe('JWT', () => {
   it('403 for a valid token without the role; roles also come from the assignments store', async () => {
     const token = await hs256({ ...base, sub: 'bo', roles: ['MonitorViewer'] }).sign(secretKey);
     expect((await wb.call('monitor', admin(token))).status).toBe(403);
-    const auth = wb.workbench.container.resolve<AuthService>(TOKENS.Auth);
+    const auth = resolveService(wb.workbench.container, TOKENS.Auth);
     await auth.roles.assign('bo', 'MonitorAdmin');
     expect((await wb.call('monitor', admin(token))).status).toBe(200);
     await auth.roles.revoke('bo');

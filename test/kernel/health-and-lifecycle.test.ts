@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { startTestWorkbench } from '../helpers/test-workbench.ts';
 import { portIsFree } from '../helpers/service-process.ts';
 import { sourceCliArgs } from '../helpers/cli-process.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
-import type { Cache } from '../../kernel/cache.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import type { ApiKeyStore } from '../../kernel/auth/api-keys.ts';
 import { FEATURE_FLAGS, type FeatureFlags } from '../../plugins/feature-flags/api.ts';
 
 describe('health', () => {
@@ -41,7 +40,7 @@ describe('health', () => {
     const clock = new ManualClock('2026-03-01T08:00:00Z');
     const wb = await startTestWorkbench({ clock });
     try {
-      const cache = wb.workbench.container.resolve<Cache>(TOKENS.Cache);
+      const cache = resolveService(wb.workbench.container, TOKENS.Cache);
       // Twice the default capacity written within a minute: everything is pushed out before it expires.
       for (let i = 0; i < 20_001; i++) cache.set(`flood-${i}`, i);
       const degraded = await wb.call('monitor', { path: '/api/health' });
@@ -72,7 +71,7 @@ describe('features', () => {
     try {
       const anonymous = await wb.call('monitor', { path: '/api/features' });
       expect(anonymous.json.data).toEqual({ scope: 'global', organizationId: null, flags: { betaDashboards: true } });
-      const { key } = await wb.workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys).create('MonitorViewer');
+      const { key } = await resolveService(wb.workbench.container, TOKENS.ApiKeys).create('MonitorViewer');
       const authed = await wb.call('monitor', { path: '/api/features', headers: { authorization: `Bearer ${key}` } });
       expect(authed.json.data).toEqual({
         scope: 'organization',

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixturesDir, startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { sourceCliArgs } from '../helpers/cli-process.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
-import type { ApiKeyStore } from '../../kernel/auth/api-keys.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'wb-start-up-'));
 let wb: TestWorkbench;
@@ -85,7 +85,7 @@ describe('refused credentials say why', () => {
   });
 
   it('a known prefix with the wrong secret, a revoked key and a cut key each get their own reason', async () => {
-    const keys = wb.workbench.container.resolve<ApiKeyStore>(TOKENS.ApiKeys);
+    const keys = resolveService(wb.workbench.container, TOKENS.ApiKeys);
     const created = await keys.create('MonitorAdmin', 'ops');
     const wrong = await wb.call('monitor', admin(`${created.prefix}_${'B'.repeat(43)}`));
     expect(wrong.json.error.message).toContain('the secret does not match');

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { fixturesDir, startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
-import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
 import { largeMessage, LARGE_MESSAGE_STANDARDS } from '../helpers/large-messages.ts';
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
@@ -38,7 +38,7 @@ describe('worker pool', () => {
   it('validates and diffs large messages of every standard in a worker with the same result as in-process', async () => {
     const wb = await startTestWorkbench({ config: { work: { inlineBelowBytes: 64 * 1024, threads: 1 } } });
     try {
-      const registry = wb.workbench.container.resolve<StandardsRegistry>(TOKENS.Standards);
+      const registry = resolveService(wb.workbench.container, TOKENS.Standards);
       for (const standard of LARGE_MESSAGE_STANDARDS) {
         const adapter = registry.get(standard);
         const message = largeMessage(standard, 200_000);

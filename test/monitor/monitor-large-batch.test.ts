@@ -6,8 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkPool } from '../../kernel/workers/work-pool.ts';
 import type { PooledTask } from '../../kernel/workers/pool-protocol.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
-import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 /** `count` ADT messages in one batch file's text; every seventh lacks its MSH-9 and so fails validation. */
@@ -55,7 +55,7 @@ describe('large batch files', () => {
       return m.messagesTotal >= 1_500 ? m : undefined;
     }, 120_000, 'the batch counted');
     // the same content read in-process gives the verdicts the monitor stored
-    const hl7 = h.wb.workbench.container.resolve<StandardsRegistry>(TOKENS.Standards).get('hl7');
+    const hl7 = resolveService(h.wb.workbench.container, TOKENS.Standards).get('hl7');
     const inProcess = hl7!.reading!.readMessages(Buffer.from(content), { mode: 'compatibility' });
     expect(counted.messagesTotal).toBe(inProcess.messageCount);
     expect(counted.messagesFailed).toBe(inProcess.messages.filter((m) => !m.verdict?.isValid).length);

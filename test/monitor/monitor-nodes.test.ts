@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMonitorHarness, storages, type MonitorHarness } from './monitor-harness.ts';
 import { createRoleKeys, expectAdminOnly, withBearer, type RoleKeys } from '../helpers/admin-access.ts';
-import type { Storage } from '../../kernel/storage.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 
 describe.each(storages())('nodes on %s', (storage) => {
@@ -37,7 +37,7 @@ describe.each(storages())('nodes on %s', (storage) => {
   });
 
   it('removes a dead node for an administrator and refuses a live one', async () => {
-    const store = h.wb.workbench.container.resolve<Storage>(TOKENS.Storage);
+    const store = resolveService(h.wb.workbench.container, TOKENS.Storage);
     // a node that stopped beating an hour ago
     const hourAgo = Date.now() - 3_600_000;
     await store.db

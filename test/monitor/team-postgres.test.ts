@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
-import type { Scheduler } from '../../kernel/scheduler.ts';
 import { slotOf } from '../../kernel/cluster/job-claims.ts';
 import {
   callNode,
@@ -161,7 +161,7 @@ describe.skipIf(!testPostgresUrl)('scheduled jobs on a team', () => {
       // each run records the occurrence (the second) it belongs to
       const runs: string[] = [];
       for (const wb of started) {
-        wb.workbench.container.resolve<Scheduler>(TOKENS.Scheduler).schedule('team-test:tick', '* * * * * *', () => {
+        resolveService(wb.workbench.container, TOKENS.Scheduler).schedule('team-test:tick', '* * * * * *', () => {
           runs.push(slotOf('* * * * * *', Date.now()));
         });
       }
