@@ -133,7 +133,7 @@ export const plugin: PluginModule<MonitorConfig> = {
     const service = new MonitorServiceImpl(interfaces, messages, queries, rollups, alerts, () => queue.size, reports, registeredRules);
     registeredRules.bind(service);
     provideService(context.container, MONITOR_SERVICE, service);
-    context.container.registerInstance(MONITOR_QUIESCE, { quiesce: () => watchManager.quiesce() });
+    provideService(context.container, MONITOR_QUIESCE, { quiesce: () => watchManager.quiesce() });
 
     context.scheduler.schedule('raw-retention', '17 3 * * *', async () => {
       const removed = await pruneRawContent(db, clock.nowMs() - config.rawRetentionDays * 86_400_000);

@@ -5,13 +5,15 @@
  * instead of waiting for files and clocks.
  */
 import type { Kysely } from 'kysely';
+import type { DependencyContainer } from 'tsyringe';
+import { resolveService } from '../../kernel/service-ref.ts';
 import type { Storage } from '../../kernel/storage.ts';
 import type { MinuteRollup, StoredIssue } from './api.ts';
 import { commitFiles, sha256 } from './ingest/ledger.ts';
 import type { ReadMessage } from './ingest/message-reading.ts';
 import { minuteOf } from './message-store.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
-import { MONITOR_QUIESCE, type QuiesceHook } from './quiesce-hook.ts';
+import { MONITOR_QUIESCE } from './quiesce-hook.ts';
 import { DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './ingest/rollup-writer.ts';
 
 /** One message to store as if read from a file at `receivedAt`. */
@@ -139,6 +141,6 @@ export async function importMinuteRollups(storage: Storage, rows: MinuteRollup[]
  * Waits until the monitor of a running workbench is at rest: queue idle, nothing settling, one rescan of every
  * watched folder and one whole periodic check done (see WatchManager.quiesce). Then "nothing more arrived" holds.
  */
-export async function quiesceMonitor(workbench: { container: { resolve<T>(token: symbol): T } }): Promise<void> {
-  await workbench.container.resolve<QuiesceHook>(MONITOR_QUIESCE).quiesce();
+export async function quiesceMonitor(workbench: { container: DependencyContainer }): Promise<void> {
+  await resolveService(workbench.container, MONITOR_QUIESCE).quiesce();
 }
