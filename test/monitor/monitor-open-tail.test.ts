@@ -1,6 +1,6 @@
 // A writer that stalls mid-message: through real HTTP on each store, a file whose last message is still open (no
-// segment terminator after it, a JSON resource not closed) and fails is held back: its whole messages count, the open
-// one waits for its writer. Completed, it counts once, judged whole (valid). Never completed, it is judged as it is
+// segment terminator after it, a JSON resource not closed, an NCPDP batch record without ETX) and fails is held
+// back: its whole messages count, the open one waits for its writer. Completed, it counts once, judged whole (valid). Never completed, it is judged as it is
 // once the grace period is over (failed, never ignored), and bytes that complete it later count nothing twice. Across
 // a restart the ledger's shorter length brings a held file back: counted once, whole, or judged after the grace period.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
 import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
+import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
+import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
@@ -102,6 +105,37 @@ describe.each(storages())('a writer that stalls mid-message on %s', (storage) =>
       await quiesceMonitor(h.wb.workbench);
       expect(await metrics(h, id)).toMatchObject({ messagesTotal: 2, messagesFailed: 0 });
       expect(await service.storedMessageCounts(id)).toMatchObject({ messages: 2, failed: 0, files: 1 });
+    });
+    it('holds an NCPDP batch record without its ETX until the record is closed', async () => {
+      const dir = h.folder();
+      const id = await createInterface(h, `stalled ncpdp ${storage}`, dir, { standard: 'ncpdp' });
+      const claims = createNcpdpAdapter({ synthetic: createSyntheticDataService() }).generate({ messageType: 'B1', count: 3, seed: 11 });
+      const batch = writeNcpdpBatch({
+        senderId: 'SWITCH01',
+        receiverId: 'PBM01',
+        batchNumber: 7,
+        creationDate: '20260301',
+        creationTime: '0930',
+        fileType: 'T',
+        transactions: claims.map((transaction, i) => ({ reference: `REF${i + 1}`, transaction })),
+      });
+      // cut inside the third detail record: header and two details are whole
+      const third = batch.indexOf('\x02G1REF3');
+      const cut = third + 40;
+      const path = join(dir, 'claims.dat');
+      writeFileSync(path, batch.slice(0, cut));
+      await waitFor(async () => (await metrics(h, id)).messagesTotal === 2, 30_000, 'the two whole records counted');
+      expect(await metrics(h, id)).toMatchObject({ messagesTotal: 2, messagesFailed: 0 });
+
+      appendFileSync(path, batch.slice(cut));
+      await waitFor(async () => (await metrics(h, id)).messagesTotal === 3, 30_000, 'the closed record counted');
+      await quiesceMonitor(h.wb.workbench);
+      expect(await metrics(h, id)).toMatchObject({ messagesTotal: 3, messagesFailed: 0 });
+      expect((await messagesOf(service, id)).map((m) => [m.controlId, m.isValid])).toEqual([
+        ['REF1', true],
+        ['REF2', true],
+        ['REF3', true],
+      ]);
     });
   });
 
