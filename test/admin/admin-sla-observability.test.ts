@@ -12,7 +12,7 @@ import { startTestWorkbench } from '../helpers/test-workbench.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MinuteRollup, type MonitorService } from '../../plugins/monitor/api.ts';
-import { ADMIN_SERVICES, type AdminServices } from '../../plugins/admin/api.ts';
+import { evaluateSlaAlertsNow } from '../../plugins/admin/testing.ts';
 
 const MINUTE = 60_000;
 let harness: MonitorHarness;
@@ -145,8 +145,7 @@ describe('SLA report from stored minutes', () => {
     expect(report.minutes.down).toBe(0);
     expect(report.uptimePercent).toBe(100);
     expect(report.errorBudget.usedDownMinutes).toBe(0);
-    const admin = harness.wb.workbench.container.resolve<AdminServices>(ADMIN_SERVICES);
-    expect(await admin.evaluateSlaAlerts()).not.toContain(id);
+    expect(await evaluateSlaAlertsNow(harness.wb.workbench)).not.toContain(id);
   });
 
   it('is judged by the monitor with its own rules: the missed SLA raises one critical alert without any timer of its own', async () => {
@@ -175,8 +174,7 @@ describe('SLA report from stored minutes', () => {
     for (let at = now - 24 * 60 * MINUTE - 2 * MINUTE; at <= now + MINUTE; at += MINUTE) healthy.push(minute(healthyId, at, { messages: 1 }));
     await importMinuteRollups(harness.wb.workbench.storage, healthy);
 
-    const admin = harness.wb.workbench.container.resolve<AdminServices>(ADMIN_SERVICES);
-    const alerted = await admin.evaluateSlaAlerts();
+    const alerted = await evaluateSlaAlertsNow(harness.wb.workbench);
     expect(alerted).toContain(fixtureId);
     expect(alerted).not.toContain(healthyId);
     const alerts = await harness.get(`/api/monitor/alerts?interfaceId=${fixtureId}`);
@@ -184,7 +182,7 @@ describe('SLA report from stored minutes', () => {
     expect(sla).toHaveLength(1);
     expect(sla[0]).toMatchObject({ severity: 'critical', title: 'SLA missed', acknowledgedAt: null });
     // Evaluated again, the open episode is not raised twice.
-    await admin.evaluateSlaAlerts();
+    await evaluateSlaAlertsNow(harness.wb.workbench);
     const again = await harness.get(`/api/monitor/alerts?interfaceId=${fixtureId}`);
     expect(again.json.data.filter((a: { rule: string }) => a.rule === 'sla-breach')).toHaveLength(1);
     expect((await harness.get(`/api/monitor/alerts?interfaceId=${healthyId}`)).json.data).toHaveLength(0);
