@@ -201,14 +201,6 @@ interface Candidate {
   weight: number;
 }
 
-/** Runs the detector over messages sorted by `at` (oldest first). */
-export function detectUpgrade(messages: readonly UpgradeFacts[], options: UpgradeOptions = DEFAULT_UPGRADE_OPTIONS): UpgradeVerdict {
-  return detectUpgradeIn(
-    messages.map((message) => ({ at: message.at, count: 1, inWindow: message.inWindow, features: upgradeFeatures(message) })),
-    options,
-  );
-}
-
 /**
  * Runs the detector over runs of messages sorted by `at` (oldest first). Positions are message counts: a run of
  * `count` messages occupies `count` positions, so a verdict over runs equals the verdict over their messages.

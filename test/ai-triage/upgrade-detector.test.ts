@@ -2,7 +2,7 @@
 // at a known time is detected at that time; steady random errors, one new error, or too little data are not.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { detectUpgrade, detectUpgradeIn, upgradeFeatures, type UpgradeEntry, type UpgradeFacts } from '../../plugins/ai-triage/upgrade-detector.ts';
+import { detectUpgradeIn, upgradeFeatures, type UpgradeEntry, type UpgradeFacts, type UpgradeVerdict } from '../../plugins/ai-triage/upgrade-detector.ts';
 import { PatternCounter, trendOf } from '../../plugins/ai-triage/failure-patterns.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 
@@ -20,6 +20,11 @@ function facts(count: number, make: (index: number) => Partial<UpgradeFacts>): U
     errorCodes: [],
     ...make(index),
   }));
+}
+
+/** The detector over single messages sorted by `at`: each message a run of one. */
+function detectUpgrade(messages: readonly UpgradeFacts[]): UpgradeVerdict {
+  return detectUpgradeIn(messages.map((message) => ({ at: message.at, count: 1, inWindow: message.inWindow, features: upgradeFeatures(message) })));
 }
 
 const upgraded = (index: number, switchAt: number): Partial<UpgradeFacts> =>
