@@ -7,11 +7,9 @@
  */
 import type { Kysely, Migration } from 'kysely';
 
-/** Steps stored in {@link RollupRow} (minutes keep their own table, `monitor_minutes`). */
-export type StoredCoarseStep = 'hour' | 'day';
-
 /** Hour or day roll-up of one interface. */
 export interface RollupRow {
+  /** `hour` or `day` (minutes keep their own table, `monitor_minutes`). */
   step: string;
   interface_id: string;
   /** Start of the bucket, ISO 8601 UTC. */
