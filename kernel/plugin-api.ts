@@ -85,6 +85,11 @@ export interface RouteDefinition<
    * SERVER_BUSY with Retry-After.
    */
   heavy?: boolean;
+  /**
+   * Served ahead of other requests: under load, requests take turns of the event loop (the kernel's RequestTurns),
+   * and an urgent route never waits for one. For cheap probes that must answer at once (health, readiness).
+   */
+  urgent?: boolean;
   params?: P;
   query?: Q;
   body?: B;

@@ -41,6 +41,7 @@ import { createOfflineRegistrar, createRefusingRegistrar, createRouteRegistrar }
 import { LifecycleHooks } from './lifecycle.ts';
 import { RequestObservers } from './http/request-observers.ts';
 import { HeavyRequestGate } from './http/heavy-request-gate.ts';
+import { RequestTurns } from './http/request-turns.ts';
 import { StandardsRunner } from './workers/standards-runner.ts';
 import { WorkPool, poolSize } from './workers/work-pool.ts';
 import { memoryCeilingMb } from './workers/memory-ceiling.ts';
@@ -137,6 +138,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const work = kernelConfig.work;
   const standardsRunner = new StandardsRunner(work.inlineBelowBytes, work.readInPoolFromBytes);
   const gate = new HeavyRequestGate(poolSize(work.threads), work.maxQueued, work.inlineBelowBytes);
+  // one event loop serves the three bases: their requests take turns of it together
+  const turns = new RequestTurns();
   let pool: WorkPool | undefined;
 
   const serve = options.serve !== false;
@@ -254,6 +257,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
               checkResponses: options.checkResponses ?? false,
               events,
               gate,
+              turns,
               featureFlag: plugin.manifest.featureFlag === undefined ? id : plugin.manifest.featureFlag,
               switches: featureSwitches,
             });

@@ -20,6 +20,7 @@ import type { OpenApiCollector } from './openapi-document.ts';
 import { checkResponse } from './response-check.ts';
 import { checkRouteExamples } from './example-check.ts';
 import type { HeavyRequestGate } from './heavy-request-gate.ts';
+import type { RequestTurns } from './request-turns.ts';
 import type { FeatureSwitches } from '../feature-switches.ts';
 
 function isRawResponse(value: unknown): value is RawResponse {
@@ -46,6 +47,8 @@ export interface RegistrarDeps {
   events: EventBus;
   /** Admission of the requests of `heavy` routes. */
   gate: HeavyRequestGate;
+  /** Turns of the event loop that requests of routes not `urgent` take. */
+  turns: RequestTurns;
   /** The flag that switches these routes off (404 FEATURE_DISABLED), or null for routes that are always on. */
   featureFlag: string | null;
   /** Reads the flags. */
@@ -104,6 +107,7 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
       const neededTier = definition.tier !== 'free' ? definition.tier : undefined;
       const hasInput = Boolean(definition.params || definition.query || definition.body);
       const routeName = `${definition.method} ${definition.url}`;
+      const urgent = definition.urgent === true;
       const identifies = definition.policy === 'MonitorAdmin' || definition.minimumRole !== undefined || definition.optionalAuth;
       const rawTypes = new Set((definition.rawBody?.contentTypes ?? []).map((type) => type.toLowerCase()));
       acceptTextBodies(app, rawTypes);
@@ -129,6 +133,10 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
             }
           : {}),
         handler: async (request, reply) => {
+          if (!urgent) {
+            const turn = deps.turns.take();
+            if (turn) await turn;
+          }
           if (neededTier) entitlement.require(neededTier, definition.url);
           let principal: Principal | undefined;
           if (identifies) {

@@ -30,6 +30,8 @@ export const plugin: PluginModule = {
       description: 'Bare object (no envelope). HTTP 200 when healthy or degraded, 503 when unhealthy.',
       tags: ['health'],
       envelope: false,
+      // probes must hear at once how the service is, however busy it is
+      urgent: true,
       examples: {
         response: {
           status: 'healthy',

@@ -20,6 +20,7 @@ import type { FSWatcher } from 'chokidar';
 import type { MonitoredInterface } from '../api.ts';
 import { compileFilePattern } from '../file-pattern.ts';
 import { DirectoryEvents } from './directory-events.ts';
+import { LoopSlice } from '../../../kernel/loop-slice.ts';
 import { lstatEntry } from './entry-stat.ts';
 
 /** A settled file, ready to read. */
@@ -76,6 +77,9 @@ export class FolderWatcher {
   private readonly pending = new Map<string, Pending>();
   /** Size and mtime each file last settled with: an event that changes neither (atime only) is ignored. */
   private readonly settled = new Map<string, string>();
+  /** Entries folder events named, not looked at yet (in the order first named). */
+  private readonly named = new Set<string>();
+  private drainScheduled = false;
   /** Files whose stat for an event is under way, and whether another event named them meanwhile. */
   private readonly statting = new Map<string, boolean>();
   private readonly matches: (relativePath: string) => boolean;
@@ -157,9 +161,30 @@ export class FolderWatcher {
       return;
     }
     const path = join(folder, name);
-    if (path === this.monitored.directoryPath || !this.matches(this.relativeOf(path))) return;
-    if (name.includes(UNDECODABLE)) void this.checkName(path);
-    else void this.observe(path);
+    if (path === this.monitored.directoryPath) return;
+    // A folder's events arrive many at once (a new file raises three or more, and a busy moment lets thousands
+    // gather): they are noted here and looked at in slices of the event loop, each entry once however often named.
+    this.named.add(path);
+    if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(() => void this.drainNamed());
+    }
+  }
+
+  /** Looks at the entries folder events named, LoopSlice by slice, until none is left. */
+  private async drainNamed(): Promise<void> {
+    const slice = new LoopSlice();
+    for (const path of this.named) {
+      this.named.delete(path);
+      if (this.closed) break;
+      if (this.matches(this.relativeOf(path))) {
+        if (path.includes(UNDECODABLE)) void this.checkName(path);
+        else void this.observe(path);
+      }
+      if (slice.spent()) await slice.pass();
+    }
+    // entries named while it ran were appended to the set and visited by this loop: none is left behind
+    this.drainScheduled = false;
   }
 
   /** A name that came with undecodable bytes: noted when no file has that text name (its bytes are not UTF-8). */
@@ -370,6 +395,7 @@ export class FolderWatcher {
     for (const pending of this.pending.values()) clearTimeout(pending.timer);
     this.pending.clear();
     this.statting.clear();
+    this.named.clear();
     this.events?.close();
     this.events = undefined;
     await this.watcher?.close();
