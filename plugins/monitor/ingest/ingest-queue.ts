@@ -364,7 +364,8 @@ export class IngestQueue {
     const counted = judged.file.verdict.kind === 'appended' ? Number(judged.file.verdict.row.size) : 0;
     if (judged.reading.openFrom <= counted) return undefined;
     const whole = await this.judge(job, monitored, row, byStat === undefined, content.subarray(0, judged.reading.openFrom));
-    return whole.file.verdict.kind === 'touched' ? undefined : whole.file;
+    // a prefix of batch headers alone holds no message yet: nothing to count before the open one
+    return whole.file.verdict.kind === 'touched' || whole.reading?.unparsable ? undefined : whole.file;
   }
 
   /**
