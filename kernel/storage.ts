@@ -4,6 +4,7 @@
  * names never collide and each plugin's history is its own table.
  */
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
@@ -44,7 +45,17 @@ export interface StorageOptions {
   sqliteFile: string;
   /** Told of each PostgreSQL connection that is lost (for the log); the process carries on either way. */
   onConnectionLost?: (error: Error) => void;
+  /**
+   * SQLite: checkpoints run in a thread of their own (sqlite-checkpointer.ts) instead of inside the commit that
+   * fills the log. For a long-running server; a one-shot command leaves them to SQLite.
+   */
+  checkpointInThread?: boolean;
+  /** Told of a checkpoint that failed in that thread (the next is tried a second later). */
+  onCheckpointFailed?: (message: string) => void;
 }
+
+/** How often (ms) the checkpoint thread copies the log back into the database file. */
+const CHECKPOINT_INTERVAL_MS = 1_000;
 
 /** Key of the PostgreSQL advisory lock held while migrating ('wbmg' in ASCII). */
 const MIGRATION_LOCK_KEY = 0x77626d67;
@@ -62,6 +73,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   let db: Kysely<any>;
   let dialect: 'sqlite' | 'postgres';
   let handle: SQLiteDatabase.Database | undefined;
+  let checkpointer: SqliteCheckpointer | undefined;
   let pingServer: (() => Promise<boolean>) | undefined;
   let closeServerPing: (() => Promise<void>) | undefined;
   if (options.url) {
@@ -117,7 +129,12 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     // is written together stays together (a file's ledger row and its messages come back, or neither does, and the
     // file is then read again). FULL would add an fsync to every commit of the ingest.
     database.pragma('synchronous = NORMAL');
-    database.pragma('wal_autocheckpoint = 16384');
+    if (options.checkpointInThread) {
+      database.pragma('wal_autocheckpoint = 0');
+      checkpointer = new SqliteCheckpointer(file, CHECKPOINT_INTERVAL_MS, (message) => options.onCheckpointFailed?.(message));
+    } else database.pragma('wal_autocheckpoint = 16384');
+    // a log that grew in a burst is cut back to 64 MB when it starts again from its head
+    database.pragma('journal_size_limit = 67108864');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     db = new Kysely({ dialect: new SqliteDialect({ database: cachingStatements(database) }) });
@@ -196,6 +213,8 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       if (closed) return;
       closed = true;
       await closeServerPing?.();
+      // the checkpoint thread's connection goes first: the last connection to close folds the log into the file
+      await checkpointer?.stop();
       await db.destroy();
     },
   };

@@ -154,6 +154,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       dataDir: config.dataDir,
       sqliteFile: kernelConfig.storage.sqliteFile,
       onConnectionLost: (error) => logger.warn({ reason: error.message }, 'a connection to the PostgreSQL store was lost'),
+      checkpointInThread: serve,
+      onCheckpointFailed: (reason) => logger.warn({ reason }, 'a checkpoint of the SQLite store failed; it is tried again'),
     });
   };
   // A server opens its database at boot; a one-shot command only when it uses one (see CliCommand.usesStorage).
