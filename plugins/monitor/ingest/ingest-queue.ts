@@ -354,7 +354,8 @@ export class IngestQueue {
       return judged.file;
     }
     // the last message is open and failed: its writer may not have finished it
-    const tail = this.openTails.observe(key, job.interfaceId, `${content.length}:${job.mtimeMs}`, this.deps.clock.nowMs());
+    // the grace period is the writer's time, as the settle time is: measured by the machine's clock, not the kernel's
+    const tail = this.openTails.observe(key, job.interfaceId, `${content.length}:${job.mtimeMs}`, performance.now());
     if (tail.due) {
       this.openTails.release(key);
       return judged.file;
