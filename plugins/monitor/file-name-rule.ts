@@ -14,18 +14,18 @@ export const FILE_NAME_RULE = 'file-name-not-utf8';
 const NAMES_SHOWN = 5;
 
 /** The rule over what the folder watchers found (`namesOf` answers an interface's names, relative to its folder). */
-export function fileNameRule(namesOf: (interfaceId: string) => readonly string[]): AlertRule {
+export function fileNameRule(namesOf: (interfaceId: string) => { names: readonly string[]; total: number }): AlertRule {
   return {
     key: FILE_NAME_RULE,
     async evaluate(monitored) {
-      const names = namesOf(monitored.id);
-      if (names.length === 0) return { active: false };
+      const { names, total } = namesOf(monitored.id);
+      if (total === 0) return { active: false };
       const shown = names.slice(0, NAMES_SHOWN).map((name) => `"${name}"`).join(', ');
-      const more = names.length > NAMES_SHOWN ? ` and ${names.length - NAMES_SHOWN} more` : '';
+      const more = total > NAMES_SHOWN ? ` and ${total - Math.min(NAMES_SHOWN, names.length)} more` : '';
       return {
         active: true,
         severity: 'warning',
-        title: `${names.length} file name${names.length === 1 ? ' is' : 's are'} not valid UTF-8`,
+        title: `${total} file name${total === 1 ? ' is' : 's are'} not valid UTF-8`,
         message:
           `${monitored.name}: ${shown}${more} cannot be read because the name is not valid UTF-8 (each undecodable byte ` +
           'shows as \uFFFD); the file is not counted. Rename it with a UTF-8 name (or have the sender write UTF-8 names) ' +

@@ -83,4 +83,19 @@ describe.each(storages())('file identity on %s', (storage) => {
     const after = (await alerts()).find((a) => a.rule === 'file-name-not-utf8');
     expect(after?.clearedAt).not.toBeNull();
   });
+
+  it('counts every name that is not UTF-8 in a folder full of them, while keeping only a few of the names', async () => {
+    const dir = h.folder();
+    const many = 150;
+    for (let i = 0; i < many; i++) {
+      writeFileSync(Buffer.concat([Buffer.from(`${dir}/M`), Buffer.from([0xfc]), Buffer.from(`ller-${i}.hl7`)]), adtMessage(`LATIN${i}`));
+    }
+    const id = await createInterface(`many latin-1 names ${storage}`, dir);
+    type Listed = { rule: string; title: string; message: string; clearedAt: string | null };
+    const alerts = async () => (await h.get(`/api/monitor/alerts?interfaceId=${id}`)).json.data as Listed[];
+    const raised = await waitFor(async () => (await alerts()).find((a) => a.rule === 'file-name-not-utf8' && a.clearedAt === null), 30_000, 'the alert');
+    expect(raised.title).toBe(`${many} file names are not valid UTF-8`);
+    expect(raised.message).toContain(`and ${many - 5} more`);
+    expect(await total(id)).toBe(0);
+  });
 });

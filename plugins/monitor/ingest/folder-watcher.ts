@@ -40,6 +40,15 @@ export interface FolderWatcherOptions {
   onError(error: Error): void;
 }
 
+/** Matching files whose names are not valid UTF-8: some of the names, and how many there are. */
+export interface UnreadableNames {
+  names: string[];
+  total: number;
+}
+
+/** Names that are not valid UTF-8 a watcher keeps at most (it counts all): an alert shows a few. */
+const NAMES_NOT_UTF8_KEPT = 100;
+
 /** A matching regular file found by listing the folder. */
 export interface ListedFile {
   absolutePath: string;
@@ -89,6 +98,8 @@ export class FolderWatcher {
    * opened by the name a listing gives. Found again by each whole listing, and by events meanwhile.
    */
   private namesNotUtf8 = new Set<string>();
+  /** How many such files there are (the set keeps the first NAMES_NOT_UTF8_KEPT names). */
+  private namesNotUtf8Total = 0;
 
   constructor(
     private readonly monitored: MonitoredInterface,
@@ -193,13 +204,23 @@ export class FolderWatcher {
       await lstatEntry(path);
       void this.observe(path);
     } catch {
-      if (!this.closed) this.namesNotUtf8.add(this.relativeOf(path));
+      if (!this.closed) this.noteNameNotUtf8(this.relativeOf(path));
     }
   }
 
-  /** Matching files found whose names are not valid UTF-8 (relative, each undecodable byte as U+FFFD). */
-  get unreadableNames(): string[] {
-    return [...this.namesNotUtf8];
+  /** Keeps a name that is not UTF-8, up to NAMES_NOT_UTF8_KEPT of them; the rest are only counted. */
+  private noteNameNotUtf8(relativePath: string): void {
+    if (this.namesNotUtf8.has(relativePath)) return;
+    if (this.namesNotUtf8.size < NAMES_NOT_UTF8_KEPT) this.namesNotUtf8.add(relativePath);
+    this.namesNotUtf8Total++;
+  }
+
+  /**
+   * Matching files found whose names are not valid UTF-8: some of their names (relative, each undecodable byte as
+   * U+FFFD; at most NAMES_NOT_UTF8_KEPT) and how many there are.
+   */
+  get unreadableNames(): UnreadableNames {
+    return { names: [...this.namesNotUtf8], total: this.namesNotUtf8Total };
   }
 
   /** Lists a (sub)folder and looks at each matching file with the size and mtime just listed. */
@@ -363,8 +384,11 @@ export class FolderWatcher {
     }
     await statCandidates();
     // a whole listing says which such names are there now (renamed or removed ones are gone); a subfolder's adds
-    if (whole) this.namesNotUtf8 = notUtf8;
-    else for (const name of notUtf8) this.namesNotUtf8.add(name);
+    if (whole) {
+      this.namesNotUtf8 = new Set();
+      this.namesNotUtf8Total = 0;
+    }
+    for (const name of notUtf8) this.noteNameNotUtf8(name);
     if (chunk.length > 0) yield chunk;
   }
 

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { MonitoredInterface } from '../api.ts';
 import type { AlertRuleEngine } from '../alert-rules.ts';
-import { FolderWatcher } from './folder-watcher.ts';
+import { FolderWatcher, type UnreadableNames } from './folder-watcher.ts';
 import type { IngestQueue } from './ingest-queue.ts';
 import { directoryProblem } from '../interface-input.ts';
 import { currentRows, ledgerKey } from './ledger.ts';
@@ -71,8 +71,8 @@ export class WatchManager {
   }
 
   /** Matching files of an interface's folder whose names are not valid UTF-8 (none when it is not watched here). */
-  unreadableNames(id: string): string[] {
-    return this.states.get(id)?.watcher?.unreadableNames ?? [];
+  unreadableNames(id: string): UnreadableNames {
+    return this.states.get(id)?.watcher?.unreadableNames ?? { names: [], total: 0 };
   }
 
   /** Ids of the interfaces followed. */
