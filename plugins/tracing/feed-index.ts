@@ -13,7 +13,7 @@
  * as it is, so nodes sharing a store may both catch up.
  */
 import type { Database as SQLiteDatabase, Statement as SQLiteStatement } from 'better-sqlite3';
-import type { CompiledQuery, Kysely, Migration } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Migration } from 'kysely';
 import type { MessageFacts, MonitorStore, ProjectedRecord } from '../monitor/api.ts';
 import { typeText } from './trace-model.ts';
 import { PauseTimer } from '../../kernel/pause-timer.ts';
@@ -34,6 +34,8 @@ interface FeedRow {
   patient_id: string | null;
   patient_authority: string | null;
   content_digest: string | null;
+  /** 1 when another row of the interface has the same control id (set on writing; 0 by default). */
+  repeated?: number;
 }
 
 interface CursorRow {
@@ -101,6 +103,38 @@ export function feedMigration(dialect: 'sqlite' | 'postgres', sql: typeof import
         .execute();
     },
   };
+}
+
+/**
+ * Migration of the feed's control ids: an index by interface and control id (latency looks a destination
+ * message's key up in the source's rows instead of reading them all), and `repeated`, set on every row whose control
+ * id another row of its interface carries too (the feed's rows are only added, or dropped with their interface, so a
+ * row once repeated stays so). A window whose rows are none of them repeated holds each control id once.
+ */
+export function feedControlIdMigration(): Migration {
+  return {
+    // migrations run before table types exist
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('tracing_feed_control_id').on('tracing_feed').columns(['interface_id', 'control_id', 'received_ms']).execute();
+      await db.schema.alterTable('tracing_feed').addColumn('repeated', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await sql`update tracing_feed set repeated = 1 where control_id <> '' and (interface_id, control_id) in (
+        select interface_id, control_id from tracing_feed where control_id <> '' group by interface_id, control_id having count(*) > 1)`.execute(db);
+    },
+  };
+}
+
+/**
+ * What an engine reads the feed with: statements of one consistent snapshot (a transaction; repeatable read on
+ * PostgreSQL), so counts and rows read one after another agree.
+ */
+export interface FeedReader {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** The snapshot's connection, to compile queries with (`sql\`...\`.compile(reader.db)`). */
+  readonly db: Kysely<any>;
+  /** The rows of a query as arrays of values in select order. */
+  rows(query: CompiledQuery): Promise<unknown[][]>;
+  /** The first value of each row of a query (on SQLite read in pluck mode: no array per row). */
+  column(query: CompiledQuery): Promise<unknown[]>;
 }
 
 /** A message of a feed window: the facts the checks read, with times in ms. */
@@ -188,6 +222,21 @@ function rowOf(record: ProjectedRecord<(typeof FEED_FIELDS)[number]>): FeedRow {
   };
 }
 
+/**
+ * Sets `repeated` on the rows sharing an interface and control id with a row just written (in the same
+ * transaction, after the rows: rows written earlier are committed, or being written by another node, whose insert
+ * of the same rows this one waited for).
+ */
+async function markRepeated(trx: Kysely<FeedTables>, rows: readonly FeedRow[]): Promise<void> {
+  const keys = new Map<string, readonly [string, string]>();
+  for (const row of rows) if (row.control_id) keys.set(`${row.interface_id}\u0000${row.control_id}`, [row.interface_id, row.control_id]);
+  if (keys.size === 0) return;
+  const written = sql.join([...keys.values()].map(([interfaceId, controlId]) => sql`(${interfaceId}, ${controlId})`));
+  await sql`update tracing_feed set repeated = 1 where repeated = 0 and (interface_id, control_id) in (
+    select interface_id, control_id from tracing_feed where (interface_id, control_id) in (values ${written})
+    group by interface_id, control_id having count(*) > 1)`.execute(trx);
+}
+
 /** The compact feed: kept up to date from the monitor's store, read by window. */
 export class FeedIndex {
   private readonly db: Kysely<FeedTables>;
@@ -199,7 +248,7 @@ export class FeedIndex {
   private readonly soon = new PauseTimer(() => this.catchUp().catch(this.onError), QUIET_MS, MAX_LAG_MS);
   private stopped = false;
 
-  /** Raw-mode statements of the window reads on embedded SQLite, by SQL text (a handful: one per column set). */
+  /** Raw- and pluck-mode statements of the reads on embedded SQLite, by mode and SQL text (a handful). */
   private readonly statements = new Map<string, SQLiteStatement>();
 
   /**
@@ -271,11 +320,9 @@ export class FeedIndex {
   private async write(rows: FeedRow[], cursor: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += INSERT_ROWS) {
-        await trx
-          .insertInto('tracing_feed')
-          .values(rows.slice(i, i + INSERT_ROWS))
-          .onConflict((oc) => oc.doNothing())
-          .execute();
+        const chunk = rows.slice(i, i + INSERT_ROWS);
+        await trx.insertInto('tracing_feed').values(chunk).onConflict((oc) => oc.doNothing()).execute();
+        await markRepeated(trx, chunk);
       }
       await trx
         .insertInto('tracing_feed_cursor')
@@ -343,13 +390,45 @@ export class FeedIndex {
       return result.rows.map((row) => Object.values(row));
     }
     return this.db.connection().execute(async () => {
-      let statement = this.statements.get(query.sql);
-      if (statement === undefined) {
-        statement = sqlite.prepare(query.sql).raw(true);
-        this.statements.set(query.sql, statement);
-      }
-      return statement.all(...query.parameters) as unknown[][];
+      return this.prepared(sqlite, query.sql, 'raw').all(...query.parameters) as unknown[][];
     });
+  }
+
+  /**
+   * Runs `work` on one snapshot of the feed after catching up: its statements see the same rows, and a catch-up
+   * waits for it (SQLite's single connection) or does not show in it (PostgreSQL's repeatable read).
+   */
+  async snapshot<T>(work: (reader: FeedReader) => Promise<T>): Promise<T> {
+    await this.catchUp();
+    const sqlite = this.sqlite;
+    const transaction = sqlite === undefined ? this.db.transaction().setIsolationLevel('repeatable read') : this.db.transaction();
+    return transaction.execute(async (trx) => {
+      const reader: FeedReader = {
+        dialect: sqlite === undefined ? 'postgres' : 'sqlite',
+        db: trx,
+        rows: async (query) => {
+          if (sqlite === undefined) return (await trx.executeQuery<Record<string, unknown>>(query)).rows.map((row) => Object.values(row));
+          return this.prepared(sqlite, query.sql, 'raw').all(...query.parameters) as unknown[][];
+        },
+        column: async (query) => {
+          if (sqlite === undefined) return (await trx.executeQuery<Record<string, unknown>>(query)).rows.map((row) => Object.values(row)[0]);
+          return this.prepared(sqlite, query.sql, 'pluck').all(...query.parameters);
+        },
+      };
+      return work(reader);
+    });
+  }
+
+  /** A statement of the embedded database in raw or pluck mode, prepared once per SQL text. */
+  private prepared(sqlite: SQLiteDatabase, text: string, mode: 'raw' | 'pluck'): SQLiteStatement {
+    const key = `${mode}:${text}`;
+    let statement = this.statements.get(key);
+    if (statement === undefined) {
+      statement = mode === 'raw' ? sqlite.prepare(text).raw(true) : sqlite.prepare(text).pluck(true);
+      if (this.statements.size >= MAX_STATEMENTS) this.statements.delete(this.statements.keys().next().value!);
+      this.statements.set(key, statement);
+    }
+    return statement;
   }
 
   /**
@@ -382,6 +461,9 @@ export class FeedIndex {
     }
   }
 }
+
+/** Statements of the embedded database kept prepared (the oldest goes first). */
+const MAX_STATEMENTS = 100;
 
 /** Keys per statement of {@link FeedIndex.complete}. */
 const DETAIL_ROWS = 200;

@@ -15,7 +15,7 @@ import { registerTracingRoutes } from './tracing-routes.ts';
 import { TracingService, type DefinedSequence } from './tracing-service.ts';
 import { DEFAULT_MATCH_WINDOW_MS } from './latency-pairing.ts';
 import { createGapAlertRule } from './gap-alert-rule.ts';
-import { FeedIndex, feedMigration } from './feed-index.ts';
+import { FeedIndex, feedControlIdMigration, feedMigration } from './feed-index.ts';
 
 const configSchema = z
   .object({
@@ -70,7 +70,11 @@ export const plugin: PluginModule<TracingConfig> = {
   configSchema,
   async register(context) {
     context.registerErrors(tracingErrors.catalogue);
-    await context.storage.migrate({ ...tracingMigrations, '002_feed': feedMigration(context.storage.dialect, context.storage.sql) });
+    await context.storage.migrate({
+      ...tracingMigrations,
+      '002_feed': feedMigration(context.storage.dialect, context.storage.sql),
+      '003_feed_control_id': feedControlIdMigration(),
+    });
     const monitor = resolveService(context.container, MONITOR_SERVICE);
     const store = new SequenceStore(context.storage.db);
     const configSequences: DefinedSequence[] = context.config.sequences.map((entry) => ({

@@ -182,8 +182,8 @@ export interface LatencyHour extends LatencySummary {
   hour: string;
 }
 
-/** Pairs bucketed by the destination's received hour; hours without a pair are absent. Oldest first. */
-export function hourlySeries(pairs: readonly LatencyPair[]): LatencyHour[] {
+/** The latencies of pairs by the start (ms) of the destination's received UTC hour. */
+export function latenciesByHour(pairs: readonly LatencyPair[]): Map<number, number[]> {
   const byHour = new Map<number, number[]>();
   for (const pair of pairs) {
     const hour = Math.floor(pair.destinationReceivedAtMs / 3_600_000) * 3_600_000;
@@ -191,7 +191,17 @@ export function hourlySeries(pairs: readonly LatencyPair[]): LatencyHour[] {
     if (bucket) bucket.push(pair.latencyMs);
     else byHour.set(hour, [pair.latencyMs]);
   }
+  return byHour;
+}
+
+/** The series of latencies by hour (see {@link latenciesByHour}): hours without a pair are absent. Oldest first. */
+export function seriesOfHours(byHour: ReadonlyMap<number, readonly number[]>): LatencyHour[] {
   return [...byHour.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([hour, values]) => ({ hour: new Date(hour).toISOString(), ...summarise(values) }));
+}
+
+/** Pairs bucketed by the destination's received hour; hours without a pair are absent. Oldest first. */
+export function hourlySeries(pairs: readonly LatencyPair[]): LatencyHour[] {
+  return seriesOfHours(latenciesByHour(pairs));
 }

@@ -7,16 +7,15 @@
 import { createHash } from 'node:crypto';
 import type { MessageFilter, MonitorService } from '../monitor/api.ts';
 import { FEED_FIELDS, feedMessageOf, type FeedColumn, type FeedIndex, type FeedMessage, type FeedWindow } from './feed-index.ts';
-import { interfaceGaps, scanFeed, type InterfaceGapResult } from './interface-gaps.ts';
-import { hourlySeries, pairMessages, summarise, type LatencyHour, type LatencyMessage, type LatencySummary } from './latency-pairing.ts';
+import { interfaceGaps, scanFeed, type FeedFindings, type InterfaceGapResult } from './interface-gaps.ts';
+import { scanFeedWindow } from './feed-gap-scan.ts';
+import { pairInFeed } from './feed-latency-sql.ts';
+import { latenciesByHour, pairMessages, seriesOfHours, summarise, type LatencyHour, type LatencyMessage, type LatencySummary } from './latency-pairing.ts';
 import { observedSequences, patientKeyOf, type ObservedSequence } from './observed-sequences.ts';
 import { sequenceGaps, type JudgedSequence } from './sequence-gaps.ts';
 import { formatSequence, parseSequence } from './sequence-syntax.ts';
 import type { SequenceStore, StoredSequence } from './sequence-store.ts';
 import { GAP_KINDS, TRACE_FIELDS, compareEvents, toTraceEvent, type Gap, type GapKind, type TraceEvent, type TraceFacts } from './trace-model.ts';
-
-/** What the per-interface scan reads of every message of a window (see scanFeed). */
-const SCAN_COLUMNS: readonly FeedColumn[] = ['sendingApplication', 'sendingFacility', 'controlId', 'sequenceNumber'];
 
 /** What the gaps show of the messages the scan kept, read after it. */
 const DETAIL_COLUMNS: readonly FeedColumn[] = ['messageType', 'messageTimeMs', 'patientId', 'contentDigest'];
@@ -274,10 +273,20 @@ export class TracingService {
         truncated = true;
         break;
       }
-      const { messages, more } = await this.interfaceWindow(interfaceId, query, remaining);
-      messagesRead += messages.length;
-      truncated ||= more;
-      const result = await this.judgeInterface(interfaceId, names.get(interfaceId) ?? interfaceId, messages, query.patientId === undefined);
+      const name = names.get(interfaceId) ?? interfaceId;
+      let result: InterfaceGapResult;
+      if (query.patientId === undefined) {
+        // every patient: the window is scanned in the feed, and only what it found is read
+        const scan = await this.feed.snapshot((reader) => scanFeedWindow(reader, { interfaceId, sinceMs: query.since.getTime() }, remaining));
+        messagesRead += scan.messagesRead;
+        truncated ||= scan.more;
+        result = await this.judgeFindings(interfaceId, name, scan.findings, true);
+      } else {
+        const { messages, more } = await this.patientWindow(interfaceId, query, remaining);
+        messagesRead += messages.length;
+        truncated ||= more;
+        result = await this.judgeFindings(interfaceId, name, scanFeed(messages), false);
+      }
       gaps.push(...result.gaps);
       resends += result.resends;
       contentUnknown += result.contentUnknown;
@@ -330,22 +339,15 @@ export class TracingService {
   }
 
   /**
-   * The messages of one interface's window in arrival order, at most `limit` (`more` when the window holds more). A
-   * window of every patient is read narrow from the feed (sender, control id, MSH-13: the details of the few that
-   * matter are read after); a patient's, which the feed cannot tell by every identifier, from the monitor's
-   * identifier index with every detail.
+   * The messages of one patient in one interface's window in arrival order, at most `limit` (`more` when the window
+   * holds more), from the monitor's identifier index with every detail (the feed keeps one identifier a message).
    */
-  private async interfaceWindow(interfaceId: string, query: GapsQuery, limit: number): Promise<{ messages: FeedMessage[]; more: boolean }> {
-    let messages: FeedMessage[];
-    if (query.patientId === undefined) {
-      messages = await this.feed.read({ interfaceId, sinceMs: query.since.getTime() }, SCAN_COLUMNS, limit + 1);
-    } else {
-      messages = [];
-      const filter: MessageFilter = { since: query.since, interfaceIds: [interfaceId], patientId: query.patientId };
-      for await (const record of this.monitor.streamMessages(filter, { fields: FEED_FIELDS })) {
-        messages.push(feedMessageOf(record));
-        if (messages.length > limit) break;
-      }
+  private async patientWindow(interfaceId: string, query: GapsQuery, limit: number): Promise<{ messages: FeedMessage[]; more: boolean }> {
+    const messages: FeedMessage[] = [];
+    const filter: MessageFilter = { since: query.since, interfaceIds: [interfaceId], patientId: query.patientId };
+    for await (const record of this.monitor.streamMessages(filter, { fields: FEED_FIELDS })) {
+      messages.push(feedMessageOf(record));
+      if (messages.length > limit) break;
     }
     const more = messages.length > limit;
     if (more) messages.length = limit;
@@ -353,12 +355,12 @@ export class TracingService {
   }
 
   /**
-   * MSH-13 and control-id gaps of one interface's window. `narrow`: the messages carry only what the scan reads, and
-   * those the gaps show are read again with their details. A repeated message without a digest (stored before the
-   * monitor kept digests) is told by its raw text when that is still kept.
+   * MSH-13 and control-id gaps of what a scan of one interface's window found. `narrow`: the messages it kept carry
+   * only what the scan reads, and are completed with their details from the feed (type, MSH-7, patient, content
+   * digest). A repeated message without a digest (stored before the monitor kept digests) is told by its raw text
+   * when that is still kept.
    */
-  private async judgeInterface(interfaceId: string, name: string, messages: FeedMessage[], narrow: boolean): Promise<InterfaceGapResult> {
-    const findings = scanFeed(messages);
+  private async judgeFindings(interfaceId: string, name: string, findings: FeedFindings, narrow: boolean): Promise<InterfaceGapResult> {
     if (narrow) {
       const shown = findings.jumps.flatMap(({ before, after }) => [before, after]);
       await this.feed.complete(interfaceId, [...shown, ...findings.repeated], DETAIL_COLUMNS);
@@ -420,15 +422,32 @@ export class TracingService {
       const destination = await read(query.toInterface, true, columns);
       return pairMessages(source, destination, matchWindowMs);
     };
-    // Patients matter only to a destination message that neither an acknowledgement nor a control id paired: read
-    // them, and pair again, only when there is one.
-    let result = await pair(PAIRING_COLUMNS);
-    if (result.fallbackCandidates > 0) result = await pair(PATIENT_COLUMNS);
+    // Usually every destination message pairs by its key with the one source message of it: the database joins
+    // the windows and answers the latencies by hour. Otherwise pairing goes in order, message by message; patients
+    // matter only to a destination message that neither an acknowledgement nor a control id paired: they are read,
+    // and the pairing done again, only when there is one.
+    const joined = await this.feed.snapshot((reader) =>
+      pairInFeed(reader, { source: windowOf(query.fromInterface), destination: windowOf(query.toInterface), messageType: wanted, cap }),
+    );
+    let byHour: Map<number, number[]>;
     const pairedBy = { controlId: 0, ack: 0, patientAndTime: 0 };
-    for (const pair of result.pairs) {
-      if (pair.by === 'ack') pairedBy.ack++;
-      else if (pair.by === 'control-id') pairedBy.controlId++;
-      else pairedBy.patientAndTime++;
+    let unmatched: LatencyResult['unmatched'];
+    if (joined !== undefined) {
+      byHour = joined.latenciesByHour;
+      pairedBy.ack = joined.acks;
+      pairedBy.controlId = joined.pairs - joined.acks;
+      unmatched = { source: joined.unmatchedSource, destination: joined.unmatchedDestination };
+      truncated = joined.truncated;
+    } else {
+      let result = await pair(PAIRING_COLUMNS);
+      if (result.fallbackCandidates > 0) result = await pair(PATIENT_COLUMNS);
+      for (const pair of result.pairs) {
+        if (pair.by === 'ack') pairedBy.ack++;
+        else if (pair.by === 'control-id') pairedBy.controlId++;
+        else pairedBy.patientAndTime++;
+      }
+      byHour = latenciesByHour(result.pairs);
+      unmatched = { source: result.unmatchedSource, destination: result.unmatchedDestination };
     }
     return {
       fromInterface: query.fromInterface,
@@ -437,10 +456,10 @@ export class TracingService {
       since: query.since.toISOString(),
       until: until.toISOString(),
       matchWindowMs,
-      ...summarise(result.pairs.map((p) => p.latencyMs)),
-      unmatched: { source: result.unmatchedSource, destination: result.unmatchedDestination },
+      ...summarise([...byHour.values()].flat()),
+      unmatched,
       pairedBy,
-      series: hourlySeries(result.pairs),
+      series: seriesOfHours(byHour),
       truncated,
     };
   }
