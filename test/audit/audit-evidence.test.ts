@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { createRoleKeys, withBearer, type RoleKeys } from '../helpers/admin-access.ts';
 import type { TestRequest } from '../helpers/http-client.ts';
-import { AUDIT_TRAIL, type AuditTrail } from '../../plugins/audit/api.ts';
+import { AUDIT_TRAIL } from '../../plugins/audit/api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { GENESIS_HASH, entryHash, type ChainedFields } from '../../plugins/audit/audit-chain.ts';
 import { waitFor } from '../monitor/monitor-harness.ts';
 
@@ -28,7 +29,7 @@ async function rows(): Promise<Row[]> {
 }
 
 async function writeEntries(count: number): Promise<void> {
-  const audit = wb.workbench.container.resolve<AuditTrail>(AUDIT_TRAIL);
+  const audit = resolveService(wb.workbench.container, AUDIT_TRAIL);
   for (let i = 0; i < count; i++) {
     await audit.record({ actor: `user-${i}`, actorKind: 'user', action: 'role.assign', resourceType: 'role', resourceId: String(i), outcome: 'success' });
   }

@@ -11,7 +11,8 @@ import { createRoleKeys, expectAdminOnly, withBearer, type RoleKeys } from '../h
 import type { TestRequest } from '../helpers/http-client.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 import { runCli } from '../../kernel/cli.ts';
-import { AUDIT_TRAIL, type AuditTrail } from '../../plugins/audit/api.ts';
+import { AUDIT_TRAIL } from '../../plugins/audit/api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { formulaSafe } from '../../kernel/csv.ts';
 
 let wb: TestWorkbench;
@@ -72,7 +73,7 @@ describe('audit routes', () => {
   });
 
   it('filters, limits (default 100, at most 1,000), offsets, newest first; bad input is 400', async () => {
-    const audit = wb.workbench.container.resolve<AuditTrail>(AUDIT_TRAIL);
+    const audit = resolveService(wb.workbench.container, AUDIT_TRAIL);
     for (let i = 0; i < 120; i++) {
       await audit.record({ actor: 'filler', actorKind: 'user', action: 'filler.write', resourceType: 'filler', resourceId: String(i), outcome: 'success' });
     }
@@ -94,7 +95,7 @@ describe('audit routes', () => {
   });
 
   it('keeps long detail values readable: each cut to 500 characters, the entry still listed, exported and verified', async () => {
-    const audit = wb.workbench.container.resolve<AuditTrail>(AUDIT_TRAIL);
+    const audit = resolveService(wb.workbench.container, AUDIT_TRAIL);
     // A client id of up to 500 characters (sso.configure) made the details' JSON longer than the field limit.
     await audit.record({
       actor: 'admin',
@@ -116,7 +117,7 @@ describe('audit routes', () => {
   });
 
   it('exports JSON and formula-safe CSV, streamed, oldest first', async () => {
-    const audit = wb.workbench.container.resolve<AuditTrail>(AUDIT_TRAIL);
+    const audit = resolveService(wb.workbench.container, AUDIT_TRAIL);
     await audit.record({ actor: '=HYPERLINK("http://evil")', actorKind: 'user', action: 'export.probe', resourceType: 'probe', resourceId: '+1', outcome: 'success' });
     await audit.record({ actor: '@SUM(A1)', actorKind: 'user', action: 'export.probe', resourceType: 'probe', resourceId: '-2', outcome: 'success', details: { note: '\tx' } });
     const csv = await asAdmin({ path: '/api/monitor/audit/export?format=csv&action=export.probe' });
@@ -190,7 +191,7 @@ describe('retention and the CLI', () => {
       expect((await run(['keys', 'create', '--role', 'MonitorAdmin'])).code).toBe(0);
       const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
       const old = await startTestWorkbench({ clock, config: { dataDir, plugins: { audit: { retentionDays: 30 } } } });
-      const audit = old.workbench.container.resolve<AuditTrail>(AUDIT_TRAIL);
+      const audit = resolveService(old.workbench.container, AUDIT_TRAIL);
       for (let i = 0; i < 5; i++) await audit.record({ actor: 'a', actorKind: 'user', action: 'old.write', resourceType: 'x', outcome: 'success' });
       clock.set(new Date('2026-03-01T00:00:00Z'));
       await audit.record({ actor: 'a', actorKind: 'user', action: 'recent.write', resourceType: 'x', outcome: 'success' });

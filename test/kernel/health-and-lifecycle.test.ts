@@ -10,7 +10,7 @@ import { sourceCliArgs } from '../helpers/cli-process.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { FEATURE_FLAGS, type FeatureFlags } from '../../plugins/feature-flags/api.ts';
+import { FEATURE_FLAGS } from '../../plugins/feature-flags/api.ts';
 
 describe('health', () => {
   it('returns the bare report, healthy, then unhealthy with 503 once the database is gone', async () => {
@@ -79,7 +79,7 @@ describe('features', () => {
         flags: { betaDashboards: true },
       });
       // Stored flags override the config: a global one for everybody, an organisation one for its callers only.
-      const store = wb.workbench.container.resolve<FeatureFlags>(FEATURE_FLAGS);
+      const store = resolveService(wb.workbench.container, FEATURE_FLAGS);
       await store.set('newAlerts', true, '', '2026-01-01T00:00:00Z');
       await store.set('betaDashboards', false, 'default', '2026-01-01T00:00:00Z');
       const anonymousAfter = await wb.call('monitor', { path: '/api/features' });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import type { EventBus } from '../../kernel/events.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
+import { TOKENS } from '../../kernel/tokens.ts';
 import type { Alert } from '../../plugins/monitor/api.ts';
 import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from './monitor-harness.ts';
@@ -27,7 +28,7 @@ describe('alert episodes', () => {
   beforeAll(async () => {
     clock = new ManualClock('2026-05-01T10:00:00Z');
     h = await startMonitorHarness({ clock });
-    const events = h.wb.workbench.container.resolve<EventBus>(Symbol.for('workbench.events'));
+    const events = resolveService(h.wb.workbench.container, TOKENS.Events);
     events.on('alert.raised', ({ alert }) => {
       raised.push(alert);
     });

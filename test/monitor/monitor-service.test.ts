@@ -2,6 +2,7 @@
 // (episodes and one-offs), minute roll-up import, daily counts, interface events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveService } from '../../kernel/service-ref.ts';
+import { TOKENS } from '../../kernel/tokens.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { importMinuteRollups, quiesceMonitor } from '../../plugins/monitor/testing.ts';
 import { startMonitorHarness, storages, type MonitorHarness } from './monitor-harness.ts';
@@ -31,7 +32,7 @@ describe.each(storages())('monitor service on %s', (storage) => {
 
   it('raises an alert once per episode for a rule, again after it cleared; one-offs every time', async () => {
     const raised: string[] = [];
-    h.wb.workbench.container.resolve<import('../../kernel/events.ts').EventBus>(Symbol.for('workbench.events'))
+    resolveService(h.wb.workbench.container, TOKENS.Events)
       .on('alert.raised', ({ alert }) => {
         raised.push(alert.id);
       });

@@ -1,12 +1,8 @@
 import { container } from 'tsyringe';
 import { describe, expect, it } from 'vitest';
 import type { PluginContext } from '../../kernel/plugin-api.ts';
-import {
-  SYNTHETIC_DATA,
-  syntheticDataErrors,
-  syntheticDataOf,
-  type SyntheticDataService,
-} from '../../plugins/synthetic-data/api.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
+import { SYNTHETIC_DATA, syntheticDataErrors, syntheticDataOf } from '../../plugins/synthetic-data/api.ts';
 import { plugin } from '../../plugins/synthetic-data/index.ts';
 
 describe('synthetic-data plugin', () => {
@@ -15,7 +11,7 @@ describe('synthetic-data plugin', () => {
     const catalogues: unknown[] = [];
     await plugin.register({ container: child, registerErrors: (c: unknown) => catalogues.push(c) } as unknown as PluginContext);
     expect(catalogues).toEqual([syntheticDataErrors.catalogue]);
-    const service = child.resolve<SyntheticDataService>(SYNTHETIC_DATA);
+    const service = resolveService(child, SYNTHETIC_DATA);
     expect(service.createRandom(1).person()).toEqual(service.createRandom(1).person());
   });
 
