@@ -115,8 +115,9 @@ export function feedControlIdMigration(): Migration {
   return {
     // migrations run before table types exist
     async up(db: Kysely<any>) {
-      await db.schema.createIndex('tracing_feed_control_id').on('tracing_feed').columns(['interface_id', 'control_id', 'received_ms']).execute();
       await db.schema.alterTable('tracing_feed').addColumn('repeated', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      // `repeated` last: the marking finds a control id's unmarked rows in the index alone
+      await db.schema.createIndex('tracing_feed_control_id').on('tracing_feed').columns(['interface_id', 'control_id', 'received_ms', 'repeated']).execute();
       await sql`update tracing_feed set repeated = 1 where control_id <> '' and (interface_id, control_id) in (
         select interface_id, control_id from tracing_feed where control_id <> '' group by interface_id, control_id having count(*) > 1)`.execute(db);
     },
@@ -225,16 +226,46 @@ function rowOf(record: ProjectedRecord<(typeof FEED_FIELDS)[number]>): FeedRow {
 /**
  * Sets `repeated` on the rows sharing an interface and control id with a row just written (in the same
  * transaction, after the rows: rows written earlier are committed, or being written by another node, whose insert
- * of the same rows this one waited for).
+ * of the same rows this one waited for). The control ids are looked up in the control-id index, and each row is
+ * marked once, by its key, when its control id first comes again: the work is linear in the rows written.
  */
 async function markRepeated(trx: Kysely<FeedTables>, rows: readonly FeedRow[]): Promise<void> {
-  const keys = new Map<string, readonly [string, string]>();
-  for (const row of rows) if (row.control_id) keys.set(`${row.interface_id}\u0000${row.control_id}`, [row.interface_id, row.control_id]);
-  if (keys.size === 0) return;
-  const written = sql.join([...keys.values()].map(([interfaceId, controlId]) => sql`(${interfaceId}, ${controlId})`));
-  await sql`update tracing_feed set repeated = 1 where repeated = 0 and (interface_id, control_id) in (
-    select interface_id, control_id from tracing_feed where (interface_id, control_id) in (values ${written})
-    group by interface_id, control_id having count(*) > 1)`.execute(trx);
+  const byInterface = new Map<string, Set<string>>();
+  for (const row of rows) {
+    if (!row.control_id) continue;
+    let ids = byInterface.get(row.interface_id);
+    if (ids === undefined) byInterface.set(row.interface_id, (ids = new Set()));
+    ids.add(row.control_id);
+  }
+  for (const [interfaceId, ids] of byInterface) {
+    const repeated = await trx
+      .selectFrom('tracing_feed')
+      .select('control_id')
+      .where('interface_id', '=', interfaceId)
+      .where('control_id', 'in', [...ids])
+      .groupBy('control_id')
+      .having((eb) => eb.and([eb(eb.fn.countAll(), '>', 1), eb(eb.fn.min('repeated'), '=', 0)]))
+      .execute();
+    for (const { control_id: controlId } of repeated) {
+      const unmarked = await trx
+        .selectFrom('tracing_feed')
+        .select(['received_ms', 'file_id', 'index_in_file'])
+        .where('interface_id', '=', interfaceId)
+        .where('control_id', '=', controlId)
+        .where('repeated', '=', 0)
+        .execute();
+      for (const key of unmarked) {
+        await trx
+          .updateTable('tracing_feed')
+          .set({ repeated: 1 })
+          .where('interface_id', '=', interfaceId)
+          .where('received_ms', '=', key.received_ms)
+          .where('file_id', '=', key.file_id)
+          .where('index_in_file', '=', key.index_in_file)
+          .execute();
+      }
+    }
+  }
 }
 
 /** The compact feed: kept up to date from the monitor's store, read by window. */
