@@ -15,6 +15,7 @@ const benches: Bench[] = [
   ['cli', async () => (await import('./cli-startup-bench.ts')).runCliStartupBench],
   ['population', async () => (await import('./population-bench.ts')).runPopulationBench],
   ['monitor', async () => (await import('./monitor-bench.ts')).runMonitorBench],
+  ['openTail', async () => (await import('./open-tail-bench.ts')).runOpenTailBench],
   // the roll-up reads alone (part of `monitor` too): `npm run bench -- monitorRollups`
   ['monitorRollups', async () => (await import('./monitor-rollup-bench.ts')).runMonitorRollupBench, true],
   ['monitorStream', async () => (await import('./monitor-stream-bench.ts')).runMonitorStreamBench],

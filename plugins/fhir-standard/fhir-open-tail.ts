@@ -21,32 +21,41 @@ function isWhitespace(byte: number): boolean {
 /** The length of the prefix of JSON content made of whole top-level values (0 when none is whole yet). */
 function jsonCompleteLength(content: Uint8Array, from: number): number {
   let depth = 0;
-  let inString = false;
-  let escaped = false;
   /** Just after the last top-level value that closed. */
   let lastEnd = 0;
   for (let i = from; i < content.length; i++) {
     const byte = content[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (byte === BACKSLASH) escaped = true;
-      else if (byte === QUOTE) inString = false;
-      continue;
-    }
-    if (byte === QUOTE) inString = true;
-    else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
+    if (byte === QUOTE) {
+      // a string is skipped whole: its closing quote is the next one not escaped by an odd run of backslashes
+      const close = stringEnd(content, i + 1);
+      if (close < 0) return lastEnd === 0 ? 0 : afterWhitespace(content, lastEnd);
+      i = close;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
     else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
       // more closers than openers: malformed, not unfinished; the reading reports it
       if (--depth < 0) return content.length;
       if (depth === 0) lastEnd = i + 1;
     }
   }
-  if (depth === 0 && !inString) return content.length;
-  if (lastEnd === 0) return 0;
-  // the open value starts after the whitespace that follows the last whole one
-  let start = lastEnd;
+  if (depth === 0) return content.length;
+  return lastEnd === 0 ? 0 : afterWhitespace(content, lastEnd);
+}
+
+/** Where the open value starts: after the whitespace that follows the last whole one. */
+function afterWhitespace(content: Uint8Array, from: number): number {
+  let start = from;
   while (start < content.length && isWhitespace(content[start])) start++;
   return start;
+}
+
+/** The index of the quote that closes a string whose text starts at `from`, or -1 when the content ends first. */
+function stringEnd(content: Uint8Array, from: number): number {
+  for (let at = content.indexOf(QUOTE, from); at >= 0; at = content.indexOf(QUOTE, at + 1)) {
+    let backslashes = 0;
+    while (content[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+  return -1;
 }
 
 /** The length of the prefix of FHIR content that ends with a whole resource (0 when it holds none). */
