@@ -40,10 +40,14 @@ type Sender = readonly [application: string | null, facility: string | null];
  */
 export async function scanFeedWindow(reader: FeedReader, window: FeedWindow, cap: number, columnSenders = COLUMN_SCAN_SENDERS): Promise<FeedScan> {
   // the usual window has one sender: told by the extremes of its parts in the counting pass
-  const bounded = await boundWindow(reader, window, cap, [
-    sql`count(sending_application)`, sql`min(sending_application)`, sql`max(sending_application)`,
-    sql`count(sending_facility)`, sql`min(sending_facility)`, sql`max(sending_facility)`,
-  ]);
+  const bounded = await boundWindow(reader, window, cap, {
+    aggregates: [
+      sql`count(sending_application)`, sql`min(sending_application)`, sql`max(sending_application)`,
+      sql`count(sending_facility)`, sql`min(sending_facility)`, sql`max(sending_facility)`,
+    ],
+    columns: ['sending_application', 'sending_facility'],
+    alias: 'tracing_feed',
+  });
   const where = windowCondition(bounded);
   const senders = soleSender(bounded.rows, bounded.totals) ?? ((await reader.rows(sql`select distinct sending_application, sending_facility from tracing_feed where ${where}`.compile(reader.db))) as unknown as Sender[]);
   const jumps =
@@ -126,7 +130,8 @@ async function jumpsByColumns(reader: FeedReader, bounded: BoundedWindow, sender
   const where = windowCondition(bounded);
   const jumps: FeedFindings['jumps'] = [];
   for (const sender of senders) {
-    const numbered = sql`${where} and ${senderCondition(sender)} and sequence_number >= 0`;
+    // the window's only sender needs no condition
+    const numbered = senders.length === 1 ? sql`${where} and sequence_number >= 0` : sql`${where} and ${senderCondition(sender)} and sequence_number >= 0`;
     const numbers = (await reader.column(sql`select sequence_number from tracing_feed where ${numbered} order by received_ms, file_id, index_in_file`.compile(reader.db))).map(Number);
     // places of the messages after each jump (the message before is the one before it)
     const afterAt: number[] = [];

@@ -476,13 +476,17 @@ export class FeedIndex {
         .selectFrom('tracing_feed')
         .select(['file_id', 'index_in_file', ...wanted])
         .where('interface_id', '=', interfaceId)
-        .where((eb) =>
-          eb.or(
+        // keys as a row-value list: each is one primary-key look-up (SQLite plans an OR of keys as a scan of the interface)
+        .where(
+          sql`(received_ms, file_id, index_in_file)`,
+          'in',
+          sql`(values ${sql.join(
             chunk.map((m) => {
               const [file, index] = m.id.split('.');
-              return eb.and([eb('received_ms', '=', m.receivedAtMs), eb('file_id', '=', Number(file)), eb('index_in_file', '=', Number(index))]);
+              // typed: PostgreSQL takes a parameter of a values list for text
+              return sql`(cast(${m.receivedAtMs} as bigint), cast(${Number(file)} as bigint), cast(${Number(index)} as integer))`;
             }),
-          ),
+          )})`,
         )
         .execute()) as FeedRow[];
       for (const row of rows) {

@@ -66,20 +66,25 @@ function typeCondition(alias: string, messageType: string | undefined, destinati
 export async function pairInFeed(reader: FeedReader, query: FeedLatencyQuery): Promise<FeedLatencyPairs | undefined> {
   // a source window whose control ids are none of them repeated holds each once
   const sourceType = typeCondition('s', query.messageType, false);
-  const source = await boundWindow(reader, query.source, query.cap, [
-    sql`count(case when ${sourceType} then 1 end)`,
-    sql`count(case when ${sourceType} and s.repeated = 1 and s.control_id <> '' then 1 end)`,
-  ], 's');
+  const source = await boundWindow(reader, query.source, query.cap, {
+    aggregates: [sql`count(case when ${sourceType} then 1 end)`, sql`count(case when ${sourceType} and s.repeated = 1 and s.control_id <> '' then 1 end)`],
+    columns: ['message_type', 'repeated', 'control_id'],
+    alias: 's',
+  });
   const [sourceMessages, sourceRepeated] = source.totals.map(Number) as [number, number];
   if (sourceRepeated > 0) return undefined;
   // nor a destination window without acknowledgements; one with them is checked key by key
   const destinationType = typeCondition('d', query.messageType, true);
-  const destination = await boundWindow(reader, query.destination, query.cap, [
-    sql`count(case when ${destinationType} then 1 end)`,
-    sql`count(case when ${destinationType} and d.acknowledged_control_id <> '' then 1 end)`,
-    sql`count(case when ${destinationType} and coalesce(d.acknowledged_control_id, '') = '' and d.repeated = 1 and d.control_id <> '' then 1 end)`,
-    sql`count(case when ${destinationType} and ${fallbackCandidate('d')} then 1 end)`,
-  ], 'd');
+  const destination = await boundWindow(reader, query.destination, query.cap, {
+    aggregates: [
+      sql`count(case when ${destinationType} then 1 end)`,
+      sql`count(case when ${destinationType} and d.acknowledged_control_id <> '' then 1 end)`,
+      sql`count(case when ${destinationType} and coalesce(d.acknowledged_control_id, '') = '' and d.repeated = 1 and d.control_id <> '' then 1 end)`,
+      sql`count(case when ${destinationType} and ${fallbackCandidate('d')} then 1 end)`,
+    ],
+    columns: ['message_type', 'acknowledged_control_id', 'repeated', 'control_id', 'message_time_ms'],
+    alias: 'd',
+  });
   const [destinationMessages, destinationAcks, destinationRepeated, candidates] = destination.totals.map(Number) as [number, number, number, number];
   if (destinationRepeated > 0) return undefined;
   const inSource = sql`${windowCondition(source, 's')} and ${sourceType}`;

@@ -34,21 +34,24 @@ export function windowCondition(bounded: Pick<BoundedWindow, 'window' | 'before'
 
 /**
  * Bounds a window by `cap` rows: counts at most cap + 1 of them and, when there are more, finds where it ends.
- * `totals` are aggregates over the bounded window's rows (the feed table named `alias`), computed in the same pass
- * when the window is within its cap, answered in `totals` in the order given.
+ * `totals.aggregates` are aggregates over the bounded window's rows (the feed table named `totals.alias`, of which
+ * they read `totals.columns`), computed in the same pass when the window is within its cap, answered in `totals` in
+ * the order given.
  */
 export async function boundWindow(
   reader: FeedReader,
   window: FeedWindow,
   cap: number,
-  totals: ReadonlyArray<RawBuilder<unknown>> = [],
-  alias = 'tracing_feed',
+  totals: { aggregates: ReadonlyArray<RawBuilder<unknown>>; columns: readonly string[]; alias: string } = { aggregates: [], columns: [], alias: 'tracing_feed' },
 ): Promise<BoundedWindow & { totals: unknown[] }> {
+  const { alias } = totals;
   const all = windowCondition({ window, before: undefined }, alias);
   // every column named: PostgreSQL's rows are objects by column name
-  const aggregates = sql.join([sql`count(*) as rows_counted`, ...totals.map((total, i) => sql`${total} as ${sql.ref(`total_${i}`)}`)]);
+  const aggregates = sql.join([sql`count(*) as rows_counted`, ...totals.aggregates.map((total, i) => sql`${total} as ${sql.ref(`total_${i}`)}`)]);
+  // the counting pass reads only the columns the aggregates use (`columns`)
+  const read = sql.join(totals.columns.length > 0 ? totals.columns.map((column) => sql.ref(`${alias}.${column}`)) : [sql`1 as counted`]);
   const [first] = await reader.rows(
-    sql`select ${aggregates} from (select * from tracing_feed as ${sql.table(alias)} where ${all}
+    sql`select ${aggregates} from (select ${read} from tracing_feed as ${sql.table(alias)} where ${all}
       order by received_ms, file_id, index_in_file limit ${cap + 1}) as ${sql.table(alias)}`.compile(reader.db),
   );
   const rows = Number(first![0]);
