@@ -30,7 +30,14 @@ export const PAGE_LIMIT_MAX = 1000;
  * Facts in each page a stream reads internally: a narrow projection reads more rows per statement (up to
  * {@link STREAM_PAGE_MAX}), every fact reads {@link PAGE_LIMIT_MAX}, so memory stays about one page of facts.
  */
-const STREAM_PAGE_FACTS = 30_000;
+const STREAM_PAGE_FACTS = 10_000;
+
+/**
+ * Messages in each page a stream reads internally when it includes the raw text (about 1 KB each, often more): one
+ * page is one synchronous read on SQLite, and a page of thousands of texts held the event loop 20 to 35 ms while a
+ * follower caught up.
+ */
+const STREAM_PAGE_WITH_RAW = 250;
 
 /** Most messages in each page a stream reads internally. */
 export const STREAM_PAGE_MAX = 5000;
@@ -383,7 +390,9 @@ export class MessageQueries {
     const checked = checkFilter(filter);
     let position = checkCursor(options.after);
     const projected = checkProjection(options.fields, options.include);
-    const pageRows = Math.max(PAGE_LIMIT_MAX, Math.min(STREAM_PAGE_MAX, Math.floor(STREAM_PAGE_FACTS / Math.max(1, projected.readers.length))));
+    const pageRows = projected.raw
+      ? STREAM_PAGE_WITH_RAW
+      : Math.max(PAGE_LIMIT_MAX, Math.min(STREAM_PAGE_MAX, Math.floor(STREAM_PAGE_FACTS / Math.max(1, projected.readers.length))));
     const pages = async function* (this: MessageQueries): AsyncGenerator<ProjectedRecord<F>> {
       for (;;) {
         const { records, more } = await this.page(checked, pageRows, position, projected);

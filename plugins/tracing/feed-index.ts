@@ -16,6 +16,7 @@ import type { Database as SQLiteDatabase, Statement as SQLiteStatement } from 'b
 import { sql, type CompiledQuery, type Kysely, type Migration } from 'kysely';
 import type { MessageFacts, MonitorStore, ProjectedRecord } from '../monitor/api.ts';
 import { typeText } from './trace-model.ts';
+import { LoopSlice } from '../../kernel/loop-slice.ts';
 import { PauseTimer } from '../../kernel/pause-timer.ts';
 
 /** One message as the feed keeps it. */
@@ -54,8 +55,11 @@ const CURSOR_NAME = 'feed';
 /** Rows written per statement (14 values each, far under every database's bound on parameters). */
 const INSERT_ROWS = 500;
 
-/** Messages written per transaction during a catch-up. */
-const BATCH_ROWS = 5_000;
+/**
+ * Messages written per transaction during a catch-up: one transaction is one synchronous run on SQLite, so it stays
+ * a few milliseconds long (requests are answered between two).
+ */
+const BATCH_ROWS = 1_000;
 
 /**
  * A catch-up starts once commits paused this long, so a burst of commits shares one and the feed does not compete
@@ -336,7 +340,10 @@ export class FeedIndex {
     const stored = await this.db.selectFrom('tracing_feed_cursor').select('cursor').where('name', '=', CURSOR_NAME).executeTakeFirst();
     let batch: FeedRow[] = [];
     let last: string | undefined;
+    // a catch-up of many messages shares the event loop with requests, 10 ms at a time
+    const slice = new LoopSlice();
     for await (const record of this.store.streamMessages({}, { after: stored?.cursor ?? null, fields: FEED_FIELDS })) {
+      if (slice.spent()) await slice.pass();
       batch.push(rowOf(record));
       last = record.cursor;
       if (batch.length >= BATCH_ROWS) {
