@@ -19,7 +19,7 @@ export class LoopSlice {
   private startedAt = performance.now();
 
   /** `sliceMs`: event-loop time the work takes at most before it lets other work run. */
-  constructor(private readonly sliceMs = 10) {}
+  constructor(private readonly sliceMs = 5) {}
 
   /** Whether this slice's time is used up (the caller should {@link LoopSlice.pass} before its next step). */
   spent(): boolean {

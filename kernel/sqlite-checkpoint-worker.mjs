@@ -9,6 +9,8 @@ import SQLiteDatabase from 'better-sqlite3';
 const database = new SQLiteDatabase(workerData.file, { fileMustExist: true });
 // never wait for a lock: a checkpoint that finds one taken is tried again at the next request
 database.pragma('busy_timeout = 0');
+// a checkpoint copies pages from the log to the file: it needs no cache of its own
+database.pragma('cache_size = 16');
 
 parentPort.on('message', (message) => {
   if (message === 'stop') {

@@ -29,7 +29,11 @@ export class SqliteCheckpointer {
    * one is tried at the next interval).
    */
   constructor(file: string, intervalMs: number, onError: (message: string) => void) {
-    this.worker = new Worker(new URL('./sqlite-checkpoint-worker.mjs', import.meta.url), { workerData: { file } });
+    this.worker = new Worker(new URL('./sqlite-checkpoint-worker.mjs', import.meta.url), {
+      workerData: { file },
+      // it runs one statement now and then: a small heap keeps its memory small
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 24 },
+    });
     this.worker.unref();
     this.worker.on('message', (answer: CheckpointAnswer) => {
       this.inFlight = false;

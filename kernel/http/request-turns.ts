@@ -20,7 +20,7 @@ export class RequestTurns {
   private drainScheduled = false;
 
   /** `sliceMs`: time requests may start in one pass of the event loop before the rest wait for the next. */
-  constructor(private readonly sliceMs = 10) {}
+  constructor(private readonly sliceMs = 5) {}
 
   /** Requests waiting for their turn. */
   get queued(): number {

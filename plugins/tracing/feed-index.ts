@@ -340,7 +340,7 @@ export class FeedIndex {
     const stored = await this.db.selectFrom('tracing_feed_cursor').select('cursor').where('name', '=', CURSOR_NAME).executeTakeFirst();
     let batch: FeedRow[] = [];
     let last: string | undefined;
-    // a catch-up of many messages shares the event loop with requests, 10 ms at a time
+    // a catch-up of many messages shares the event loop with requests, a slice at a time
     const slice = new LoopSlice();
     for await (const record of this.store.streamMessages({}, { after: stored?.cursor ?? null, fields: FEED_FIELDS })) {
       if (slice.spent()) await slice.pass();

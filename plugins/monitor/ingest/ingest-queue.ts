@@ -41,7 +41,7 @@ const BURST_MS = 250;
 /** Longest wait before a file whose batch could not be committed is tried again. */
 const MAX_RETRY_DELAY_MS = 60_000;
 /** Event-loop time the reading of a batch takes at most before it lets other work run. */
-const READ_SLICE_MS = 10;
+const READ_SLICE_MS = 5;
 
 /**
  * A settled file's content and its size and mtime taken after the read through the same descriptor: one open, one
