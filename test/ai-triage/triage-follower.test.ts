@@ -1,11 +1,7 @@
 // The triage follower over a real store (SQLite, and PostgreSQL when its test URL is set): every message is folded
 // once, whether one follower reads it, two nodes' followers race for it, or a new follower resumes after a restart.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
-import { createStorage, type Storage } from '../../kernel/storage.ts';
 import type { MessageFilter, MessageStreamOptions, MonitorService } from '../../plugins/monitor/api.ts';
 import { AggregateStore, CursorMovedError } from '../../plugins/ai-triage/aggregate-store.ts';
 import { AggregateBatch, type FollowedMessage } from '../../plugins/ai-triage/aggregate-batch.ts';
@@ -14,7 +10,7 @@ import { triageMigrations } from '../../plugins/ai-triage/triage-tables.ts';
 import { bucketSpans } from '../../plugins/ai-triage/time-buckets.ts';
 import { hl7TextFeatures } from '../../plugins/ai-triage/upgrade-signals.ts';
 import { storages } from '../monitor/monitor-harness.ts';
-import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
+import { openFreshStorage, type FreshStorage } from '../helpers/fresh-storage.ts';
 
 const START = Date.parse('2026-03-01T08:00:00Z');
 
@@ -60,26 +56,16 @@ function fakeMonitor(messages: Stored[]): () => MonitorService {
 const logger = pino({ level: 'silent' });
 
 describe.each(storages())('triage follower (%s)', (storage) => {
-  let opened: Storage | undefined;
-  let cleanup: Array<() => Promise<void> | void> = [];
+  let fresh: FreshStorage | undefined;
   afterEach(async () => {
-    await opened?.close();
-    for (const step of cleanup) await step();
-    cleanup = [];
+    await fresh?.remove();
+    fresh = undefined;
   });
 
   async function store(): Promise<AggregateStore> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'triage-follower-'));
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    let url: string | null = null;
-    if (storage === 'postgres') {
-      const schema = await freshPostgresSchema(testPostgresUrl!);
-      cleanup.push(() => schema.drop());
-      url = schema.url;
-    }
-    opened = await createStorage({ url, dataDir, sqliteFile: 'workbench.db' });
-    await opened.migrate('ai-triage', triageMigrations);
-    return new AggregateStore(opened.db, opened.sql);
+    fresh = await openFreshStorage(storage, 'triage-follower-');
+    await fresh.storage.migrate('ai-triage', triageMigrations);
+    return new AggregateStore(fresh.storage.db, fresh.storage.sql);
   }
 
   async function counts(aggregate: AggregateStore) {

@@ -3,17 +3,14 @@
 // catch-up, on SQLite and PostgreSQL: the same jumps, repeated control ids, pairs and counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createStorage, type Storage } from '../../kernel/storage.ts';
+import type { Storage } from '../../kernel/storage.ts';
 import { FeedIndex, feedControlIdMigration, feedMigration, type FeedColumn, type FeedMessage } from '../../plugins/tracing/feed-index.ts';
 import { scanFeedWindow } from '../../plugins/tracing/feed-gap-scan.ts';
 import { pairInFeed } from '../../plugins/tracing/feed-latency-sql.ts';
 import { scanFeed, type FeedFindings } from '../../plugins/tracing/interface-gaps.ts';
 import { latenciesByHour, pairMessages } from '../../plugins/tracing/latency-pairing.ts';
 import type { MonitorStore } from '../../plugins/monitor/api.ts';
-import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
+import { openFreshStorage, type FreshStorage } from '../helpers/fresh-storage.ts';
 import { storages } from './tracing-harness.ts';
 
 const T0 = Date.parse('2026-03-01T08:00:00Z');
@@ -101,28 +98,20 @@ function shape(findings: FeedFindings) {
 
 describe.each(storages())('feed engines on %s', (storage) => {
   let opened: Storage;
+  let fresh: FreshStorage;
   let feed: FeedIndex;
   const records: Written[] = [];
   let runs = 0;
-  const cleanup: Array<() => Promise<void> | void> = [];
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tracing-feed-engines-'));
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    let url: string | null = null;
-    if (storage === 'postgres') {
-      const schema = await freshPostgresSchema(testPostgresUrl!);
-      cleanup.push(() => schema.drop());
-      url = schema.url;
-    }
-    opened = await createStorage({ url, dataDir, sqliteFile: 'workbench.db' });
+    fresh = await openFreshStorage(storage, 'tracing-feed-engines-');
+    opened = fresh.storage;
     await opened.migrate('tracing', { '002_feed': feedMigration(opened.dialect, opened.sql), '003_feed_control_id': feedControlIdMigration() });
     feed = new FeedIndex(opened.db, opened.sqlite, storeOf(records), () => undefined);
   });
   afterAll(async () => {
     await feed.stop();
-    await opened.close();
-    for (const step of cleanup.reverse()) await step();
+    await fresh.remove();
   });
 
   /** Writes the messages of two fresh interfaces into the feed; answers their ids. */
