@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../kernel/clock.ts';
+import { LoopSlice } from '../../../kernel/loop-slice.ts';
 import type { MonitoredInterface } from '../api.ts';
 import type { CommitStore } from './commit-statements.ts';
 import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, renamedFrom, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
@@ -40,8 +41,6 @@ const BURST_MS = 250;
 
 /** Longest wait before a file whose batch could not be committed is tried again. */
 const MAX_RETRY_DELAY_MS = 60_000;
-/** Event-loop time the reading of a batch takes at most before it lets other work run. */
-const READ_SLICE_MS = 5;
 
 /**
  * A settled file's content and its size and mtime taken after the read through the same descriptor: one open, one
@@ -235,7 +234,7 @@ export class IngestQueue {
     const files: ReadFile[] = [];
     const monitoredOf = new Map<string, MonitoredInterface>();
     const rows = await currentRows(this.deps.db, batch);
-    let sliceStartedAt = performance.now();
+    const slice = new LoopSlice();
     for (const job of batch) {
       const monitored = this.watched.get(job.interfaceId);
       if (!monitored) continue;
@@ -244,11 +243,8 @@ export class IngestQueue {
       if (file) files.push(file);
       // Reading and judging files is synchronous work chained by promises that never wait (SQLite answers at once):
       // a whole batch took 0.3 to 1 s of the event loop. Hand it back every few milliseconds, so every base's
-      // requests (health above all) are answered between files.
-      if (performance.now() - sliceStartedAt >= READ_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStartedAt = performance.now();
-      }
+      // requests (health above all) are answered between files, and it takes turns with other background work.
+      if (slice.spent()) await slice.pass();
     }
     if (files.length === 0 || this.stopped) return;
     await this.recogniseRenames(files, monitoredOf);
