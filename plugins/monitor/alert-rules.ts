@@ -31,8 +31,26 @@ function percent(rate: number): string {
   return `${Math.round(rate * 1000) / 10} %`;
 }
 
+/** What orders files by when they were written. */
+type WrittenFile = Pick<ReadFile, 'path' | 'mtimeMs'>;
+
+/** Whether `a` was written after `b`: a later mtime, or the same mtime and a later path (names often count up). */
+function writtenAfter(a: WrittenFile, b: WrittenFile): boolean {
+  return a.mtimeMs > b.mtimeMs || (a.mtimeMs === b.mtimeMs && a.path > b.path);
+}
+
+/** The later written of two files, either of which may be missing. */
+function newer<T extends WrittenFile>(a: T | undefined, b: T | undefined): T | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return writtenAfter(b, a) ? b : a;
+}
+
 /** Evaluates the rules of interfaces and keeps their episodes. */
 export class AlertRuleEngine {
+  /** Per interface, the newest file written that parsed (see filesCommitted). */
+  private readonly newestParsed = new Map<string, WrittenFile>();
+
   constructor(
     private readonly db: Kysely<MonitorDatabase>,
     private readonly episodes: AlertEpisodes,
@@ -103,20 +121,27 @@ export class AlertRuleEngine {
   }
 
   /**
-   * After-commit listener: per interface, the last file of the batch decides the unparsable-file episode (open it or
-   * end it); a bad file followed by good ones in the same batch opens and closes it, so it stays visible.
+   * After-commit listener: per interface, the newest file written (by mtime, then path) decides the unparsable-file
+   * episode: a bad file opens it, a file that parses and was written after it ends it. Files written together settle
+   * in whatever order the file system reports them, and may commit in one batch or two; the order they were written
+   * in does not change, so a bad file followed by good ones opens and closes the episode (it stays visible) however
+   * they were batched. The newest parsed file of each interface is remembered between batches.
    */
   async filesCommitted(files: ReadonlyArray<{ file: ReadFile; monitored: MonitoredInterface }>): Promise<void> {
-    const last = new Map<string, { file: ReadFile; monitored: MonitoredInterface }>();
-    const unparsable = new Map<string, ReadFile>();
-    for (const entry of files) {
-      if (entry.file.verdict.kind !== 'touched') last.set(entry.file.interfaceId, entry);
-      if (entry.file.state === 'unparsable') unparsable.set(entry.file.interfaceId, entry.file);
+    const batch = new Map<string, { monitored: MonitoredInterface; bad?: ReadFile; good?: ReadFile }>();
+    for (const { file, monitored } of files) {
+      if (file.verdict.kind === 'touched') continue;
+      const entry = batch.get(file.interfaceId) ?? { monitored };
+      batch.set(file.interfaceId, entry);
+      if (file.state === 'unparsable') entry.bad = newer(entry.bad, file);
+      else entry.good = newer(entry.good, file);
     }
-    for (const [id, { file, monitored }] of last) {
-      const bad = unparsable.get(id);
+    for (const [id, { monitored, bad, good }] of batch) {
+      const newestGood = newer(this.newestParsed.get(id), good);
+      if (newestGood) this.newestParsed.set(id, newestGood);
       if (bad) await this.fileParsed(monitored, bad.path, bad.error ?? 'unreadable');
-      if (file.state !== 'unparsable') await this.fileParsed(monitored, file.path, undefined);
+      const ends = bad ? newestGood !== undefined && writtenAfter(newestGood, bad) : good !== undefined;
+      if (ends && newestGood) await this.fileParsed(monitored, newestGood.path, undefined);
     }
   }
 

@@ -152,9 +152,10 @@ describe('alert episodes', () => {
     expect(left[0].clearedAt).toBe(clock.now().toISOString());
   });
 
-  it('shows an unparsable-file episode that opened and closed inside one batch', async () => {
+  it('shows the unparsable-file episode of a bad file followed by good ones, opened and closed', async () => {
     const f = await feed();
-    // written together, so they settle and commit together: the bad file first, good ones after it
+    // written together: the bad file first, good ones after it; they may settle in any order and commit in one batch
+    // or two, and the order they were written in decides
     writeFileSync(join(f.dir, 'a-bad.hl7'), 'this is not HL7');
     for (const [i, message] of f.good(3).entries()) writeFileSync(join(f.dir, `b-good-${i}.hl7`), message);
     await quiesceMonitor(h.wb.workbench);
