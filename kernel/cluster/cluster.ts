@@ -60,7 +60,17 @@ export interface ClusterMembership {
   onHeartbeat(listener: () => Promise<void> | void): void;
   /** Runs once when the node could not beat for a whole lease (it must let go of what it holds). */
   onLeaseLost(listener: () => Promise<void> | void): void;
+  /**
+   * Runs `work` while no other node of the team runs work of the same `name`, waiting for the one that does: for
+   * work every node could do but one at a time should (catching up a derived table that all nodes share). On
+   * PostgreSQL a session advisory lock, held on a connection of its own for the duration (a node that dies lets go
+   * with its connection); on SQLite, whose store has one process, it runs at once.
+   */
+  oneAtATime<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
+
+/** First key of the advisory locks of {@link ClusterMembership.oneAtATime} ('wbte' in ASCII); the second is the name's hash. */
+const ONE_AT_A_TIME_LOCKS = 0x77627465;
 
 const MAX_HEARTBEAT_INTERVAL_MS = 10_000;
 
@@ -239,6 +249,20 @@ export class Cluster implements ClusterMembership {
 
   async liveNodeNames(): Promise<string[]> {
     return (await this.nodes()).filter((node) => node.live).map((node) => node.name);
+  }
+
+  async oneAtATime<T>(name: string, work: () => Promise<T>): Promise<T> {
+    if (!this.shared) return work();
+    const { sql } = this.storage;
+    return this.db.connection().execute(async (connection) => {
+      await sql`select pg_advisory_lock(${ONE_AT_A_TIME_LOCKS}, hashtext(${name}))`.execute(connection);
+      try {
+        return await work();
+      } finally {
+        // a connection lost meanwhile took the lock with it
+        await sql`select pg_advisory_unlock(${ONE_AT_A_TIME_LOCKS}, hashtext(${name}))`.execute(connection).catch(() => undefined);
+      }
+    });
   }
 
   async remove(name: string): Promise<NodeRemoval> {

@@ -57,7 +57,13 @@ export const plugin: PluginModule<TriageConfig> = {
     // The monitor is resolved on use: its service is registered by then (manifest `requires`).
     const monitor = () => resolveService(context.container, MONITOR_SERVICE);
     const aggregate = new AggregateStore(context.storage.db, context.storage.sql);
-    const follower = new TriageFollower(monitor, aggregate, context.logger, hl7TextFeatures((path, version) => context.standards.get('hl7')?.describe(path, version ? { version } : {})));
+    const follower = new TriageFollower(
+      monitor,
+      aggregate,
+      context.logger,
+      hl7TextFeatures((path, version) => context.standards.get('hl7')?.describe(path, version ? { version } : {})),
+      (work) => context.cluster.oneAtATime('triage-follower', work),
+    );
     context.events.on('message.ingested', () => follower.schedule());
     context.events.on('monitor.interface.deleted', async ({ interfaceId }) => {
       await follower.catchUp();

@@ -43,13 +43,18 @@ export class TriageFollower {
     private readonly store: AggregateStore,
     private readonly logger: Logger,
     private readonly textFeatures?: TextFeatures,
+    /**
+     * Runs a run while no other node of a team on the same store runs one: the aggregate is shared, and two nodes
+     * folding the same messages would do the work twice, the later one for nothing. By default it runs at once.
+     */
+    private readonly oneAtATime: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
   ) {}
 
   /** Folds in every message committed so far (waits for a run in flight, then runs once more). */
   async catchUp(): Promise<void> {
     while (this.running) await this.running.catch(() => undefined);
     if (this.stopped) return;
-    const run = this.run().finally(() => {
+    const run = this.oneAtATime(() => this.run()).finally(() => {
       if (this.running === run) this.running = null;
     });
     this.running = run;

@@ -288,12 +288,15 @@ export class FeedIndex {
 
   /**
    * `sqlite`: the embedded database's own handle (the one behind `db`), for raw-mode reads; undefined on PostgreSQL.
+   * `oneAtATime`: runs a catch-up while no other node of a team on the same store runs one (the feed is shared: two
+   * nodes reading the same messages would do the work twice); by default it runs at once.
    */
   constructor(
     db: Kysely<any>,
     private readonly sqlite: SQLiteDatabase | undefined,
     private readonly store: MonitorStore,
     private readonly onError: (error: unknown) => void,
+    private readonly oneAtATime: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
   ) {
     this.db = db as Kysely<FeedTables>;
   }
@@ -306,7 +309,7 @@ export class FeedIndex {
     if (this.queued) return this.queued;
     const run = this.tail.then(() => {
       this.queued = undefined;
-      return this.readNew();
+      return this.oneAtATime(() => this.readNew());
     });
     this.queued = run;
     // a failed catch-up fails its callers; the next one starts again from the stored cursor

@@ -85,7 +85,13 @@ export const plugin: PluginModule<TracingConfig> = {
       createdAt: null,
     }));
     const { sequences: _sequences, ...limits } = context.config;
-    const feed = new FeedIndex(context.storage.db, context.storage.sqlite, monitor, (error) => context.logger.warn({ err: error }, 'tracing feed catch-up failed'));
+    const feed = new FeedIndex(
+      context.storage.db,
+      context.storage.sqlite,
+      monitor,
+      (error) => context.logger.warn({ err: error }, 'tracing feed catch-up failed'),
+      (work) => context.cluster.oneAtATime('tracing-feed', work),
+    );
     const service = new TracingService(monitor, feed, store, configSequences, limits, () => context.clock.nowMs());
     registerTracingRoutes(context.routes, {
       service,
