@@ -1,19 +1,24 @@
 /**
  * Latency pairing in the database, for the usual case: every destination message pairs by its control id (or, an
- * acknowledgement, by MSA-2) with the one source message of that id. The destination's window is joined with the
- * source's through the feed's control-id index, and only the latencies cross into JavaScript, one array of numbers
- * per hour of the destination's received time.
+ * acknowledgement, by MSA-2) with the one source message of that id. One pass reads the destination's window in the
+ * feed's order, each message looking its key up in the source's window through the feed's control-id index, and only
+ * the latencies and their hours cross into JavaScript; the source's window is only counted.
  *
- * The join gives the pairs of {@link pairMessages} exactly when no key can be taken twice: the source's control
- * ids are distinct in its window and so are the destination's keys (MSA-2 of an acknowledgement, else the control
- * id), and no destination message would reach the patient-and-time fallback. Control ids are known distinct when no
- * row of the window is marked repeated (the feed marks a control id another row of the interface carries); MSA-2
- * keys are counted. When it is not so, the answer is undefined and the caller pairs in order, message by message
- * (latency-pairing.ts).
+ * The join gives the pairs of {@link pairMessages} exactly when no key is taken twice and no destination message
+ * would reach the patient-and-time fallback:
+ *
+ * - no source message the join pairs is marked repeated (the feed marks a control id another row of the interface
+ *   carries): each destination message then finds one source message, the only one of its control id;
+ * - no destination message without MSA-2 is marked repeated, and, when the window holds acknowledgements, its keys
+ *   (MSA-2, else the control id) are counted distinct: no two destination messages then take the same source one;
+ * - every destination message without MSA-2 and with an MSH-7 is paired.
+ *
+ * A source message of a repeated control id that no destination message names changes no pair. When it is not so,
+ * the answer is undefined and the caller pairs in order, message by message (latency-pairing.ts).
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { FeedReader, FeedWindow } from './feed-index.ts';
-import { boundWindow, windowCondition } from './feed-window-sql.ts';
+import { boundWindow, endOfWindow, windowCondition } from './feed-window-sql.ts';
 
 /** What a latency read pairs: two windows and the source's message type (`ADT`, `ADT^A01`), if any. */
 export interface FeedLatencyQuery {
@@ -64,62 +69,98 @@ function typeCondition(alias: string, messageType: string | undefined, destinati
 
 /** The pairs, or undefined when the join would not give the pairs made in order (see the file comment). */
 export async function pairInFeed(reader: FeedReader, query: FeedLatencyQuery): Promise<FeedLatencyPairs | undefined> {
-  // a source window whose control ids are none of them repeated holds each once
   const sourceType = typeCondition('s', query.messageType, false);
   const source = await boundWindow(reader, query.source, query.cap, {
-    aggregates: [sql`count(case when ${sourceType} then 1 end)`, sql`count(case when ${sourceType} and s.repeated = 1 and s.control_id <> '' then 1 end)`],
-    columns: ['message_type', 'repeated', 'control_id'],
+    aggregates: [sql`count(case when ${sourceType} then 1 end)`],
+    columns: query.messageType === undefined ? [] : ['message_type'],
     alias: 's',
   });
-  const [sourceMessages, sourceRepeated] = source.totals.map(Number) as [number, number];
-  if (sourceRepeated > 0) return undefined;
-  // nor a destination window without acknowledgements; one with them is checked key by key
-  const destinationType = typeCondition('d', query.messageType, true);
-  const destination = await boundWindow(reader, query.destination, query.cap, {
-    aggregates: [
-      sql`count(case when ${destinationType} then 1 end)`,
-      sql`count(case when ${destinationType} and d.acknowledged_control_id <> '' then 1 end)`,
-      sql`count(case when ${destinationType} and coalesce(d.acknowledged_control_id, '') = '' and d.repeated = 1 and d.control_id <> '' then 1 end)`,
-      sql`count(case when ${destinationType} and ${fallbackCandidate('d')} then 1 end)`,
-    ],
-    columns: ['message_type', 'acknowledged_control_id', 'repeated', 'control_id', 'message_time_ms'],
-    alias: 'd',
-  });
-  const [destinationMessages, destinationAcks, destinationRepeated, candidates] = destination.totals.map(Number) as [number, number, number, number];
-  if (destinationRepeated > 0) return undefined;
+  const sourceMessages = Number(source.totals[0]);
+  const destinationEnd = await endOfWindow(reader, query.destination, query.cap);
   const inSource = sql`${windowCondition(source, 's')} and ${sourceType}`;
-  const inDestination = sql`${windowCondition(destination, 'd')} and ${destinationType}`;
-  if (destinationAcks > 0) {
+  const inDestination = sql`${windowCondition({ window: query.destination, before: destinationEnd }, 'd')} and ${typeCondition('d', query.messageType, true)}`;
+  const pass = await joinedPass(reader, inSource, inDestination, query.destination.sinceMs);
+  if (pass.unsure > 0) return undefined;
+  if (pass.acks > 0) {
     const [keys] = await reader.rows(sql`select count(${destinationKey('d')}) as keyed, count(distinct ${destinationKey('d')}) as distinct_keys from tracing_feed d where ${inDestination}`.compile(reader.db));
     if (Number(keys![0]) !== Number(keys![1])) return undefined;
   }
-  const latencies = reader.dialect === 'sqlite' ? sql`json_group_array(d.received_ms - s.received_ms)` : sql`json_agg(d.received_ms - s.received_ms)`;
-  const hours = await reader.rows(
-    sql`select d.received_ms / ${sql.lit(HOUR_MS)} as hour, count(*) as pairs, count(case when d.acknowledged_control_id <> '' then 1 end) as acks,
-        count(case when ${fallbackCandidate('d')} then 1 end) as candidates, ${latencies} as latencies
-      from tracing_feed d join tracing_feed s on s.control_id = ${destinationKey('d')} and ${inSource}
-      where ${inDestination}
-      group by d.received_ms / ${sql.lit(HOUR_MS)}`.compile(reader.db),
-  );
-  const latenciesByHour = new Map<number, number[]>();
-  let pairs = 0;
-  let acks = 0;
-  let pairedCandidates = 0;
-  for (const [hour, count, ackCount, candidateCount, values] of hours) {
-    pairs += Number(count);
-    acks += Number(ackCount);
-    pairedCandidates += Number(candidateCount);
-    const list = (typeof values === 'string' ? JSON.parse(values) : values) as Array<number | string>;
-    latenciesByHour.set(Number(hour) * HOUR_MS, list.map(Number));
-  }
-  // a destination message without an acknowledgement left unpaired would try the patients: pair in order then
-  if (candidates > pairedCandidates) return undefined;
   return {
-    latenciesByHour,
-    pairs,
-    acks,
-    unmatchedSource: sourceMessages - pairs,
-    unmatchedDestination: destinationMessages - pairs,
-    truncated: source.more || destination.more,
+    latenciesByHour: pass.latenciesByHour,
+    pairs: pass.pairs,
+    acks: pass.pairedAcks,
+    unmatchedSource: sourceMessages - pass.pairs,
+    unmatchedDestination: pass.messages - pass.pairs,
+    truncated: source.more || destinationEnd !== undefined,
   };
+}
+
+/** What the one pass over the destination's window answers (see {@link joinedPass}). */
+interface JoinedPass {
+  /** Destination messages (of the type, or acknowledgements). */
+  messages: number;
+  /** Of them, acknowledgements (MSA-2 set). */
+  acks: number;
+  /**
+   * Of them, those the join may not pair as in order: paired with a source message marked repeated, marked
+   * repeated themselves without MSA-2, or left unpaired when they would try the patient-and-time fallback.
+   */
+  unsure: number;
+  pairs: number;
+  /** Pairs made by MSA-2. */
+  pairedAcks: number;
+  latenciesByHour: Map<number, number[]>;
+}
+
+/**
+ * One pass over the destination's window (`inDestination`, alias `d`) in the feed's order, each message looking its
+ * key up in the source's window (`inSource`, alias `s`) through the control-id index, which holds the source's
+ * received time and mark (without a message type no row of the source is read): a left join, so the same pass counts
+ * the unpaired and what decides whether the join may answer. The latencies (null for a message left unpaired) come as one array and the
+ * destination's hours (counted from the hour of `sinceMs`) as another, built from the same rows in the same order
+ * (each row steps both aggregates): no grouping, so no sort of the joined rows in the database.
+ */
+async function joinedPass(reader: FeedReader, inSource: RawBuilder<unknown>, inDestination: RawBuilder<unknown>, sinceMs: number): Promise<JoinedPass> {
+  const paired = sql`s.received_ms is not null`;
+  const ack = sql`d.acknowledged_control_id <> ''`;
+  const repeatedWithoutAck = sql`coalesce(d.acknowledged_control_id, '') = '' and d.repeated = 1 and d.control_id <> ''`;
+  // every row's value, null when unpaired (a filter on the aggregate costs more than the nulls)
+  const inOrder = (value: RawBuilder<unknown>) => (reader.dialect === 'sqlite' ? sql`json_group_array(${value})` : sql`json_agg(${value})`);
+  // hours from the window's first one: small numbers, never below 0, so the division is the floor
+  const firstHourMs = Math.floor(sinceMs / HOUR_MS) * HOUR_MS;
+  // SQLite, without statistics, would rather scan the source's window for each message once the source's type is
+  // asked (a column the index lacks)
+  const byControlId = reader.dialect === 'sqlite' ? sql`indexed by tracing_feed_control_id` : sql``;
+  const [row] = await reader.rows(
+    sql`select count(*) as messages, count(case when ${ack} then 1 end) as acks,
+        count(case when s.repeated = 1 or (${repeatedWithoutAck}) or (not (${paired}) and ${fallbackCandidate('d')}) then 1 end) as unsure,
+        count(s.received_ms) as pairs, count(case when ${paired} and ${ack} then 1 end) as paired_acks,
+        ${inOrder(sql`d.received_ms - s.received_ms`)} as latencies,
+        ${inOrder(sql`(d.received_ms - cast(${firstHourMs} as bigint)) / ${sql.lit(HOUR_MS)}`)} as hours
+      from tracing_feed d left join tracing_feed s ${byControlId} on s.control_id = ${destinationKey('d')} and ${inSource}
+      where ${inDestination}`.compile(reader.db),
+  );
+  const [messages, acks, unsure, pairs, pairedAcks] = row!.slice(0, 5).map(Number) as [number, number, number, number, number];
+  const latencies = jsonArray(row![5]);
+  const hours = jsonArray(row![6]);
+  const latenciesByHour = new Map<number, number[]>();
+  let hour: unknown;
+  let bucket: number[] = [];
+  for (let i = 0; i < latencies.length; i++) {
+    if (latencies[i] === null) continue;
+    if (hours[i] !== hour) {
+      hour = hours[i];
+      const hourMs = firstHourMs + Number(hour) * HOUR_MS;
+      bucket = latenciesByHour.get(hourMs) ?? [];
+      latenciesByHour.set(hourMs, bucket);
+    }
+    bucket.push(Number(latencies[i]));
+  }
+  return { messages, acks, unsure, pairs, pairedAcks, latenciesByHour };
+}
+
+/** A JSON array the database aggregated: text on SQLite, parsed already on PostgreSQL, null when empty there. */
+function jsonArray(value: unknown): unknown[] {
+  if (value === null) return [];
+  return (typeof value === 'string' ? JSON.parse(value) : value) as unknown[];
 }

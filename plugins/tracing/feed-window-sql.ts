@@ -56,13 +56,21 @@ export async function boundWindow(
   );
   const rows = Number(first![0]);
   if (rows <= cap) return { window, before: undefined, rows, more: false, totals: first!.slice(1) };
+  const before = (await endOfWindow(reader, window, cap))!;
+  const [bounded] = await reader.rows(sql`select ${aggregates} from tracing_feed as ${sql.table(alias)} where ${windowCondition({ window, before }, alias)}`.compile(reader.db));
+  return { window, before, rows: cap, more: true, totals: bounded!.slice(1) };
+}
+
+/**
+ * Where a window bounded by `cap` rows ends: the key of its first row past the cap, or undefined when it holds at
+ * most `cap` rows. Steps through the keys of the first `cap` rows in arrival order and reads no other column.
+ */
+export async function endOfWindow(reader: FeedReader, window: FeedWindow, cap: number): Promise<FeedKey | undefined> {
   const [end] = await reader.rows(
     sql`select received_ms, file_id, index_in_file from tracing_feed where ${windowCondition({ window, before: undefined })}
       order by received_ms, file_id, index_in_file limit 1 offset ${cap}`.compile(reader.db),
   );
-  const before: FeedKey = [Number(end![0]), Number(end![1]), Number(end![2])];
-  const [bounded] = await reader.rows(sql`select ${aggregates} from tracing_feed as ${sql.table(alias)} where ${windowCondition({ window, before }, alias)}`.compile(reader.db));
-  return { window, before, rows: cap, more: true, totals: bounded!.slice(1) };
+  return end === undefined ? undefined : [Number(end[0]), Number(end[1]), Number(end[2])];
 }
 
 /** Orders feed keys in arrival order. */

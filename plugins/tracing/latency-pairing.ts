@@ -156,24 +156,27 @@ export interface LatencySummary {
 }
 
 /** The nearest-rank q-quantile (0 < q <= 1) of ascending values. */
-export function nearestRank(sorted: readonly number[], q: number): number | null {
+export function nearestRank(sorted: ArrayLike<number>, q: number): number | null {
   if (sorted.length === 0) return null;
   const rank = Math.max(1, Math.ceil(q * sorted.length));
   return sorted[Math.min(rank, sorted.length) - 1]!;
 }
 
+/** Summarises ascending latencies. */
+function summaryOfSorted(sorted: Float64Array): LatencySummary {
+  return {
+    count: sorted.length,
+    minMs: sorted.length > 0 ? sorted[0]! : null,
+    p50Ms: nearestRank(sorted, 0.5),
+    p95Ms: nearestRank(sorted, 0.95),
+    p99Ms: nearestRank(sorted, 0.99),
+    maxMs: sorted.length > 0 ? sorted[sorted.length - 1]! : null,
+  };
+}
+
 /** Summarises latencies (any order). */
 export function summarise(latencies: readonly number[]): LatencySummary {
-  const sorted = Float64Array.from(latencies).sort();
-  const values = Array.from(sorted);
-  return {
-    count: values.length,
-    minMs: values[0] ?? null,
-    p50Ms: nearestRank(values, 0.5),
-    p95Ms: nearestRank(values, 0.95),
-    p99Ms: nearestRank(values, 0.99),
-    maxMs: values.length > 0 ? values[values.length - 1]! : null,
-  };
+  return summaryOfSorted(Float64Array.from(latencies).sort());
 }
 
 /** One hour of the latency series. */
@@ -194,11 +197,49 @@ export function latenciesByHour(pairs: readonly LatencyPair[]): Map<number, numb
   return byHour;
 }
 
+/** The hours of latencies by hour, oldest first, each hour's latencies ascending. */
+function sortedHours(byHour: ReadonlyMap<number, readonly number[]>): Array<[hour: number, sorted: Float64Array]> {
+  return [...byHour.entries()].sort((a, b) => a[0] - b[0]).map(([hour, values]) => [hour, Float64Array.from(values).sort()]);
+}
+
+function hourOf([hour, sorted]: [number, Float64Array]): LatencyHour {
+  return { hour: new Date(hour).toISOString(), ...summaryOfSorted(sorted) };
+}
+
 /** The series of latencies by hour (see {@link latenciesByHour}): hours without a pair are absent. Oldest first. */
 export function seriesOfHours(byHour: ReadonlyMap<number, readonly number[]>): LatencyHour[] {
-  return [...byHour.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([hour, values]) => ({ hour: new Date(hour).toISOString(), ...summarise(values) }));
+  return sortedHours(byHour).map(hourOf);
+}
+
+/**
+ * Latencies by hour summarised at once: all of them together, and the hourly series (see {@link seriesOfHours}).
+ * Each hour is sorted once; the summary of all reads the sorted hours merged.
+ */
+export function summariseHours(byHour: ReadonlyMap<number, readonly number[]>): { summary: LatencySummary; series: LatencyHour[] } {
+  const hours = sortedHours(byHour);
+  return { summary: summaryOfSorted(mergeAscending(hours.map(([, sorted]) => sorted))), series: hours.map(hourOf) };
+}
+
+/** Ascending runs merged into one, two by two (log2 of the runs passes over the values). */
+function mergeAscending(runs: readonly Float64Array[]): Float64Array {
+  let level = runs;
+  while (level.length > 1) {
+    const next: Float64Array[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? mergeTwo(level[i]!, level[i + 1]!) : level[i]!);
+    level = next;
+  }
+  return level[0] ?? new Float64Array(0);
+}
+
+function mergeTwo(a: Float64Array, b: Float64Array): Float64Array {
+  const merged = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) merged[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) merged[k++] = a[i++]!;
+  while (j < b.length) merged[k++] = b[j++]!;
+  return merged;
 }
 
 /** Pairs bucketed by the destination's received hour; hours without a pair are absent. Oldest first. */

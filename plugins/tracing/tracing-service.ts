@@ -10,7 +10,7 @@ import { FEED_FIELDS, feedMessageOf, type FeedColumn, type FeedIndex, type FeedM
 import { interfaceGaps, scanFeed, type FeedFindings, type InterfaceGapResult } from './interface-gaps.ts';
 import { scanFeedWindow } from './feed-gap-scan.ts';
 import { pairInFeed } from './feed-latency-sql.ts';
-import { latenciesByHour, pairMessages, seriesOfHours, summarise, type LatencyHour, type LatencyMessage, type LatencySummary } from './latency-pairing.ts';
+import { latenciesByHour, pairMessages, summariseHours, type LatencyHour, type LatencyMessage, type LatencySummary } from './latency-pairing.ts';
 import { observedSequences, patientKeyOf, type ObservedSequence } from './observed-sequences.ts';
 import { sequenceGaps, type JudgedSequence } from './sequence-gaps.ts';
 import { formatSequence, parseSequence } from './sequence-syntax.ts';
@@ -449,6 +449,7 @@ export class TracingService {
       byHour = latenciesByHour(result.pairs);
       unmatched = { source: result.unmatchedSource, destination: result.unmatchedDestination };
     }
+    const { summary, series } = summariseHours(byHour);
     return {
       fromInterface: query.fromInterface,
       toInterface: query.toInterface,
@@ -456,10 +457,10 @@ export class TracingService {
       since: query.since.toISOString(),
       until: until.toISOString(),
       matchWindowMs,
-      ...summarise([...byHour.values()].flat()),
+      ...summary,
       unmatched,
       pairedBy,
-      series: seriesOfHours(byHour),
+      series,
       truncated,
     };
   }

@@ -6,7 +6,7 @@ import { parseSequence } from '../../plugins/tracing/sequence-syntax.ts';
 import { sequenceGaps } from '../../plugins/tracing/sequence-gaps.ts';
 import { interfaceGaps, scanFeed } from '../../plugins/tracing/interface-gaps.ts';
 import type { FeedMessage } from '../../plugins/tracing/feed-index.ts';
-import { hourlySeries, nearestRank, pairMessages, summarise, type LatencyMessage } from '../../plugins/tracing/latency-pairing.ts';
+import { hourlySeries, nearestRank, pairMessages, seriesOfHours, summarise, summariseHours, type LatencyMessage } from '../../plugins/tracing/latency-pairing.ts';
 import { observedSequences } from '../../plugins/tracing/observed-sequences.ts';
 import type { TraceEvent } from '../../plugins/tracing/trace-model.ts';
 
@@ -249,6 +249,19 @@ describe('latency pairing', () => {
       ['2026-03-01T10:00:00.000Z', 2, 20, 30],
       ['2026-03-01T11:00:00.000Z', 1, 10, 10],
     ]);
+  });
+});
+
+describe('latency summaries by hour', () => {
+  it('summarises all the hours together as the latencies of every hour in one list, beside the same series', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.array(fc.integer({ min: -5_000, max: 5_000 }), { minLength: 1, maxLength: 40 })), { maxLength: 30 }), (drawn) => {
+        const byHour = new Map<number, number[]>();
+        for (const [hour, values] of drawn) byHour.set(T0 + hour * 3_600_000, values);
+        expect(summariseHours(byHour)).toEqual({ summary: summarise([...byHour.values()].flat()), series: seriesOfHours(byHour) });
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
