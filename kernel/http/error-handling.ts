@@ -53,10 +53,15 @@ export function normaliseError(error: unknown, bodyLimit: number): WorkbenchErro
   return kernelErrors.create('INTERNAL_ERROR');
 }
 
-/** True when the caller closed the connection before its request was read (an aborted upload). */
+/**
+ * True when the caller closed the connection before its request was read (an aborted upload): the request stream's
+ * own `aborted`, or the caller's socket gone. Judged by the caller's side only: an `ECONNRESET` of another socket (a
+ * database connection lost mid-query) is no sign of it, and taking it for one would leave the caller without an
+ * answer until its own time-out.
+ */
 function callerWentAway(error: unknown, request: FastifyRequest): boolean {
-  const { code, message } = error as { code?: string; message?: string };
-  return code === 'ECONNRESET' || message === 'aborted' || request.raw.socket?.destroyed === true;
+  const { message } = error as { message?: string };
+  return message === 'aborted' || request.raw.socket?.destroyed === true;
 }
 
 /** Where another base serves a route this base does not have (for a 404 that points the way). */
