@@ -36,12 +36,23 @@ function loadMessage(controlId: string): string {
 }
 
 const outcomes: Record<string, LoadOutcome> = {};
-/** When each failure happened (epoch ms, the first 100,000), so a caller can tell planned outages from the rest. */
-const failureTimes: number[] = [];
+/** Width (ms) of the time buckets failures are counted in. */
+const FAILURE_BUCKET_MS = 100;
 
-function failedNow(record: LoadOutcome): void {
+/**
+ * Failed requests counted by when they were sent and when they failed (each rounded down to FAILURE_BUCKET_MS), kind
+ * and cause (key: `<sent> <failed> <kind> <status | reset | timeout>`, epoch ms), every one of them, so a caller can
+ * tell the requests a planned outage caught from the rest and say what failed: bounded by the run's length, not by
+ * how many requests failed.
+ */
+const failuresByBucket: Record<string, number> = {};
+
+const bucketOf = (epochMs: number) => Math.floor(epochMs / FAILURE_BUCKET_MS) * FAILURE_BUCKET_MS;
+
+function failedNow(record: LoadOutcome, sentAt: number, kind: string, cause: string): void {
   record.failed++;
-  if (failureTimes.length < 100_000) failureTimes.push(Date.now());
+  const key = `${bucketOf(sentAt)} ${bucketOf(Date.now())} ${kind} ${cause}`;
+  failuresByBucket[key] = (failuresByBucket[key] ?? 0) + 1;
 }
 
 function outcome(kind: string): LoadOutcome {
@@ -52,6 +63,7 @@ function outcome(kind: string): LoadOutcome {
 function request(base: string, path: string, kind: string, body?: string): Promise<void> {
   const url = new URL(path, base);
   const started = performance.now();
+  const sentAt = Date.now();
   const record = outcome(kind);
   return new Promise((resolve) => {
     const req = http.request(
@@ -70,7 +82,7 @@ function request(base: string, path: string, kind: string, body?: string): Promi
           const status = res.statusCode ?? 0;
           if (status >= 200 && status < 300) record.ok++;
           else {
-            failedNow(record);
+            failedNow(record, sentAt, kind, String(status));
             record.non2xx++;
           }
           resolve();
@@ -78,13 +90,13 @@ function request(base: string, path: string, kind: string, body?: string): Promi
       },
     );
     req.setTimeout(REQUEST_TIMEOUT_MS, () => {
-      failedNow(record);
+      failedNow(record, sentAt, kind, 'timeout');
       record.timeouts++;
       req.destroy(new Error('timeout'));
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.message !== 'timeout') {
-        failedNow(record);
+        failedNow(record, sentAt, kind, 'reset');
         record.resets++;
       }
       resolve();
@@ -137,4 +149,4 @@ await Promise.all([
   writer(),
 ]);
 agent.destroy();
-process.stdout.write(`${JSON.stringify({ filesWritten, outcomes, failureTimes })}\n`);
+process.stdout.write(`${JSON.stringify({ filesWritten, outcomes, failuresByBucket, failureBucketMs: FAILURE_BUCKET_MS })}\n`);
