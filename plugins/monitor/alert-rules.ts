@@ -145,6 +145,11 @@ export class AlertRuleEngine {
     }
   }
 
+  /** Forgets what the rules remember of a deleted interface (its newest parsed file). */
+  forgetInterface(interfaceId: string): void {
+    this.newestParsed.delete(interfaceId);
+  }
+
   /** A file could not be parsed (warning), or a later file parsed again. */
   async fileParsed(monitored: MonitoredInterface, path: string, problem: string | undefined): Promise<void> {
     await this.episode(monitored, RULES.unparsable, problem !== undefined, () => ({

@@ -1,6 +1,7 @@
 // The unparsable-file episode follows the order files were written in (mtime, then name), not the order they settled
 // or the batches they committed in: a bad file followed by good ones opens and closes the episode in one batch or two,
-// a bad file written last keeps it open, and a file only touched decides nothing.
+// a bad file written last keeps it open, a deleted interface's newest parsed file is forgotten, and a file only
+// touched decides nothing.
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../kernel/events.ts';
 import { AlertEpisodes } from '../../plugins/monitor/alert-episodes.ts';
@@ -72,6 +73,16 @@ describe('unparsable-file episodes', () => {
       expect(await episodes()).toEqual([expect.objectContaining({ open: true })]);
       await engine.filesCommitted([file('c-good.hl7', 3000, 'ingested')]);
       expect(await episodes()).toEqual([expect.objectContaining({ open: false })]);
+    });
+  });
+
+  it('forgets the newest parsed file of a deleted interface', async () => {
+    await withEngine(async (engine, episodes) => {
+      await engine.filesCommitted([file('b-good.hl7', 2000, 'ingested')]);
+      engine.forgetInterface(monitored.id);
+      // an interface of the same id starts afresh: nothing it remembers ends the episode of an older bad file
+      await engine.filesCommitted([file('a-bad.hl7', 1000, 'unparsable')]);
+      expect(await episodes()).toEqual([expect.objectContaining({ open: true })]);
     });
   });
 
