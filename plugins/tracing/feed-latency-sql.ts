@@ -116,9 +116,9 @@ interface JoinedPass {
  * One pass over the destination's window (`inDestination`, alias `d`) in the feed's order, each message looking its
  * key up in the source's window (`inSource`, alias `s`) through the control-id index, which holds the source's
  * received time and mark (without a message type no row of the source is read): a left join, so the same pass counts
- * the unpaired and what decides whether the join may answer. The latencies (null for a message left unpaired) come as one array and the
- * destination's hours (counted from the hour of `sinceMs`) as another, built from the same rows in the same order
- * (each row steps both aggregates): no grouping, so no sort of the joined rows in the database.
+ * the unpaired and what decides whether the join may answer. The latencies (null for a message left unpaired) come
+ * as one array and the destination's hours (counted from the hour of `sinceMs`) as another, built from the same rows
+ * in the same order (each row steps both aggregates): no grouping, so no sort of the joined rows in the database.
  */
 async function joinedPass(reader: FeedReader, inSource: RawBuilder<unknown>, inDestination: RawBuilder<unknown>, sinceMs: number): Promise<JoinedPass> {
   const paired = sql`s.received_ms is not null`;
