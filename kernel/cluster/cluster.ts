@@ -36,6 +36,8 @@ export interface ClusterSettings {
   name: string;
   leaseMs: number;
   version: string;
+  /** Longest wait (ms) for another node's turn in {@link ClusterMembership.oneAtATime}; default two minutes. */
+  turnWaitMs?: number;
 }
 
 /** The node view plugins get (`context.cluster`). */
@@ -62,15 +64,23 @@ export interface ClusterMembership {
   onLeaseLost(listener: () => Promise<void> | void): void;
   /**
    * Runs `work` while no other node of the team runs work of the same `name`, waiting for the one that does: for
-   * work every node could do but one at a time should (catching up a derived table that all nodes share). On
-   * PostgreSQL a session advisory lock, held on a connection of its own for the duration (a node that dies lets go
-   * with its connection); on SQLite, whose store has one process, it runs at once.
+   * work every node could do but one at a time should (catching up a derived table that all nodes share). The work
+   * must stay correct when two nodes run it together: a node that holds its turn for more than two minutes without
+   * dying (paused) no longer holds the others back. On PostgreSQL a session advisory lock, held on a connection of its
+   * own for the duration (a node that dies lets go with its connection); on SQLite, whose store has one process, it
+   * runs at once.
    */
   oneAtATime<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
 
 /** First key of the advisory locks of {@link ClusterMembership.oneAtATime} ('wbte' in ASCII); the second is the name's hash. */
 const ONE_AT_A_TIME_LOCKS = 0x77627465;
+
+/** Longest wait (ms) for another node's turn before {@link ClusterMembership.oneAtATime} runs the work anyway. */
+const DEFAULT_TURN_WAIT_MS = 120_000;
+
+/** PostgreSQL's `lock_not_available`: the lock timeout passed. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 const MAX_HEARTBEAT_INTERVAL_MS = 10_000;
 
@@ -255,12 +265,26 @@ export class Cluster implements ClusterMembership {
     if (!this.shared) return work();
     const { sql } = this.storage;
     return this.db.connection().execute(async (connection) => {
-      await sql`select pg_advisory_lock(${ONE_AT_A_TIME_LOCKS}, hashtext(${name}))`.execute(connection);
+      // A node that holds the lock and stops answering (paused, not dead) must not stall the others for ever: past
+      // the wait, the work runs anyway (work given here must be safe to run on two nodes at once; the lock only
+      // spares the second the effort).
+      const waitMs = this.settings.turnWaitMs ?? DEFAULT_TURN_WAIT_MS;
+      await sql`select set_config('lock_timeout', ${`${waitMs}ms`}, false)`.execute(connection);
+      let locked = true;
+      try {
+        await sql`select pg_advisory_lock(${ONE_AT_A_TIME_LOCKS}, hashtext(${name}))`.execute(connection);
+      } catch (error) {
+        if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+        locked = false;
+        this.logger.warn({ work: name, waitedMs: waitMs }, 'another node held its turn too long; this node runs the work beside it');
+      } finally {
+        await sql`select set_config('lock_timeout', '0', false)`.execute(connection).catch(() => undefined);
+      }
       try {
         return await work();
       } finally {
         // a connection lost meanwhile took the lock with it
-        await sql`select pg_advisory_unlock(${ONE_AT_A_TIME_LOCKS}, hashtext(${name}))`.execute(connection).catch(() => undefined);
+        if (locked) await sql`select pg_advisory_unlock(${ONE_AT_A_TIME_LOCKS}, hashtext(${name}))`.execute(connection).catch(() => undefined);
       }
     });
   }

@@ -1,6 +1,6 @@
 // Work one node at a time across a team: two nodes (two connection pools) on one PostgreSQL store never run work of
-// the same name together, run work of different names side by side, and let go when work fails; on SQLite (one
-// process) the work runs at once.
+// the same name together, run work of different names side by side, run it anyway past the wait for a turn held too
+// long, and let go when work fails; on SQLite (one process) the work runs at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +15,8 @@ if (!testPostgresUrl) console.warn('[notice] WORKBENCH_TEST_POSTGRES_URL is not 
 
 const logger = pino({ level: 'silent' });
 
-function clusterOn(storage: Storage, name: string): Cluster {
-  return new Cluster(storage, { name, leaseMs: 10_000, version: 'test' }, logger);
+function clusterOn(storage: Storage, name: string, turnWaitMs?: number): Cluster {
+  return new Cluster(storage, { name, leaseMs: 10_000, version: 'test', turnWaitMs }, logger);
 }
 
 /** Work that records how many runs of it are under way at once, lasting `ms`. */
@@ -90,6 +90,26 @@ describe.skipIf(!testPostgresUrl)('one at a time across nodes on PostgreSQL', ()
     const seen = recorder();
     await Promise.all([a.oneAtATime('feed', seen.work('a', 300)), b.oneAtATime('aggregate', seen.work('b', 300))]);
     expect(seen.most()).toBe(2);
+  });
+
+  it('runs the work anyway once a node has held its turn longer than the wait', async () => {
+    const patient = clusterOn(storages[1], 'node-b-short-wait', 200);
+    const seen = recorder();
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const holder = a.oneAtATime('feed', async () => {
+      holding();
+      return seen.work('holder', 1_500)();
+    });
+    // the first node holds its turn before the second asks for one
+    await held;
+    const answers = await Promise.all([holder, patient.oneAtATime('feed', seen.work('beside', 50))]);
+    expect(answers).toEqual(['holder', 'beside']);
+    // the second did not wait for the first to end
+    expect(seen.runs).toEqual(['beside', 'holder']);
+    expect(seen.most()).toBe(2);
+    // and the lock was let go: the next turn is taken at once
+    expect(await b.oneAtATime('feed', async () => 'next')).toBe('next');
   });
 
   it('lets go when the work fails: the error reaches the caller and the other node runs next', async () => {
