@@ -49,6 +49,7 @@ import { limitHeapGrowth } from './heap-growth.ts';
 import type { CliCommand, PluginContext } from './plugin-api.ts';
 import { secureDataFolder } from './data-dir.ts';
 import { FeatureSwitches } from './feature-switches.ts';
+import { keepShortLivedAllocationsYoung } from './heap-settings.ts';
 
 /** The product version (from package.json). */
 export const WORKBENCH_VERSION: string = (
@@ -116,6 +117,8 @@ function withRequirements(ordered: DiscoveredPlugin[], ids: ReadonlySet<string>)
 
 /** Boots a Workbench; throws ConfigError / PluginSetError / a named plugin failure when it cannot. */
 export async function createWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
+  // before any plugin is loaded: whether a parser's allocations get pretenured must not depend on boot timing
+  keepShortLivedAllocationsYoung();
   const { config, ordered, disabled, unknownSections } = await readPluginSet(options);
   const kernelConfig = config.kernel;
   const sections = kernelConfig.plugins;
