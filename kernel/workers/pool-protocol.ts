@@ -6,6 +6,7 @@
 import type { DiffOptions, GenerateOptions, ReadContentOptions, ValidateOptions } from '../standards-registry.ts';
 import type { DiscoveredPlugin } from '../plugin-manifest.ts';
 import type { ProfilePack } from '../profile-packs.ts';
+import type { ReadFilesOptions, ReceivedFileRequest } from '../received-files.ts';
 
 /** What a worker needs to boot the plugins that run in it. */
 export interface WorkerBootData {
@@ -25,7 +26,9 @@ export type PooledTask =
   | { operation: 'diff'; standard: string; left: string; right: string; options: DiffOptions }
   | { operation: 'generate'; standard: string; options: GenerateOptions }
   /** The adapter's reading capability over received content; every message is validated in the worker. */
-  | { operation: 'read'; standard: string; content: Uint8Array; options: Omit<ReadContentOptions, 'validateHere'> };
+  | { operation: 'read'; standard: string; content: Uint8Array; options: Omit<ReadContentOptions, 'validateHere'> }
+  /** Received files read from disk and by a reading capability, a batch in one task (received-files.ts). */
+  | { operation: 'readFiles'; files: ReceivedFileRequest[]; options: ReadFilesOptions };
 
 /** What the pool sends a worker: the task and its number, which the worker reports when it begins the work. */
 export interface PoolRequest {

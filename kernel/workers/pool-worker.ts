@@ -6,12 +6,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { WorkbenchError } from '../errors.ts';
 import type { StandardAdapter } from '../standards-registry.ts';
+import { readReceivedFiles } from '../received-files.ts';
 import type { PoolRequest, PooledTask, TaskOutcome, TaskStarted, WorkerBootData } from './pool-protocol.ts';
 import { bootWorkerPlugins } from './worker-plugins.ts';
 
 const standards = await bootWorkerPlugins(workerData as WorkerBootData);
 
-function perform(adapter: StandardAdapter, task: PooledTask): unknown {
+function perform(adapter: StandardAdapter, task: Exclude<PooledTask, { operation: 'readFiles' }>): unknown {
   switch (task.operation) {
     case 'validate':
       return adapter.validate(task.content, task.options);
@@ -28,6 +29,7 @@ function perform(adapter: StandardAdapter, task: PooledTask): unknown {
 /** Runs one task (piscina calls the default export). */
 export default function runPooledTask({ id, task }: PoolRequest): TaskOutcome {
   parentPort?.postMessage({ taskStarted: id } satisfies TaskStarted);
+  if (task.operation === 'readFiles') return { ok: true, value: readReceivedFiles(standards.list(), task.files, task.options) };
   const adapter = standards.get(task.standard);
   if (!adapter) throw new Error(`No standard adapter "${task.standard}" is registered in the worker thread.`);
   try {

@@ -14,6 +14,7 @@ import type {
   ValidationResult,
 } from '../standards-registry.ts';
 import type { WorkPool } from './work-pool.ts';
+import type { ReadFilesOptions, ReceivedFile, ReceivedFileRequest } from '../received-files.ts';
 
 /** Generated messages per request above which generation goes to the pool. */
 const INLINE_GENERATE_COUNT = 10;
@@ -69,6 +70,16 @@ export class StandardsRunner {
     if (!this.pool || content.length < Math.max(this.readInPoolFromBytes, this.inlineBelowBytes)) return reading.readMessages(content, options);
     const { validateHere: _here, ...portable } = options;
     return this.pool.run({ operation: 'read', standard: adapter.id, content, options: portable });
+  }
+
+  /**
+   * Reads a batch of small received files in the pool as one task (received-files.ts), so the event loop is free
+   * meanwhile; undefined without a pool: the caller reads them itself. Rejects as {@link WorkPool.run} does (busy,
+   * over budget, stopping).
+   */
+  async readFiles(files: ReceivedFileRequest[], options: ReadFilesOptions): Promise<ReceivedFile[] | undefined> {
+    if (!this.pool) return undefined;
+    return this.pool.run({ operation: 'readFiles', files, options });
   }
 
   /** Generates messages with the adapter. */

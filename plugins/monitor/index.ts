@@ -77,6 +77,8 @@ export const plugin: PluginModule<MonitorConfig> = {
         validateHere: (rawLength) => !context.standardsRunner.isPooled(rawLength),
         validate: (adapter, content, options) => whilePoolBusy(() => context.standardsRunner.validate(adapter, content, options)),
         read: (adapter, content, options) => whilePoolBusy(() => context.standardsRunner.read(adapter, content, options)),
+        // a busy pool is not waited for: the queue reads those files itself
+        readFiles: (files, options) => context.standardsRunner.readFiles(files, options),
       },
       maxFileBytes: config.maxFileBytes,
       batchFiles: config.commitBatchFiles,

@@ -7,7 +7,7 @@
  * added (alert rules, `message.ingested`, traffic evaluation). The watch manager tells the queue which interfaces are
  * watched ({@link IngestQueue.watching}); the queue never calls back into it.
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -16,7 +16,8 @@ import { LoopSlice } from '../../../kernel/loop-slice.ts';
 import type { MonitoredInterface } from '../api.ts';
 import type { CommitStore } from './commit-statements.ts';
 import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, renamedFrom, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
-import { readContent, type ContentReaders, type ContentReading } from './message-reading.ts';
+import { isPooledReading, readContent, type ContentReaders, type ContentReading, type PooledReading } from './message-reading.ts';
+import { readSettledContent, type ReceivedFile } from '../../../kernel/received-files.ts';
 import { OpenTails } from './open-tails.ts';
 import type { FileRow, MonitorDatabase } from '../monitor-tables.ts';
 import type { LatencyLimits } from './rollup-writer.ts';
@@ -43,21 +44,21 @@ const BURST_MS = 250;
 const MAX_RETRY_DELAY_MS = 60_000;
 
 /**
- * A settled file's content and its size and mtime taken after the read through the same descriptor: one open, one
- * read, one fstat, one close. The buffer holds one byte more than the settled size, so a file that grew since it
- * settled fills it and shows a size or mtime other than the settled one (the caller looks at it again later); a short
- * read of a regular file is its end. What is read is bounded by the settled size, whatever the file does meanwhile.
+ * New files of an interface in a batch from which they are read in a worker thread (when the service has a worker
+ * pool): fewer are read here, where a thread hop would cost more than it frees.
  */
-function readSettled(path: string, settledSize: number): { content: Buffer; after: { size: number; mtimeMs: number } } {
-  const fd = openSync(path, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(settledSize + 1);
-    const length = readSync(fd, buffer, 0, buffer.length, null);
-    const after = fstatSync(fd);
-    return { content: buffer.subarray(0, length), after: { size: after.size, mtimeMs: after.mtimeMs } };
-  } finally {
-    closeSync(fd);
-  }
+const POOLED_READ_MIN_FILES = 16;
+
+/**
+ * A batch taken from the queue: its files' ledger rows, and the readings of its small new files under way in a
+ * worker thread, keyed by {@link ledgerKey} (empty when they are read here). While one batch commits, the next one
+ * is prepared, so its files are read meanwhile.
+ */
+interface PreparedBatch {
+  jobs: IngestJob[];
+  /** The ledger rows, or why they could not be read (the batch then fails as a whole and is tried again). */
+  rows: Map<string, FileRow> | { failed: unknown };
+  pooled: Promise<Map<string, ReceivedFile>>;
 }
 
 /** What the queue needs. */
@@ -94,6 +95,8 @@ export type AfterCommitListener = (files: CommittedIngest[]) => Promise<void> | 
 /** Settled files waiting to be read, and the loop that reads them. */
 export class IngestQueue {
   private readonly waiting = new Map<string, IngestJob>();
+  /** Paths of the batches taken and not finished yet: a newer job of one waits until its batch committed. */
+  private readonly taken = new Set<string>();
   /** Interfaces being watched, with their settings: a job of any other is dropped. */
   private readonly watched = new Map<string, MonitoredInterface>();
   private readonly listeners: AfterCommitListener[] = [];
@@ -134,10 +137,13 @@ export class IngestQueue {
     this.openTails.dropInterface(interfaceId);
   }
 
-  /** Whether a file of an interface waits in the queue, or is held for its writer to finish its last message. */
+  /**
+   * Whether a file of an interface waits in the queue, is in a batch being read or committed, or is held for its
+   * writer to finish its last message.
+   */
   has(interfaceId: string, relativePath: string): boolean {
     const key = ledgerKey(interfaceId, relativePath);
-    return this.waiting.has(key) || this.openTails.has(key);
+    return this.waiting.has(key) || this.taken.has(key) || this.openTails.has(key);
   }
 
   /** Files held for their writers to finish their last messages (open-tails.ts). */
@@ -179,36 +185,51 @@ export class IngestQueue {
   }
 
   private async loop(): Promise<void> {
-    while (this.waiting.size > 0 && !this.stopped) {
-      // A file after a quiet spell goes at once (a lone file is counted without delay). During a burst (a batch
-      // ended moments ago) the loop lets files settle for a moment before taking the next batch: reading and
-      // committing hold the event loop, so without the pause each batch would hold the one or two files that
-      // settled meanwhile, and every file would pay a commit of its own.
-      const inBurst = performance.now() - this.lastBatchEndedMs < BURST_MS;
-      if (inBurst && !this.batchFull()) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
-      if (this.stopped) break;
-      const batch = this.takeBatch();
+    let ahead: PreparedBatch | undefined;
+    while ((this.waiting.size > 0 || ahead) && !this.stopped) {
+      let batch = ahead;
+      ahead = undefined;
+      if (!batch) {
+        // A file after a quiet spell goes at once (a lone file is counted without delay). During a burst (a batch
+        // ended moments ago) the loop lets files settle for a moment before taking the next batch: reading and
+        // committing hold the event loop, so without the pause each batch would hold the one or two files that
+        // settled meanwhile, and every file would pay a commit of its own.
+        const inBurst = performance.now() - this.lastBatchEndedMs < BURST_MS;
+        if (inBurst && !this.batchFull()) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+        if (this.stopped) break;
+        batch = this.prepare(this.takeBatch());
+        if (batch.jobs.length === 0) break;
+      }
+      // with a full batch already waiting (a backlog), it is taken now: its files are read in a worker thread while
+      // this batch commits (paths of this batch stay out of it, so no file is judged against a ledger about to change)
+      if (this.batchFull()) ahead = this.prepare(this.takeBatch());
       try {
         await this.process(batch);
       } catch (error) {
         // nothing of the batch counted (the transaction rolled back, or the ledger could not be read): every file is
         // tried again, later each time, since no file-system event may ever come for it again
-        const failedAttempts = Math.max(...batch.map((job) => job.failedAttempts ?? 0)) + 1;
+        const failedAttempts = Math.max(...batch.jobs.map((job) => job.failedAttempts ?? 0)) + 1;
         const delayMs = Math.min(MAX_RETRY_DELAY_MS, Math.max(this.deps.settleMs, 250) * 2 ** Math.min(failedAttempts - 1, 16));
-        this.deps.logger.error({ err: error, files: batch.length, retryInMs: delayMs }, 'monitor could not commit a batch of files; it is tried again');
-        for (const job of batch) this.retryLater({ ...job, failedAttempts }, delayMs);
+        this.deps.logger.error({ err: error, files: batch.jobs.length, retryInMs: delayMs }, 'monitor could not commit a batch of files; it is tried again');
+        for (const job of batch.jobs) this.retryLater({ ...job, failedAttempts }, delayMs);
+      } finally {
+        for (const job of batch.jobs) this.taken.delete(ledgerKey(job.interfaceId, job.relativePath));
       }
       this.lastBatchEndedMs = performance.now();
     }
+    // stopped with a batch prepared: its files are let go, as the waiting ones are
+    if (ahead) for (const job of ahead.jobs) this.taken.delete(ledgerKey(job.interfaceId, job.relativePath));
   }
 
   /** Whether the files waiting fill a batch already (by count or by size). */
   private batchFull(): boolean {
-    if (this.waiting.size >= this.deps.batchFiles) return true;
+    let files = 0;
     let bytes = 0;
-    for (const job of this.waiting.values()) {
+    for (const [key, job] of this.waiting) {
+      if (this.taken.has(key)) continue;
+      files++;
       bytes += job.size;
-      if (bytes >= MAX_BATCH_BYTES) return true;
+      if (files >= this.deps.batchFiles || bytes >= MAX_BATCH_BYTES) return true;
     }
     return false;
   }
@@ -216,30 +237,84 @@ export class IngestQueue {
   /**
    * Takes the next batch out of the waiting files: at most `batchFiles` files and, beyond its first file, at most
    * MAX_BATCH_BYTES of content, so the messages held in memory until the commit stay bounded whatever the files hold.
+   * A path of a batch not finished yet stays waiting.
    */
   private takeBatch(): IngestJob[] {
     const batch: IngestJob[] = [];
     let bytes = 0;
     for (const [key, job] of this.waiting) {
+      if (this.taken.has(key)) continue;
       if (batch.length > 0 && bytes + job.size > MAX_BATCH_BYTES) break;
       batch.push(job);
       this.waiting.delete(key);
+      this.taken.add(key);
       bytes += job.size;
       if (batch.length >= this.deps.batchFiles) break;
     }
     return batch;
   }
 
-  private async process(batch: IngestJob[]): Promise<void> {
+  /**
+   * Reads the batch's ledger rows and starts reading its small new files in a worker thread (those of an interface
+   * with at least POOLED_READ_MIN_FILES of them, when there is a pool). Never rejects: a failure is kept in the batch.
+   */
+  private prepare(jobs: IngestJob[]): PreparedBatch {
+    const rowsRead = currentRows(this.deps.db, jobs);
+    const batch: PreparedBatch = { jobs, rows: new Map(), pooled: Promise.resolve(new Map()) };
+    batch.pooled = rowsRead.then(
+      (rows) => {
+        batch.rows = rows;
+        return this.readInWorker(jobs, rows);
+      },
+      (error: unknown) => {
+        batch.rows = { failed: error };
+        return new Map<string, ReceivedFile>();
+      },
+    );
+    return batch;
+  }
+
+  /**
+   * The worker thread's readings of the batch's new files that are small (read here otherwise, and in the pool
+   * each when large), by interface; a group whose reading failed (pool busy, stopping) is read here instead.
+   */
+  private async readInWorker(jobs: IngestJob[], rows: ReadonlyMap<string, FileRow>): Promise<Map<string, ReceivedFile>> {
+    const read = new Map<string, ReceivedFile>();
+    const readFiles = this.deps.readers.readFiles;
+    if (!readFiles) return read;
+    const byInterface = new Map<string, IngestJob[]>();
+    for (const job of jobs) {
+      const key = ledgerKey(job.interfaceId, job.relativePath);
+      if (rows.has(key) || job.size > this.deps.maxFileBytes || !this.deps.readers.validateHere(job.size)) continue;
+      byInterface.set(job.interfaceId, [...(byInterface.get(job.interfaceId) ?? []), job]);
+    }
+    for (const [interfaceId, group] of byInterface) {
+      const monitored = this.watched.get(interfaceId);
+      if (!monitored || group.length < POOLED_READ_MIN_FILES) continue;
+      const options = { standard: monitored.standard, read: { mode: monitored.validationMode, profile: monitored.profileName ?? undefined, firstIndex: 0 } };
+      try {
+        const files = await readFiles(group.map((job) => ({ path: job.absolutePath, expectedSize: job.size })), options);
+        files?.forEach((file, index) => read.set(ledgerKey(interfaceId, group[index].relativePath), file));
+      } catch (error) {
+        this.deps.logger.debug({ err: error, files: group.length }, 'monitor files not read in a worker thread; read on the event loop');
+      }
+    }
+    return read;
+  }
+
+  private async process(batch: PreparedBatch): Promise<void> {
     const files: ReadFile[] = [];
     const monitoredOf = new Map<string, MonitoredInterface>();
-    const rows = await currentRows(this.deps.db, batch);
+    const pooled = await batch.pooled;
+    const { rows } = batch;
+    if (!(rows instanceof Map)) throw rows.failed;
     const slice = new LoopSlice();
-    for (const job of batch) {
+    for (const job of batch.jobs) {
       const monitored = this.watched.get(job.interfaceId);
       if (!monitored) continue;
       monitoredOf.set(job.interfaceId, monitored);
-      const file = await this.read(job, monitored, rows.get(ledgerKey(job.interfaceId, job.relativePath)));
+      const key = ledgerKey(job.interfaceId, job.relativePath);
+      const file = await this.read(job, monitored, rows.get(key), pooled.get(key));
       if (file) files.push(file);
       // Reading and judging files is synchronous work chained by promises that never wait (SQLite answers at once):
       // a whole batch took 0.3 to 1 s of the event loop. Hand it back every few milliseconds, so every base's
@@ -308,7 +383,7 @@ export class IngestQueue {
    * read is synchronous on purpose: settled message files are small, and a synchronous read does not queue behind
    * the thousands of stat calls a watcher issues when a folder fills up.
    */
-  private async read(job: IngestJob, monitored: MonitoredInterface, row: FileRow | undefined): Promise<ReadFile | undefined> {
+  private async read(job: IngestJob, monitored: MonitoredInterface, row: FileRow | undefined, inWorker?: ReceivedFile): Promise<ReadFile | undefined> {
     const byStat = judgeByStat(row, job.size, job.mtimeMs);
     if (byStat?.kind === 'unchanged') return undefined;
     const receivedAt = new Date(job.settledAtMs).toISOString();
@@ -330,7 +405,10 @@ export class IngestQueue {
     }
     let content: Buffer;
     try {
-      const { content: read, after } = readSettled(job.absolutePath, job.size);
+      if (inWorker && !inWorker.ok) throw Object.assign(new Error(inWorker.code), { code: inWorker.code });
+      const { content: read, after } = inWorker?.ok
+        ? { content: Buffer.from(inWorker.content.buffer, inWorker.content.byteOffset, inWorker.content.byteLength), after: inWorker.after }
+        : readSettledContent(job.absolutePath, job.size);
       content = read;
       if (after.size !== content.length || after.mtimeMs !== job.mtimeMs) {
         // written to since it settled: look again after the settle time with what it is now
@@ -344,7 +422,8 @@ export class IngestQueue {
       return undefined;
     }
     const key = ledgerKey(job.interfaceId, job.relativePath);
-    const judged = await this.judge(job, monitored, row, byStat === undefined, content);
+    const pooled = isPooledReading(inWorker) ? inWorker : undefined;
+    const judged = await this.judge(job, monitored, row, byStat === undefined, content, pooled);
     if (judged.reading?.openFrom === undefined) {
       this.openTails.release(key);
       return judged.file;
@@ -367,7 +446,8 @@ export class IngestQueue {
 
   /**
    * Judges content against the file's ledger row (`compare`: the stat did not settle it) and reads the messages it
-   * adds; `reading` is absent when nothing needed reading (touched, empty).
+   * adds; `reading` is absent when nothing needed reading (touched, empty). `pooled` is the whole content's reading
+   * done in a worker thread, with its hash.
    */
   private async judge(
     job: IngestJob,
@@ -375,15 +455,16 @@ export class IngestQueue {
     row: FileRow | undefined,
     compare: boolean,
     content: Buffer,
+    pooled?: PooledReading,
   ): Promise<{ file: ReadFile; reading?: ContentReading }> {
     const receivedAt = new Date(job.settledAtMs).toISOString();
-    const hash = sha256(content);
+    const hash = pooled?.sha256 ?? sha256(content);
     const verdict = row && compare ? judgeByContent(row, content, hash) : { kind: 'new' as const };
     const file = { interfaceId: job.interfaceId, path: job.relativePath, receivedAt, size: content.length, mtimeMs: job.mtimeMs, hash, verdict };
     if (verdict.kind === 'touched') return { file: { ...file, state: 'ingested', error: null, messages: [] } };
     if (content.length === 0) return { file: { ...file, state: 'empty', error: null, messages: [] } };
     const skip = verdict.kind === 'appended' ? Number(verdict.row.message_count) : 0;
-    const reading = await readContent(content, { readers: this.deps.readers, monitored, receivedAtMs: job.settledAtMs, skip });
+    const reading = await readContent(content, { readers: this.deps.readers, monitored, receivedAtMs: job.settledAtMs, skip, pooled: skip === 0 ? pooled : undefined });
     return {
       file: { ...file, state: reading.unparsable ? 'unparsable' : 'ingested', error: reading.problem ?? null, messages: reading.messages },
       reading,

@@ -16,14 +16,12 @@ import type {
   ValidationIssue,
   ValidationResult,
 } from '../../../kernel/standards-registry.ts';
+import { chooseReadingAdapter, type ReadFilesOptions, type ReceivedFile, type ReceivedFileRequest } from '../../../kernel/received-files.ts';
 import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from '../api.ts';
 import { digestOf, noFacts, readFacts } from '../message-facts.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;
-
-/** Characters of a file's start an adapter's `detect` looks at (`auto` interfaces). */
-const DETECT_CHARS = 4096;
 
 /** Validates one message's text with an adapter (the adapter itself, or the kernel's runner in front of it). */
 export type ValidateMessage = (adapter: StandardAdapter, content: string, options: ValidateOptions) => Promise<ValidationResult> | ValidationResult;
@@ -41,6 +39,19 @@ export interface ContentReaders {
   validate: ValidateMessage;
   /** Whether a message of this length is validated on the event loop, by the reading. */
   validateHere(rawLength: number): boolean;
+  /**
+   * Reads a batch of small files in a worker thread, every message validated there (kernel received-files.ts);
+   * undefined when there is no worker pool. Absent: files are always read here.
+   */
+  readFiles?(files: ReceivedFileRequest[], options: ReadFilesOptions): Promise<ReceivedFile[] | undefined>;
+}
+
+/** A file read in a worker thread whose reading succeeded: its messages, read and validated there. */
+export type PooledReading = Extract<ReceivedFile, { ok: true }> & { reader: string; read: ReadContentResult };
+
+/** Whether a worker thread's reading of a file can be used as it is (read by an adapter, without error). */
+export function isPooledReading(file: ReceivedFile | undefined): file is PooledReading {
+  return file !== undefined && file.ok && file.reader !== undefined && file.read !== undefined;
 }
 
 /** A message ready to be stored: its facts without what the ledger assigns (ids, file, receipt time), and its text. */
@@ -105,41 +116,6 @@ async function validate(
   }
 }
 
-/**
- * The adapter that reads an interface's file: the declared standard's, or for `auto` the reading adapter most
- * confident about the file's start. `fallback` is the closest one when none is confident (it names the standard of
- * the failed message an unreadable file becomes); undefined only when no adapter can read files at all.
- */
-export function chooseReader(
-  adapters: readonly StandardAdapter[],
-  standard: MonitoredInterface['standard'],
-  content: Buffer,
-): { adapter?: StandardAdapter; fallback?: StandardAdapter } {
-  const readable = adapters.filter((a) => a.reading !== undefined);
-  if (standard !== 'auto') {
-    const declared = readable.find((a) => a.id === standard);
-    return { adapter: declared, fallback: declared };
-  }
-  const head = content.subarray(0, DETECT_CHARS).toString('utf8');
-  let best: StandardAdapter | undefined;
-  let bestScore = -1;
-  for (const adapter of readable) {
-    let score = 0;
-    try {
-      score = adapter.detect(head);
-    } catch {
-      score = 0;
-    }
-    if (score > bestScore) {
-      best = adapter;
-      bestScore = score;
-      // a certain answer (scores are 0 to 1) cannot be beaten: the first adapter that is sure wins, as before
-      if (score >= 1) break;
-    }
-  }
-  return { adapter: bestScore >= 0.5 ? best : undefined, fallback: best };
-}
-
 /** The pool's codes for work it gave up on: the content is then a failed file saying so, never a crash. */
 const GIVEN_UP = new Set(['PROCESSING_TIME_EXCEEDED', 'PROCESSING_MEMORY_EXCEEDED']);
 
@@ -187,14 +163,17 @@ function unreadableMessage(standard: MonitoredStandard, problem: string, content
 
 /**
  * Reads content; `skip` messages at the start are already stored (an appended file), so only the later ones are
- * validated and returned. `receivedAtMs` is when the settled file was seen.
+ * validated and returned. `receivedAtMs` is when the settled file was seen. `pooled` is the content's reading done
+ * in a worker thread (the whole content, nothing skipped): its messages are taken as they are.
  */
 export async function readContent(
   content: Buffer,
-  options: { readers: ContentReaders; monitored: MonitoredInterface; receivedAtMs: number; skip: number },
+  options: { readers: ContentReaders; monitored: MonitoredInterface; receivedAtMs: number; skip: number; pooled?: PooledReading },
 ): Promise<ContentReading> {
-  const { monitored, readers } = options;
-  const { adapter, fallback } = chooseReader(readers.adapters(), monitored.standard, content);
+  const { monitored, readers, pooled } = options;
+  const registered = readers.adapters();
+  const chosen = pooled ? registered.find((a) => a.id === pooled.reader) : undefined;
+  const { adapter, fallback } = chosen ? { adapter: chosen, fallback: chosen } : chooseReadingAdapter(registered, monitored.standard, content);
   const fallbackStandard = (fallback?.id ?? (monitored.standard === 'auto' ? 'hl7' : monitored.standard)) as MonitoredStandard;
   const failed = (problem: string): ContentReading => ({
     unparsable: true,
@@ -211,7 +190,7 @@ export async function readContent(
     );
   }
   const standard = adapter.id as MonitoredStandard;
-  const reading = await readWithProfile(adapter, readers, content, monitored, options.skip);
+  const reading = chosen && pooled ? { read: pooled.read } : await readWithProfile(adapter, readers, content, monitored, options.skip);
   if ('givenUp' in reading) return failed(reading.givenUp);
   const { read, warning } = reading;
   if (read.messageCount === 0) return failed(read.problems[read.problems.length - 1] ?? `The content holds no ${adapter.displayName} message.`);
