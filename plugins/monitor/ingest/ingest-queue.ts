@@ -286,7 +286,9 @@ export class IngestQueue {
     for (const job of jobs) {
       const key = ledgerKey(job.interfaceId, job.relativePath);
       if (rows.has(key) || job.size > this.deps.maxFileBytes || !this.deps.readers.validateHere(job.size)) continue;
-      byInterface.set(job.interfaceId, [...(byInterface.get(job.interfaceId) ?? []), job]);
+      const group = byInterface.get(job.interfaceId);
+      if (group) group.push(job);
+      else byInterface.set(job.interfaceId, [job]);
     }
     for (const [interfaceId, group] of byInterface) {
       const monitored = this.watched.get(interfaceId);
