@@ -4,30 +4,25 @@
 // profile each answer as data, never as a thrown error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chooseReadingAdapter, readReceivedFiles, readSettledContent, type ReceivedFile } from '../../kernel/received-files.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import type { StandardAdapter } from '../../kernel/standards-registry.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { startRegisteredAdapters, type RegisteredAdapters } from '../helpers/registered-adapters.ts';
 
 const MESSAGE = 'MSH|^~\\&|APP|FAC|RAPP|RFAC|20260101120000||ADT^A01^ADT_A01|CTRL1|P|2.5\rEVN|A01|20260101120000\rPID|1||P1^^^HOSP^MR||DOE^JANE';
 
 describe('received files', () => {
-  let wb: TestWorkbench;
+  let registered: RegisteredAdapters;
   let adapters: StandardAdapter[];
   let dir: string;
   beforeAll(async () => {
-    wb = await startTestWorkbench();
-    adapters = resolveService(wb.workbench.container, TOKENS.Standards).list();
-    dir = mkdtempSync(join(tmpdir(), 'workbench-received-'));
+    registered = await startRegisteredAdapters('workbench-received-');
+    ({ adapters, dir } = registered);
   });
-  afterAll(async () => {
-    await wb.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => registered.stop());
 
   const write = (name: string, content: string): { path: string; expectedSize: number } => {
     const path = join(dir, name);
@@ -90,7 +85,7 @@ describe('received files', () => {
   it('runs a batch in the worker pool with the same answers as in the thread', async () => {
     const files = Array.from({ length: 20 }, (_, i) => write(`pooled-${i}.hl7`, MESSAGE.replace('CTRL1', `CTRL${i}`)));
     const options = { standard: 'auto', read: { mode: 'compatibility' as const } };
-    const runner = resolveService(wb.workbench.container, TOKENS.StandardsRunner);
+    const runner = resolveService(registered.wb.workbench.container, TOKENS.StandardsRunner);
     const pooled = await runner.readFiles(files, options);
     expect(pooled).toBeDefined();
     const here = readReceivedFiles(adapters, files, options);

@@ -4,13 +4,10 @@
 // (which would count the whole file a second time). Driven on the queue itself, with the worker's reading held while
 // the files change, on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { readReceivedFiles, type ReadFilesOptions, type ReceivedFileRequest } from '../../kernel/received-files.ts';
-import { resolveService } from '../../kernel/service-ref.ts';
-import { TOKENS } from '../../kernel/tokens.ts';
 import { systemClock } from '../../kernel/clock.ts';
 import { createLogger } from '../../kernel/logger.ts';
 import type { StandardAdapter } from '../../kernel/standards-registry.ts';
@@ -19,7 +16,7 @@ import type { ContentReaders } from '../../plugins/monitor/ingest/message-readin
 import type { MonitoredInterface } from '../../plugins/monitor/api.ts';
 import type { MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';
 import { testPostgresUrl } from '../helpers/postgres-schema.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { startRegisteredAdapters, type RegisteredAdapters } from '../helpers/registered-adapters.ts';
 import { adtMessage, waitFor } from './monitor-harness.ts';
 import { withMonitorStorage } from './monitor-storage.ts';
 
@@ -27,18 +24,14 @@ const stores = testPostgresUrl ? (['sqlite', 'postgres'] as const) : (['sqlite']
 if (!testPostgresUrl) console.warn('[notice] WORKBENCH_TEST_POSTGRES_URL is not set: reading ahead is tested on SQLite only.');
 
 describe.each(stores)('reading the next batch ahead on %s', (name) => {
-  let wb: TestWorkbench;
+  let registered: RegisteredAdapters;
   let adapters: StandardAdapter[];
   let dir: string;
   beforeAll(async () => {
-    wb = await startTestWorkbench();
-    adapters = resolveService(wb.workbench.container, TOKENS.Standards).list();
-    dir = mkdtempSync(join(tmpdir(), 'workbench-read-ahead-'));
+    registered = await startRegisteredAdapters('workbench-read-ahead-');
+    ({ adapters, dir } = registered);
   });
-  afterAll(async () => {
-    await wb.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => registered.stop());
 
   it('takes a changed file of a batch in flight only after that batch committed', async () => {
     await withMonitorStorage(name, async (storage) => {

@@ -109,3 +109,23 @@ export async function waitFor<T>(probe: () => Promise<T> | T, timeoutMs = 20_000
   }
   throw new Error(`Timed out waiting for ${label}; last value: ${JSON.stringify(last)}`);
 }
+
+/** Creates an interface watching `directoryPath` through HTTP (201 expected) and answers its id. */
+export async function createWatchedInterface(h: MonitorHarness, name: string, directoryPath: string): Promise<string> {
+  const created = await h.post('/api/monitor/interfaces', { name, directoryPath });
+  if (created.status !== 201) throw new Error(`interface not created (${created.status}): ${created.text}`);
+  return created.json.data.id as string;
+}
+
+/** An interface's message totals of the last two hours, through HTTP. */
+export async function interfaceTotals(h: MonitorHarness, id: string): Promise<{ messagesTotal: number; messagesFailed: number }> {
+  return (await h.get(`/api/monitor/interfaces/${id}/metrics?sinceHours=2`)).json.data;
+}
+
+/** Waits until an interface has counted at least `total` messages and answers its totals then. */
+export function waitForTotal(h: MonitorHarness, id: string, total: number, timeoutMs = 120_000): Promise<{ messagesTotal: number; messagesFailed: number }> {
+  return waitFor(async () => {
+    const totals = await interfaceTotals(h, id);
+    return totals.messagesTotal >= total ? totals : undefined;
+  }, timeoutMs, `${total} messages counted`);
+}

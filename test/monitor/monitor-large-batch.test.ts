@@ -8,7 +8,7 @@ import { WorkPool } from '../../kernel/workers/work-pool.ts';
 import type { PooledTask } from '../../kernel/workers/pool-protocol.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
-import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from './monitor-harness.ts';
+import { adtMessage, createWatchedInterface, interfaceTotals, startMonitorHarness, waitForTotal, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 /** `count` ADT messages in one batch file's text; every seventh lacks its MSH-9 and so fails validation. */
 function batch(count: number, prefix: string): string {
@@ -16,16 +16,6 @@ function batch(count: number, prefix: string): string {
     const message = adtMessage(`${prefix}${i}`, { patientId: `P${i}` });
     return i % 7 === 3 ? message.replace('ADT^A01', '') : message;
   }).join('\r');
-}
-
-async function createInterface(h: MonitorHarness, name: string, directoryPath: string): Promise<string> {
-  const created = await h.post('/api/monitor/interfaces', { name, directoryPath });
-  expect(created.status).toBe(201);
-  return created.json.data.id as string;
-}
-
-async function metrics(h: MonitorHarness, id: string): Promise<{ messagesTotal: number; messagesFailed: number }> {
-  return (await h.get(`/api/monitor/interfaces/${id}/metrics?sinceHours=2`)).json.data;
 }
 
 describe('large batch files', () => {
@@ -48,12 +38,9 @@ describe('large batch files', () => {
     const content = batch(1_500, 'BIG');
     expect(content.length).toBeGreaterThan(64 * 1024);
     writeFileSync(join(dir, 'big-batch.hl7'), content);
-    const id = await createInterface(h, 'large batch', dir);
+    const id = await createWatchedInterface(h, 'large batch', dir);
 
-    const counted = await waitFor(async () => {
-      const m = await metrics(h!, id);
-      return m.messagesTotal >= 1_500 ? m : undefined;
-    }, 120_000, 'the batch counted');
+    const counted = await waitForTotal(h, id, 1_500);
     // the same content read in-process gives the verdicts the monitor stored
     const hl7 = resolveService(h.wb.workbench.container, TOKENS.Standards).get('hl7');
     const inProcess = hl7!.reading!.readMessages(Buffer.from(content), { mode: 'compatibility' });
@@ -65,7 +52,7 @@ describe('large batch files', () => {
     // a small file beside it is read on the event loop, as before
     const before = tasks.length;
     writeFileSync(join(dir, 'small.hl7'), adtMessage('SMALL1'));
-    await waitFor(async () => (await metrics(h!, id)).messagesTotal === 1_501, 30_000, 'the small file counted');
+    await waitFor(async () => (await interfaceTotals(h!, id)).messagesTotal === 1_501, 30_000, 'the small file counted');
     expect(tasks.slice(before)).not.toContain('read');
   });
 
@@ -74,18 +61,18 @@ describe('large batch files', () => {
     const dir = h.folder();
     // far more than a worker reads in 100 ms
     writeFileSync(join(dir, 'huge-batch.hl7'), batch(40_000, 'HUGE'));
-    const id = await createInterface(h, 'over budget', dir);
+    const id = await createWatchedInterface(h, 'over budget', dir);
     const alert = await waitFor(async () => {
       const list = (await h!.get(`/api/monitor/alerts?interfaceId=${id}`)).json.data as Array<{ rule: string; message: string }>;
       return list.find((a) => a.rule === 'unparsable-file');
     }, 120_000, 'the unparsable-file alert');
     expect(alert.message).toContain('huge-batch.hl7');
-    const m = await metrics(h, id);
+    const m = await interfaceTotals(h, id);
     expect(m).toMatchObject({ messagesTotal: 1, messagesFailed: 1 });
     const page = await h.get(`/api/monitor/interfaces/${id}`);
     expect(page.status).toBe(200);
     // the service goes on: another file is counted
     writeFileSync(join(dir, 'next.hl7'), adtMessage('NEXT1'));
-    await waitFor(async () => (await metrics(h!, id)).messagesTotal === 2, 30_000, 'the next file counted');
+    await waitFor(async () => (await interfaceTotals(h!, id)).messagesTotal === 2, 30_000, 'the next file counted');
   });
 });

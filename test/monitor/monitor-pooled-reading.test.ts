@@ -10,7 +10,7 @@ import type { PooledTask } from '../../kernel/workers/pool-protocol.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE } from '../../plugins/monitor/api.ts';
-import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
+import { adtMessage, createWatchedInterface, startMonitorHarness, storages, waitForTotal, type MonitorHarness } from './monitor-harness.ts';
 
 /** One file per message; every seventh lacks its MSH-9 and so fails validation. */
 function writeFiles(dir: string, count: number, prefix: string): number {
@@ -21,16 +21,6 @@ function writeFiles(dir: string, count: number, prefix: string): number {
     writeFileSync(join(dir, `${prefix}-${i}.hl7`), i % 7 === 3 ? message.replace('ADT^A01^ADT_A01', '') : message);
   }
   return failed;
-}
-
-async function createInterface(h: MonitorHarness, name: string, directoryPath: string): Promise<string> {
-  const created = await h.post('/api/monitor/interfaces', { name, directoryPath });
-  expect(created.status).toBe(201);
-  return created.json.data.id as string;
-}
-
-async function metrics(h: MonitorHarness, id: string): Promise<{ messagesTotal: number; messagesFailed: number }> {
-  return (await h.get(`/api/monitor/interfaces/${id}/metrics?sinceHours=2`)).json.data;
 }
 
 /** Records the operation and file count of every pooled task. */
@@ -57,11 +47,8 @@ describe.each(storages())('small files read in a worker thread (%s)', (storage) 
     h = await startMonitorHarness({ storage, monitor: { commitBatchFiles: 100 } });
     const dir = h.folder();
     const failed = writeFiles(dir, 450, 'POOL');
-    const id = await createInterface(h, 'pooled backlog', dir);
-    const counted = await waitFor(async () => {
-      const m = await metrics(h!, id);
-      return m.messagesTotal >= 450 ? m : undefined;
-    }, 120_000, 'the backlog counted');
+    const id = await createWatchedInterface(h, 'pooled backlog', dir);
+    const counted = await waitForTotal(h, id, 450);
     expect(counted).toEqual(expect.objectContaining({ messagesTotal: 450, messagesFailed: failed }));
     const pooled = tasks.filter((t) => t.operation === 'readFiles');
     expect(pooled.length).toBeGreaterThan(0);
@@ -88,11 +75,8 @@ describe.each(storages())('small files read in a worker thread (%s)', (storage) 
     h = await startMonitorHarness({ storage, monitor: { commitBatchFiles: 100 } });
     const dir = h.folder();
     const failed = writeFiles(dir, 250, 'BUSY');
-    const id = await createInterface(h, 'pool busy', dir);
-    const counted = await waitFor(async () => {
-      const m = await metrics(h!, id);
-      return m.messagesTotal >= 250 ? m : undefined;
-    }, 120_000, 'the files counted');
+    const id = await createWatchedInterface(h, 'pool busy', dir);
+    const counted = await waitForTotal(h, id, 250);
     expect(counted).toEqual(expect.objectContaining({ messagesTotal: 250, messagesFailed: failed }));
     expect(refused).toBeGreaterThan(0);
   });
