@@ -174,11 +174,6 @@ function summaryOfSorted(sorted: Float64Array): LatencySummary {
   };
 }
 
-/** Summarises latencies (any order). */
-export function summarise(latencies: readonly number[]): LatencySummary {
-  return summaryOfSorted(Float64Array.from(latencies).sort());
-}
-
 /** One hour of the latency series. */
 export interface LatencyHour extends LatencySummary {
   /** Start of the UTC hour (ISO 8601). */
@@ -206,14 +201,10 @@ function hourOf([hour, sorted]: [number, Float64Array]): LatencyHour {
   return { hour: new Date(hour).toISOString(), ...summaryOfSorted(sorted) };
 }
 
-/** The series of latencies by hour (see {@link latenciesByHour}): hours without a pair are absent. Oldest first. */
-export function seriesOfHours(byHour: ReadonlyMap<number, readonly number[]>): LatencyHour[] {
-  return sortedHours(byHour).map(hourOf);
-}
-
 /**
- * Latencies by hour summarised at once: all of them together, and the hourly series (see {@link seriesOfHours}).
- * Each hour is sorted once; the summary of all reads the sorted hours merged.
+ * Latencies by hour (see {@link latenciesByHour}) summarised at once: all of them together, and the hourly series
+ * (hours without a pair are absent; oldest first). Each hour is sorted once; the summary of all reads the sorted
+ * hours merged.
  */
 export function summariseHours(byHour: ReadonlyMap<number, readonly number[]>): { summary: LatencySummary; series: LatencyHour[] } {
   const hours = sortedHours(byHour);
@@ -240,9 +231,4 @@ function mergeTwo(a: Float64Array, b: Float64Array): Float64Array {
   while (i < a.length) merged[k++] = a[i++]!;
   while (j < b.length) merged[k++] = b[j++]!;
   return merged;
-}
-
-/** Pairs bucketed by the destination's received hour; hours without a pair are absent. Oldest first. */
-export function hourlySeries(pairs: readonly LatencyPair[]): LatencyHour[] {
-  return seriesOfHours(latenciesByHour(pairs));
 }

@@ -6,7 +6,7 @@ import { parseSequence } from '../../plugins/tracing/sequence-syntax.ts';
 import { sequenceGaps } from '../../plugins/tracing/sequence-gaps.ts';
 import { interfaceGaps, scanFeed } from '../../plugins/tracing/interface-gaps.ts';
 import type { FeedMessage } from '../../plugins/tracing/feed-index.ts';
-import { hourlySeries, nearestRank, pairMessages, seriesOfHours, summarise, summariseHours, type LatencyMessage } from '../../plugins/tracing/latency-pairing.ts';
+import { latenciesByHour, nearestRank, pairMessages, summariseHours, type LatencyMessage, type LatencySummary } from '../../plugins/tracing/latency-pairing.ts';
 import { observedSequences } from '../../plugins/tracing/observed-sequences.ts';
 import type { TraceEvent } from '../../plugins/tracing/trace-model.ts';
 
@@ -236,15 +236,15 @@ describe('latency pairing', () => {
 
   it('summarises with nearest-rank quantiles and an hourly series', () => {
     const values = Array.from({ length: 100 }, (_, i) => 100 - i);
-    expect(summarise(values)).toEqual({ count: 100, minMs: 1, p50Ms: 50, p95Ms: 95, p99Ms: 99, maxMs: 100 });
-    expect(summarise([])).toEqual({ count: 0, minMs: null, p50Ms: null, p95Ms: null, p99Ms: null, maxMs: null });
+    expect(summariseHours(new Map([[T0, values]])).summary).toEqual({ count: 100, minMs: 1, p50Ms: 50, p95Ms: 95, p99Ms: 99, maxMs: 100 });
+    expect(summariseHours(new Map()).summary).toEqual({ count: 0, minMs: null, p50Ms: null, p95Ms: null, p99Ms: null, maxMs: null });
     expect(nearestRank([5], 0.99)).toBe(5);
     const hour = Date.parse('2026-03-01T10:00:00Z');
-    const series = hourlySeries([
+    const { series } = summariseHours(latenciesByHour([
       { sourceId: 'a', destinationId: 'b', latencyMs: 30, destinationReceivedAtMs: hour + 3_599_999, by: 'control-id' },
       { sourceId: 'c', destinationId: 'd', latencyMs: 10, destinationReceivedAtMs: hour + 3_600_000, by: 'control-id' },
       { sourceId: 'e', destinationId: 'f', latencyMs: 20, destinationReceivedAtMs: hour, by: 'control-id' },
-    ]);
+    ]));
     expect(series.map((h) => [h.hour, h.count, h.minMs, h.maxMs])).toEqual([
       ['2026-03-01T10:00:00.000Z', 2, 20, 30],
       ['2026-03-01T11:00:00.000Z', 1, 10, 10],
@@ -252,13 +252,21 @@ describe('latency pairing', () => {
   });
 });
 
+/** The summary by its definition: sort everything, count, read the nearest ranks. */
+function plainSummary(values: readonly number[]): LatencySummary {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (q: number) => (sorted.length === 0 ? null : sorted[Math.max(1, Math.ceil(q * sorted.length)) - 1]!);
+  return { count: sorted.length, minMs: sorted[0] ?? null, p50Ms: rank(0.5), p95Ms: rank(0.95), p99Ms: rank(0.99), maxMs: sorted.at(-1) ?? null };
+}
+
 describe('latency summaries by hour', () => {
   it('summarises all the hours together as the latencies of every hour in one list, beside the same series', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.array(fc.integer({ min: -5_000, max: 5_000 }), { minLength: 1, maxLength: 40 })), { maxLength: 30 }), (drawn) => {
         const byHour = new Map<number, number[]>();
         for (const [hour, values] of drawn) byHour.set(T0 + hour * 3_600_000, values);
-        expect(summariseHours(byHour)).toEqual({ summary: summarise([...byHour.values()].flat()), series: seriesOfHours(byHour) });
+        const series = [...byHour.entries()].sort((a, b) => a[0] - b[0]).map(([hour, values]) => ({ hour: new Date(hour).toISOString(), ...plainSummary(values) }));
+        expect(summariseHours(byHour)).toEqual({ summary: plainSummary([...byHour.values()].flat()), series });
       }),
       { numRuns: 200 },
     );
