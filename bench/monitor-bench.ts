@@ -8,11 +8,10 @@
  *   files and as 10 batch files of 1,000. Single files are also set beside a second ceiling: the same files read from
  *   disk and by the reader on one thread (open, read, stat and close each, hash it, read its messages: what any tool
  *   reading each file spends, with no watcher, ledger or database). The clock runs from creating the interface over
- *   the already-written files
- *   to the metrics route answering the full count (asked every 10 ms). Settle time 100 ms here (it is a fixed delay,
- *   not work). As the ceiling is taken after a warm-up pass, the ingest is measured on a warmed-up service: 2,000
- *   single-message files and a batch file of 1,000 (other control ids) are ingested first, and each measured run
- *   starts after a 2 s pause in which derived tables catch up with what came before.
+ *   the already-written files to the metrics route answering the full count (asked every 10 ms). Settle time 100 ms
+ *   here (it is a fixed delay, not work). As the ceiling is taken after a warm-up pass, the ingest is measured on a
+ *   warmed-up service: 2,000 single-message files and a batch file of 1,000 (other control ids) are ingested first,
+ *   and each measured run starts after a 2 s pause in which derived tables catch up with what came before.
  * - Drop to alert: a file that is not HL7 written into a watched folder, to the `alert.raised` event on the bus
  *   (settle time the default 500 ms); then a good file clears the episode; 40 rounds.
  * - Memory: 1,000 batch files of 1,000 messages (1,000,000 messages, raw text kept) into a service started as

@@ -17,7 +17,7 @@ import type { MonitoredInterface } from '../api.ts';
 import type { CommitStore } from './commit-statements.ts';
 import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, renamedFrom, sha256, type CommittedFile, type ReadFile } from './ledger.ts';
 import { isPooledReading, readContent, type ContentReaders, type ContentReading, type PooledReading } from './message-reading.ts';
-import { readSettledContent, type ReceivedFile } from '../../../kernel/received-files.ts';
+import { readSettledContent, type ReceivedFile, type SettledContent } from '../../../kernel/received-files.ts';
 import { OpenTails } from './open-tails.ts';
 import type { FileRow, MonitorDatabase } from '../monitor-tables.ts';
 import type { LatencyLimits } from './rollup-writer.ts';
@@ -59,6 +59,23 @@ interface PreparedBatch {
   /** The ledger rows, or why they could not be read (the batch then fails as a whole and is tried again). */
   rows: Map<string, FileRow> | { failed: unknown };
   pooled: Promise<Map<string, ReceivedFile>>;
+}
+
+/**
+ * A settled file's content and its stat after the read: what a worker thread read of it, or read here now; the file
+ * system's error code when it could not be read (ENOENT: it is gone).
+ */
+function settledContent(job: IngestJob, inWorker: ReceivedFile | undefined): SettledContent | { code: string | undefined } {
+  if (inWorker) {
+    if (!inWorker.ok) return { code: inWorker.code };
+    const { content, after } = inWorker;
+    return { content: Buffer.from(content.buffer, content.byteOffset, content.byteLength), after };
+  }
+  try {
+    return readSettledContent(job.absolutePath, job.size);
+  } catch (error) {
+    return { code: (error as NodeJS.ErrnoException).code };
+  }
 }
 
 /** What the queue needs. */
@@ -405,22 +422,16 @@ export class IngestQueue {
         messages: reading.messages,
       };
     }
-    let content: Buffer;
-    try {
-      if (inWorker && !inWorker.ok) throw Object.assign(new Error(inWorker.code), { code: inWorker.code });
-      const { content: read, after } = inWorker?.ok
-        ? { content: Buffer.from(inWorker.content.buffer, inWorker.content.byteOffset, inWorker.content.byteLength), after: inWorker.after }
-        : readSettledContent(job.absolutePath, job.size);
-      content = read;
-      if (after.size !== content.length || after.mtimeMs !== job.mtimeMs) {
-        // written to since it settled: look again after the settle time with what it is now
-        this.retryLater({ ...job, size: after.size, mtimeMs: after.mtimeMs });
-        return undefined;
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+    const got = settledContent(job, inWorker);
+    if ('code' in got) {
       this.openTails.release(ledgerKey(job.interfaceId, job.relativePath));
-      if (code !== 'ENOENT') this.deps.logger.warn({ file: job.relativePath, code }, 'monitor could not read a file');
+      if (got.code !== 'ENOENT') this.deps.logger.warn({ file: job.relativePath, code: got.code }, 'monitor could not read a file');
+      return undefined;
+    }
+    const { content, after } = got;
+    if (after.size !== content.length || after.mtimeMs !== job.mtimeMs) {
+      // written to since it settled: look again after the settle time with what it is now
+      this.retryLater({ ...job, size: after.size, mtimeMs: after.mtimeMs });
       return undefined;
     }
     const key = ledgerKey(job.interfaceId, job.relativePath);
