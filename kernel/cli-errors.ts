@@ -1,4 +1,4 @@
-/** `workbench errors`: every error code the service can answer with, as a table (the README's error table). */
+/** `workbench errors`: every error code the service can answer with, as a table (docs/reference/error-codes.md). */
 import type { Workbench } from './workbench.ts';
 import type { CliCommand } from './plugin-api.ts';
 import type { ErrorRegistry } from './errors.ts';

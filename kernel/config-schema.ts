@@ -123,7 +123,7 @@ export const kernelConfigSchema = z
       })
       .strict()
       .prefault({}),
-    /** This process as a node of a team sharing one PostgreSQL store (see the README's team section). */
+    /** This process as a node of a team sharing one PostgreSQL store (see docs/guides/team-on-postgresql.md). */
     node: z
       .object({
         /**

@@ -1,7 +1,7 @@
 /**
  * Errors are data: every failure a caller can see has a stable UPPER_SNAKE code, an HTTP status and a message
  * template. The kernel owns one catalogue (below); each plugin declares its own with {@link defineErrorCatalogue}
- * and the README's error table lists every code of every catalogue (a test keeps them in step).
+ * and docs/reference/error-codes.md lists every code of every catalogue (a test keeps them in step).
  */
 
 /** One entry of an error catalogue. */
@@ -125,7 +125,7 @@ export class ErrorRegistry {
   /**
    * Adds a plugin's catalogue. A code another owner already has is refused when its status differs (a caller could
    * not tell what the code means); the same code with the same status is shared (`UNKNOWN_MESSAGE_TYPE` of each
-   * standard), and the README's error table lists it once per owner.
+   * standard), and docs/reference/error-codes.md lists it once per owner.
    */
   register(owner: string, catalogue: ErrorCatalogue): void {
     for (const [code, def] of Object.entries(catalogue)) {

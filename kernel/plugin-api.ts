@@ -260,7 +260,7 @@ export interface PluginContext<C = unknown> extends WorkerPluginContext<C> {
   /** Adds an observer told of every answered request on every base (route pattern, status, duration). */
   observeRequests(observer: RequestObserver): void;
   readonly lifecycle: Lifecycle;
-  /** Declares the plugin's error catalogue (listed in the README's error table). */
+  /** Declares the plugin's error catalogue (listed in docs/reference/error-codes.md). */
   registerErrors(catalogue: ErrorCatalogue): void;
   /**
    * Supplies a `workbench` CLI subcommand the manifest declares in `commands`; a command the manifest does not

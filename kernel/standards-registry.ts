@@ -7,7 +7,7 @@
 export interface ValidationIssue {
   /** Where the problem is, in the standard's own path syntax (`PID.5`, `Patient.name[0].family`, `AM07.D2`). */
   field: string;
-  /** Stable UPPER_SNAKE code (documented in the README). */
+  /** Stable UPPER_SNAKE code (documented in docs/reference/error-codes.md and the validation guide). */
   code: string;
   /** A sentence a person understands, naming the field. */
   message: string;

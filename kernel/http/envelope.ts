@@ -18,7 +18,7 @@ export function errorEnvelope(error: EnvelopeError): { success: false; data: nul
 
 /** Zod schema of the error object (for the OpenAPI documents). */
 export const envelopeErrorSchema = z.object({
-  code: z.string().describe('Stable UPPER_SNAKE error code (see the README error table).'),
+  code: z.string().describe('Stable UPPER_SNAKE error code (see docs/reference/error-codes.md).'),
   message: z.string(),
   details: z.unknown().optional(),
 });

@@ -1,6 +1,6 @@
 /**
  * HL7 v2 content checks that sit beside the field definitions: fields after a segment's last defined field, U+FFFD
- * replacement characters, and the README's issue-code table that documents them with every other code.
+ * replacement characters, and the validation guide's issue-code table that documents them with every other code.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -85,10 +85,10 @@ describe('U+FFFD replacement characters', () => {
   });
 });
 
-describe('the README issue-code table', () => {
+describe('the validation guide\'s issue-code table', () => {
   it('documents every HL7 issue code with its strict and compatibility severity, and no other', () => {
-    const readme = readFileSync(resolve(projectRoot, 'README.md'), 'utf8');
-    const table = readme.split('#### HL7 v2 issue codes')[1]?.split('\n\n')[1] ?? '';
+    const readme = readFileSync(resolve(projectRoot, 'docs', 'guides', 'validating-and-comparing.md'), 'utf8');
+    const table = readme.split('### HL7 v2 issue codes')[1]?.split('\n\n')[1] ?? '';
     const documented = new Set([...table.matchAll(/^\| `([A-Z_]+)` \| .+ \| (error|warning)[^|]* \| (error|warning)[^|]* \|$/gm)].map((m) => m[1]));
     expect([...documented].sort()).toEqual([...HL7_ISSUE_CODES].sort());
   });
