@@ -1,6 +1,8 @@
 /**
  * `workbench deidentify FILE|DIR... --out DIR`: writes a de-identified copy of every message file (folders read
- * recursively, hidden entries skipped) under DIR with the same relative name, and prints one report line per file.
+ * recursively, hidden entries skipped) under DIR with the same relative name, and prints one report line per file. An
+ * NDJSON file (what `workbench generate` writes for FHIR, and `validate` reads) is de-identified line by line and
+ * written back as NDJSON, its report the sum of its lines'.
  * Exit 0 when every file was de-identified, 1 when some could not be (unknown standard), 2 for usage problems.
  */
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -8,7 +10,8 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PluginCommand } from '../../kernel/plugin-api.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
-import type { DeidentifyService } from './api.ts';
+import { splitNdjson } from '../../kernel/ndjson.ts';
+import type { DeidentificationReport, DeidentifyResult, DeidentifyService } from './api.ts';
 
 /** Every file under `input` (or `input` itself) with the name it gets under the output folder. */
 function filesOf(input: string): Array<{ file: string; name: string }> {
@@ -25,6 +28,42 @@ function filesOf(input: string): Array<{ file: string; name: string }> {
   };
   walk(input);
   return found;
+}
+
+/** The reports of several messages as one: replacements summed by path and kind, notes kept once. */
+function sumReports(reports: DeidentificationReport[]): DeidentificationReport {
+  const entries = new Map<string, DeidentificationReport['replacements'][number]>();
+  const byKind: DeidentificationReport['byKind'] = {};
+  const notes = new Set<string>();
+  let total = 0;
+  for (const report of reports) {
+    for (const entry of report.replacements) {
+      const key = `${entry.path}\u0000${entry.kind}`;
+      const summed = entries.get(key);
+      if (summed) summed.count += entry.count;
+      else entries.set(key, { ...entry });
+    }
+    for (const [kind, count] of Object.entries(report.byKind) as Array<[keyof typeof byKind, number]>) {
+      byKind[kind] = (byKind[kind] ?? 0) + count;
+    }
+    for (const note of report.notes) notes.add(note);
+    total += report.total;
+  }
+  return { replacements: [...entries.values()], byKind, total, notes: [...notes] };
+}
+
+/** One file de-identified: an NDJSON file line by line (each line named `FILE:LINE` in errors), any other whole. */
+function deidentifyFile(service: DeidentifyService, file: string, standard: string | undefined): DeidentifyResult {
+  const content = readFileSync(file, 'utf8');
+  const lines = splitNdjson(content);
+  if (!lines) return service.deidentify(content, standard, file);
+  const results = lines.map(({ line, message }) => service.deidentify(message, standard, `${file}:${line}`));
+  return {
+    standard: results[0]!.standard,
+    // one line per message whatever layout the engine answers in
+    messageContent: `${results.map((result) => JSON.stringify(JSON.parse(result.messageContent))).join('\n')}\n`,
+    report: sumReports(results.map((result) => result.report)),
+  };
 }
 
 /** Builds the command over the service. */
@@ -68,7 +107,7 @@ export function createDeidentifyCommand(service: DeidentifyService): PluginComma
       for (const { file, name } of inputs) {
         const target = join(out, name);
         try {
-          const result = service.deidentify(readFileSync(file, 'utf8'), values.standard, file);
+          const result = deidentifyFile(service, file, values.standard);
           mkdirSync(dirname(target), { recursive: true });
           writeFileSync(target, result.messageContent, { mode: 0o600 });
           if (values.json) io.out(JSON.stringify({ file, output: target, standard: result.standard, report: result.report }));

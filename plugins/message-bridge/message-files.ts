@@ -1,9 +1,12 @@
 /**
  * Message files on the command line: reading them (a file that cannot be read is a usage problem, exit code 2, never
- * "invalid"), splitting NDJSON (one JSON message per line) into messages, and writing generated messages so that
- * `workbench validate` reads them back: JSON messages one per line (NDJSON), text messages separated by a blank line.
+ * "invalid"), splitting NDJSON (one JSON message per line; kernel/ndjson.ts) into messages, and writing generated
+ * messages so that `workbench validate` reads them back: JSON messages one per line (NDJSON), text messages as the API
+ * answers them (HL7 v2 segments end with CR), one after another.
  */
 import { readFileSync } from 'node:fs';
+
+export { splitNdjson } from '../../kernel/ndjson.ts';
 
 /** A file the command cannot read: reported with exit code 2 (bad input), not 1 (invalid message). */
 export class UnreadableFileError extends Error {
@@ -25,35 +28,22 @@ export function readMessageFile(file: string): string {
   }
 }
 
-function isJsonObjectLine(line: string): boolean {
-  if (!line.startsWith('{')) return false;
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
-
 /**
- * The messages of an NDJSON text (two or more lines, each one JSON object, blank lines ignored) with their 1-based
- * line numbers; undefined when the text is not NDJSON (then it is one message).
+ * Generated messages as one text: JSON messages as NDJSON; text messages byte for byte as the API answers them (an HL7
+ * v2 message keeps its CR segment ends and gets one after its last segment, so the file is a batch any HL7 reader
+ * takes whole); other text (an XML document) is separated from the next by a blank line.
  */
-export function splitNdjson(content: string): Array<{ line: number; message: string }> | undefined {
-  const lines = content
-    .split(/\r?\n/)
-    .map((text, index) => ({ line: index + 1, message: text.trim() }))
-    .filter((entry) => entry.message !== '');
-  if (lines.length < 2 || !lines.every((entry) => isJsonObjectLine(entry.message))) return undefined;
-  return lines;
-}
-
-/** Generated messages as one text: JSON messages as NDJSON, others separated by a blank line (CR shown as newline). */
 export function formatGenerated(messages: string[]): string {
   if (messages.length > 0 && messages.every(isJson)) {
     return messages.map((message) => JSON.stringify(JSON.parse(message))).join('\n');
   }
-  return messages.map((message) => message.replace(/\r/g, '\n').trimEnd()).join('\n\n');
+  const last = messages.length - 1;
+  return messages
+    .map((message, index) => {
+      if (message.includes('\r')) return message.endsWith('\r') ? message : `${message}\r`;
+      return index === last ? message : `${message}\n\n`;
+    })
+    .join('');
 }
 
 function isJson(text: string): boolean {

@@ -194,6 +194,29 @@ describe('workbench deidentify', () => {
     expect(readFileSync(join(dir, 'out2', 'a.hl7'), 'utf8')).toBe(a);
   });
 
+  it('reads the NDJSON that generate writes and validate reads: de-identified line by line, written back as NDJSON', () => {
+    const generated = workbench('generate', '--standard', 'fhir', '--count', '3', '--seed', '21');
+    expect(generated.code).toBe(0);
+    const input = join(dir, 'patients.ndjson');
+    writeFileSync(input, generated.out);
+    const originals = generated.out.trim().split('\n').map((line) => JSON.parse(line));
+    const run = workbench('deidentify', input, '--out', join(dir, 'ndjson-out'));
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/patients\.ndjson -> .*: \d+ replaced \(.*name \d+/);
+    const output = join(dir, 'ndjson-out', 'patients.ndjson');
+    const lines = readFileSync(output, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(3);
+    for (const [index, line] of lines.entries()) {
+      const resource = JSON.parse(line);
+      expect(resource.resourceType).toBe('Patient');
+      expect(line).not.toContain(originals[index].name[0].family);
+    }
+    const validated = workbench('validate', output);
+    expect(validated.code).toBe(0);
+    for (const n of [1, 2, 3]) expect(validated.out).toContain(`patients.ndjson:${n}: valid (HL7 FHIR R4`);
+  });
+
   it('refuses an output folder inside the input (exit 2) and reports a file of no standard (exit 1)', () => {
     const input = join(dir, 'refuse');
     mkdirSync(input, { recursive: true });

@@ -17,7 +17,7 @@ import { compileIgnorePattern } from '../../plugins/hl7-standard/hl7-diff-ignore
 import { DEFAULT_HL7_DELIMITERS, parseHl7 } from '../../plugins/hl7-standard/hl7-parser.ts';
 import { decodeHl7Escapes } from '../../plugins/hl7-standard/hl7-escape.ts';
 import { parseHl7Path } from '../../plugins/hl7-standard/hl7-path.ts';
-import { splitNdjson } from '../../plugins/message-bridge/message-files.ts';
+import { splitNdjson } from '../../kernel/ndjson.ts';
 import { describeNcpdpPath } from '../../plugins/ncpdp-standard/ncpdp-definitions.ts';
 import { detectNcpdp, messageRootStart } from '../../plugins/ncpdp-standard/ncpdp-detect.ts';
 import { parseNcpdp } from '../../plugins/ncpdp-standard/ncpdp-parser.ts';

@@ -20,8 +20,8 @@ describe('workbench generate, validate, diff', () => {
     expect(workbench('generate', '--type', 'ADT^A04', '--version', '2.5.1', '--count', '2', '--seed', '7').out).toBe(
       generated.out,
     );
-    const [first] = generated.out.trim().split('\n\n');
-    const good = file('good.hl7', first.replace(/\n/g, '\r'));
+    const [first] = generated.out.split(/(?=MSH\|)/);
+    const good = file('good.hl7', first!);
     const bad = file('bad.hl7', 'MSH|^~\\&|A|B|C|D|20250101||ADT^A01^ADT_A01||P|2.5.1\rPID|1||123^^^X^MR||\r');
     const ok = workbench('validate', good);
     expect(ok.code).toBe(0);
@@ -94,6 +94,21 @@ describe('workbench generate, validate, diff', () => {
     expect(unknownType.err).toContain('ORU^R01');
     const fhirType = workbench('generate', '--standard', 'fhir', '--type', 'Spaceship');
     expect(fhirType.err).toContain('Patient');
+  });
+
+  it('writes HL7 v2 with CR segment ends, as the API does, several messages one batch that validate reads whole', () => {
+    const generated = workbench('generate', '--type', 'ADT^A01', '--count', '3', '--seed', '5');
+    expect(generated.code).toBe(0);
+    // the only line feed is the one the terminal gets after the last segment end
+    expect(generated.out.slice(0, -1)).not.toContain('\n');
+    expect(generated.out.endsWith('\r\n')).toBe(true);
+    const segments = generated.out.slice(0, -2).split('\r');
+    expect(segments.filter((segment) => segment.startsWith('MSH|'))).toHaveLength(3);
+    for (const segment of segments) expect(segment).toMatch(/^[A-Z][A-Z0-9]{2}\|/);
+    const batch = file('batch.hl7', generated.out);
+    const validated = workbench('validate', batch, '--json');
+    expect(validated.code).toBe(0);
+    expect(JSON.parse(validated.out)[0].summary.messageCount).toBe(3);
   });
 
   it('writes several FHIR resources as NDJSON that validate reads back, one result a line', () => {
