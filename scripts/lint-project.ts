@@ -8,7 +8,9 @@
  * - kernel and plugin code writes through the logger or the CLI's io, never `console.log`;
  * - only the monitor opens its tables: no kernel or other plugin file names a `monitor_*` table (in a query, a
  *   table name or anywhere else in its text); they read stored messages and roll-ups through the monitor's api.ts;
- * - every exported function, class, interface, type and const of kernel and plugins has a doc comment.
+ * - every exported function, class, interface, type and const of kernel and plugins has a doc comment;
+ * - the README stays a front door (under 250 lines) and no documentation line outside tables and code runs over 160
+ *   characters.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname, sep } from 'node:path';
@@ -82,6 +84,38 @@ for (const top of ['kernel', 'plugins']) {
       if (!documented) problems.push(`${rel}:${index + 1}: exported ${exported[1]} has no doc comment`);
     });
   }
+}
+
+/** The documentation: the front door, the project notes, docs/ and each plugin's README. */
+function documentationFiles(): string[] {
+  const files = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'bench/README.md'].map((name) => join(root, name));
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.md')) files.push(path);
+    }
+  };
+  walk(join(root, 'docs'));
+  for (const plugin of readdirSync(join(root, 'plugins'))) {
+    const readme = join(root, 'plugins', plugin, 'README.md');
+    if (statSync(join(root, 'plugins', plugin)).isDirectory() && readdirSync(join(root, 'plugins', plugin)).includes('README.md')) files.push(readme);
+  }
+  return files;
+}
+
+const README_MAX_LINES = 250;
+const DOC_LINE_MAX = 160;
+const readmeLines = readFileSync(join(root, 'README.md'), 'utf8').split('\n').length;
+if (readmeLines >= README_MAX_LINES) problems.push(`README.md: ${readmeLines} lines; keep it a front door under ${README_MAX_LINES} and move detail to docs/`);
+for (const file of documentationFiles()) {
+  let inCode = false;
+  readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
+    if (line.startsWith('```')) inCode = !inCode;
+    else if (!inCode && !line.startsWith('|') && line.length > DOC_LINE_MAX) {
+      problems.push(`${relative(root, file)}:${index + 1}: a line of ${line.length} characters (at most ${DOC_LINE_MAX} outside tables and code)`);
+    }
+  });
 }
 
 if (problems.length > 0) {
