@@ -3,11 +3,13 @@
  * limit, and steps out of order.
  *
  * An occurrence of the sequence starts at each event matching its first step and runs until the next one (events
- * naming a later step before any first step form one occurrence whose first step is missing). Within an occurrence
- * each later step is the first matching event; a step is `late` when it came more than its limit after the step
- * before it that was seen, `out-of-order` when it came before a step the sequence puts ahead of it, and `missing` when
- * no event matches; a missing step whose limit has not yet run out at `nowMs` is pending, not a gap. One pass over the
- * events per occurrence: cost is events x steps.
+ * naming a later step before any first step form one occurrence whose first step is missing). Copies of one message
+ * (the same control id and type, as routing through an inbound and an outbound interface leaves them) count once: a
+ * copy starts no occurrence of its own, and a step bound to no interface is satisfied by a copy on any interface.
+ * Within an occurrence each later step is the first matching event; a step is `late` when it came more than its
+ * limit after the step before it that was seen, `out-of-order` when it came before a step the sequence puts ahead of
+ * it, and `missing` when no event matches; a missing step whose limit has not yet run out at `nowMs` is pending, not a
+ * gap. One pass over the events per occurrence: cost is events x steps.
  */
 import { formatSequence, stepTypeMatches, type ExpectedSequence, type SequenceStep } from './sequence-syntax.ts';
 import { seenOf, type Gap, type TraceEvent } from './trace-model.ts';
@@ -25,6 +27,11 @@ export function eventMatchesStep(step: SequenceStep, event: TraceEvent): boolean
   const trigger = caret < 0 ? null : event.messageType.slice(caret + 1);
   if (!stepTypeMatches(step.messageType, type, trigger)) return false;
   return step.interface === null || step.interface === event.interface || step.interface === event.interfaceId;
+}
+
+/** What copies of one message share (control id and type), or null when the message has no control id. */
+function messageKey(event: TraceEvent): string | null {
+  return event.controlId === null || event.controlId === '' ? null : `${event.controlId}\u0000${event.messageType}`;
 }
 
 function stepText(step: SequenceStep): string {
@@ -49,7 +56,19 @@ export function sequenceGaps(events: readonly TraceEvent[], judged: JudgedSequen
   const first = steps[0]!;
   // Start index of each occurrence in `events`.
   const starts: number[] = [];
-  for (let i = 0; i < events.length; i++) if (eventMatchesStep(first, events[i]!)) starts.push(i);
+  // A routed message passes several interfaces with its control id unchanged: its copies are one message, so a copy
+  // of a message that already started an occurrence does not start another (which would leave the first one empty).
+  const started = new Set<string>();
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    if (!eventMatchesStep(first, event)) continue;
+    const copyKey = messageKey(event);
+    if (copyKey !== null) {
+      if (started.has(copyKey)) continue;
+      started.add(copyKey);
+    }
+    starts.push(i);
+  }
   if (starts.length === 0) {
     // No first step at all: judged only when a later step shows the patient entered the flow.
     if (!events.some((event) => steps.slice(1).some((step) => eventMatchesStep(step, event)))) return [];

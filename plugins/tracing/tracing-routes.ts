@@ -43,6 +43,26 @@ export function requireSequence(field: string, text: string): string {
   }
 }
 
+/**
+ * Answers 400 VALIDATION_FAILED when a step of a sequence text (already checked by {@link requireSequence}) is bound
+ * to an interface that is neither the name nor the id of an existing interface: such a step could never match, and
+ * every patient would read as missing it.
+ */
+async function requireKnownInterfaces(monitor: MonitorService, location: 'body' | 'query', field: string, text: string): Promise<void> {
+  const pinned = parseSequence(text).steps.flatMap((step, index) => (step.interface === null ? [] : [{ index, step }]));
+  if (pinned.length === 0) return;
+  const known = new Set<string>();
+  for (const monitored of await monitor.listInterfaces()) known.add(monitored.name).add(monitored.id);
+  const unknown = pinned.filter(({ step }) => !known.has(step.interface!));
+  if (unknown.length === 0) return;
+  const details = unknown.map(({ index, step }) => ({
+    location,
+    path: field,
+    message: `step ${index + 1} (${step.messageType}@${step.interface}) names no interface: "${step.interface}" is neither the name nor the id of an interface`,
+  }));
+  throw kernelErrors.create('VALIDATION_FAILED', { summary: `${location}.${field}: ${details.map((d) => d.message).join('; ')}` }, details);
+}
+
 async function requireInterface(monitor: MonitorService, field: string, id: string): Promise<void> {
   if (!(await monitor.interfaceExists(id))) throw kernelErrors.create('NOT_FOUND', { what: `Interface "${id}" (${field})` }, { field });
 }
@@ -123,6 +143,7 @@ export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRoute
     response: gapsSchema,
     async handler({ query }) {
       const sequence = query.sequence === undefined ? undefined : requireSequence('sequence', query.sequence);
+      if (sequence !== undefined) await requireKnownInterfaces(monitor, 'query', 'sequence', sequence);
       if (query.interface_id !== undefined) await requireInterface(monitor, 'interface_id', query.interface_id);
       return service.gaps({
         ...(query.interface_id !== undefined ? { interfaceId: query.interface_id } : {}),
@@ -199,6 +220,7 @@ export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRoute
     successStatus: 201,
     async handler({ body }) {
       const sequence = requireSequence('sequence', body.sequence);
+      await requireKnownInterfaces(monitor, 'body', 'sequence', sequence);
       if (configNames.has(body.name)) throw tracingErrors.create('SEQUENCE_EXISTS', { name: body.name });
       const stored = { name: body.name, sequence, alert: body.alert, createdAt: clock.now().toISOString() };
       if (!(await service.addSequence(stored))) throw tracingErrors.create('SEQUENCE_EXISTS', { name: body.name });
