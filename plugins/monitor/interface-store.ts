@@ -126,8 +126,11 @@ export class InterfaceStore {
   }
 
   /**
-   * Removes an interface with its ledger, stored messages and roll-ups, in one transaction. Alerts stay as history
-   * (they carry the interface's name). Returns false for an unknown id.
+   * Removes an interface with its ledger, stored messages and every roll-up (minutes, hours, days, their latency
+   * histograms and dimension rows), in one transaction: once it commits, no figure of any window counts the
+   * interface, and no reader needs a filter of its own to leave it out. Each delete is served by an index that starts
+   * with the interface (or the step and the interface), so its cost follows the deleted interface's rows, not the
+   * tables. Alerts stay as history (they carry the interface's name). Returns false for an unknown id.
    */
   async remove(id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
@@ -139,6 +142,11 @@ export class InterfaceStore {
       await trx.deleteFrom('monitor_files').where('interface_id', '=', id).execute();
       await trx.deleteFrom('monitor_minutes').where('interface_id', '=', id).execute();
       await trx.deleteFrom('monitor_minute_latency').where('interface_id', '=', id).execute();
+      for (const step of ['hour', 'day']) {
+        await trx.deleteFrom('monitor_rollups').where('step', '=', step).where('interface_id', '=', id).execute();
+        await trx.deleteFrom('monitor_rollup_latency').where('step', '=', step).where('interface_id', '=', id).execute();
+      }
+      await trx.deleteFrom('monitor_rollup_dimensions').where('interface_id', '=', id).execute();
       return true;
     });
   }

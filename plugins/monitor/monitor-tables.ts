@@ -5,7 +5,12 @@
  */
 import type { Generated, Kysely, Migration, Selectable } from 'kysely';
 import { alertEscalationMigration } from './alert-migration.ts';
-import { rollupCoveringIndexesMigration, rollupDimensionsMigration, type RollupTables } from './rollup-tables.ts';
+import {
+  rollupCoveringIndexesMigration,
+  rollupDimensionsByInterfaceMigration,
+  rollupDimensionsMigration,
+  type RollupTables,
+} from './rollup-tables.ts';
 import { teamMigration, type PlacementRow } from './team-migration.ts';
 
 /** A monitored interface. */
@@ -334,6 +339,7 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
         await db.schema.createIndex('monitor_files_digest').on('monitor_files').columns(['interface_id', 'content_hash']).execute();
       },
     },
+    '009_rollup_dimensions_by_interface': rollupDimensionsByInterfaceMigration,
     '004_interface_standard': {
       // interfaces made before an interface declared its standard read every file as it comes (auto)
       async up(db: Kysely<any>) {

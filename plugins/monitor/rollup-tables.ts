@@ -127,3 +127,15 @@ export const rollupCoveringIndexesMigration: Migration = {
     await db.schema.createIndex('monitor_minutes_minute').on('monitor_minutes').columns(['minute', 'interface_id', ...parts]).execute();
   },
 };
+
+/**
+ * Migration `009_rollup_dimensions_by_interface`: deleting an interface removes its dimension roll-ups in the same
+ * transaction as its other rows; their key starts with the step, dimension and bucket, so without this index that
+ * delete would read every dimension row of every interface. With it, the delete costs the deleted interface's rows.
+ */
+export const rollupDimensionsByInterfaceMigration: Migration = {
+  // migrations run before table types exist
+  async up(db: Kysely<any>) {
+    await db.schema.createIndex('monitor_rollup_dimensions_interface').on('monitor_rollup_dimensions').column('interface_id').execute();
+  },
+};
