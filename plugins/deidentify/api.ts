@@ -25,6 +25,19 @@ export interface DeidentifyResult {
   /** The message with every identifying value replaced; structure, delimiters and check digits kept. */
   messageContent: string;
   report: DeidentificationReport;
+  /**
+   * Every original identifying value the de-identifier replaced or recognised in this message (names and their
+   * parts, identifiers, phones, e-mails, addresses, dates...), one per normalised form. For guards that must prove
+   * no original value leaves (look for them with {@link DeidentifyService.findNeedles}). Never serialised into an
+   * HTTP answer, a report or a log: these are the very values that must not leave.
+   */
+  needles: readonly string[];
+}
+
+/** Where a needle occurs in a text: UTF-16 offsets, `end` exclusive. */
+export interface NeedleSpan {
+  start: number;
+  end: number;
 }
 
 /** The de-identification service, registered under {@link DEIDENTIFY_SERVICE}. */
@@ -34,4 +47,12 @@ export interface DeidentifyService {
    * Throws a 400 WorkbenchError for content of no known standard or a format it does not read (FHIR XML).
    */
   deidentify(content: string, standard?: string, field?: string): DeidentifyResult;
+
+  /**
+   * Where any of `needles` occurs in `text`: case-, accent- and punctuation-insensitively, whole words only (`ROE,
+   * JANE` holds the needles `Jane` and `Roe`; `555-555-2004` holds `(555) 555-2004`; `Janet` does not hold `Jane`).
+   * Needles with fewer than 3 letters or digits, of digits only and fewer than 4, or a single common word (titles,
+   * `male`, `home`, `street`...) are ignored. One pass over the text: linear in its size times the longest needle.
+   */
+  findNeedles(text: string, needles: readonly string[]): NeedleSpan[];
 }

@@ -11,12 +11,15 @@ import { FhirDeidentifier, TooDeepError } from './fhir-deidentify.ts';
 import { FhirXmlDeidentifier, FhirXmlUnreadableError } from './fhir-xml-deidentify.ts';
 import { Hl7Deidentifier } from './hl7-deidentify.ts';
 import { NcpdpDeidentifier } from './ncpdp-deidentify.ts';
+import { NeedleLedger } from './needle-ledger.ts';
+import { findNeedles } from './needles.ts';
 import { Pseudonymizer } from './pseudonyms.ts';
 import type { ZSegmentTypes } from './z-segment-types.ts';
 
 const STANDARDS: readonly DeidentifiableStandard[] = ['hl7', 'fhir', 'ncpdp'];
 
 interface Engines {
+  pseudonyms: Pseudonymizer;
   hl7: Hl7Deidentifier;
   fhir: FhirDeidentifier;
   fhirXml: FhirXmlDeidentifier;
@@ -50,7 +53,7 @@ export function createDeidentifier(standards: StandardsRegistry, loadKey: () => 
     if (!engines) {
       const pseudonyms = new Pseudonymizer(loadKey());
       const fhir = new FhirDeidentifier(pseudonyms);
-      engines = { hl7: new Hl7Deidentifier(pseudonyms, describe, zSegmentTypes), fhir, fhirXml: new FhirXmlDeidentifier(fhir), ncpdp: new NcpdpDeidentifier(pseudonyms) };
+      engines = { pseudonyms, hl7: new Hl7Deidentifier(pseudonyms, describe, zSegmentTypes), fhir, fhirXml: new FhirXmlDeidentifier(fhir), ncpdp: new NcpdpDeidentifier(pseudonyms) };
     }
     return engines;
   };
@@ -66,42 +69,49 @@ export function createDeidentifier(standards: StandardsRegistry, loadKey: () => 
     throw deidentifyErrors.create('DEIDENTIFY_STANDARD_UNKNOWN', { field });
   };
 
+  const run = (id: DeidentifiableStandard, content: string, field: string): Omit<DeidentifyResult, 'needles'> => {
+    const report = new ReportBuilder();
+    const { hl7, fhir, fhirXml, ncpdp } = ready();
+    if (id === 'hl7') return { standard: id, messageContent: hl7.deidentify(content, report), report: report.build() };
+    if (id === 'ncpdp') return { standard: id, messageContent: ncpdp.deidentify(content, report), report: report.build() };
+    const bom = content.startsWith('\uFEFF') ? '\uFEFF' : '';
+    const text = content.slice(bom.length).trim();
+    if (text.startsWith('<')) {
+      try {
+        return { standard: id, messageContent: bom + fhirXml.deidentify(text, report), report: report.build() };
+      } catch (error) {
+        if (!(error instanceof FhirXmlUnreadableError)) throw error;
+        throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR XML', reason: error.message.slice(0, 200) });
+      }
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: (error as Error).message.slice(0, 120) });
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: 'it is not a JSON object' });
+    }
+    let rewritten;
+    try {
+      rewritten = fhir.deidentify(parsed as never, report);
+    } catch (error) {
+      if (!(error instanceof TooDeepError)) throw error;
+      throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: error.message });
+    }
+    // Pretty-printed input stays pretty-printed; a one-line resource stays on one line.
+    const output = text.includes('\n') ? JSON.stringify(rewritten, null, 2) : JSON.stringify(rewritten);
+    return { standard: id, messageContent: bom + output, report: report.build() };
+  };
+
   return {
     deidentify(content, standard, field = 'messageContent'): DeidentifyResult {
       const id = pick(content, standard, field);
-      const report = new ReportBuilder();
-      const { hl7, fhir, fhirXml, ncpdp } = ready();
-      if (id === 'hl7') return { standard: id, messageContent: hl7.deidentify(content, report), report: report.build() };
-      if (id === 'ncpdp') return { standard: id, messageContent: ncpdp.deidentify(content, report), report: report.build() };
-      const bom = content.startsWith('\uFEFF') ? '\uFEFF' : '';
-      const text = content.slice(bom.length).trim();
-      if (text.startsWith('<')) {
-        try {
-          return { standard: id, messageContent: bom + fhirXml.deidentify(text, report), report: report.build() };
-        } catch (error) {
-          if (!(error instanceof FhirXmlUnreadableError)) throw error;
-          throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR XML', reason: error.message.slice(0, 200) });
-        }
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch (error) {
-        throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: (error as Error).message.slice(0, 120) });
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: 'it is not a JSON object' });
-      }
-      let rewritten;
-      try {
-        rewritten = fhir.deidentify(parsed as never, report);
-      } catch (error) {
-        if (!(error instanceof TooDeepError)) throw error;
-        throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: error.message });
-      }
-      // Pretty-printed input stays pretty-printed; a one-line resource stays on one line.
-      const output = text.includes('\n') ? JSON.stringify(rewritten, null, 2) : JSON.stringify(rewritten);
-      return { standard: id, messageContent: bom + output, report: report.build() };
+      const ledger = new NeedleLedger();
+      const result = ready().pseudonyms.recording(ledger, () => run(id, content, field));
+      return { ...result, needles: ledger.needles() };
     },
+    findNeedles,
   };
 }

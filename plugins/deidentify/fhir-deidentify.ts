@@ -82,6 +82,7 @@ export class FhirDeidentifier {
       if (!KEPT_DATE_KEYS.has(key) && looksLikeIsoDate(node)) {
         const shifted = shiftIsoDate(node, context.offsetDays);
         if (shifted !== undefined && shifted !== node) {
+          this.pseudonyms.noteDate(node, shifted);
           context.report.add(path, 'date');
           return shifted;
         }

@@ -527,7 +527,10 @@ export class Hl7Deidentifier {
     const lead = value.slice(0, value.indexOf(text));
     const trail = value.slice(lead.length + text.length);
     const shifted = shiftHl7Date(text, context.offsetDays);
-    if (shifted !== undefined) return lead + shifted + trail;
+    if (shifted !== undefined) {
+      if (shifted !== text) context.pseudonyms.noteDate(text, shifted);
+      return lead + shifted + trail;
+    }
     const year = /^\d{4}/.exec(text);
     if (!year) {
       context.report.note(`A value of ${path} does not start like a date and was left as it was.`);

@@ -115,8 +115,11 @@ export class NcpdpDeidentifier {
         return p.dea(value);
       case 'ssn':
         return p.ssn(value);
-      case 'date':
-        return iso ? shiftIsoDate(value, offsetDays) : shiftHl7Date(value, offsetDays);
+      case 'date': {
+        const shifted = iso ? shiftIsoDate(value, offsetDays) : shiftHl7Date(value, offsetDays);
+        if (shifted !== undefined && shifted !== value) p.noteDate(value, shifted);
+        return shifted;
+      }
       default:
         return p.shaped(rule, value);
     }

@@ -9,6 +9,7 @@
 import { createHmac, hash } from 'node:crypto';
 import { faker } from '@faker-js/faker';
 import { deaCheckDigit, deaProblem, isValidNpi, npiCheckDigit } from '../identifiers/api.ts';
+import type { NeedleLedger } from './needle-ledger.ts';
 
 /** HIPAA Safe Harbor identifier kinds (45 CFR 164.514(b)(2)) this engine replaces, plus free text. */
 export const IDENTIFIER_KINDS = [
@@ -109,6 +110,8 @@ export class Pseudonymizer {
   private readonly cache = new Map<string, Map<string, string>>();
   private cacheSize = 0;
   private readonly offsets = new Map<string, number>();
+  /** Where the replacements of the de-identification under way are recorded (see {@link recording}). */
+  private ledger: NeedleLedger | undefined;
 
   /** @param key the secret of the keyed hash (32 random bytes from the data folder's key file) */
   constructor(private readonly key: Buffer) {
@@ -134,6 +137,39 @@ export class Pseudonymizer {
     return hash('sha256', Buffer.concat([this.outerPad, inner], 96), 'buffer');
   }
 
+  /**
+   * Runs `work` with every replacement made meanwhile recorded in `ledger` (the needles of one message). Calls are
+   * synchronous, so one ledger is current at a time; the previous one is restored even when `work` throws.
+   */
+  recording<T>(ledger: NeedleLedger, work: () => T): T {
+    const previous = this.ledger;
+    this.ledger = ledger;
+    try {
+      return work();
+    } finally {
+      this.ledger = previous;
+    }
+  }
+
+  /** Records a replacement made outside this class (a shifted date, a recognised value) in the current ledger. */
+  note(original: string, replacement: string): void {
+    this.ledger?.record(original, replacement);
+  }
+
+  /**
+   * Records a shifted date in the current ledger, in its own form and, when it has a day, as digits in year-month-day
+   * and US month-day-year order (`19610615`, `06151961`), so the date written in free text either way travels too.
+   */
+  noteDate(original: string, shifted: string): void {
+    if (!this.ledger) return;
+    this.ledger.record(original, shifted);
+    const from = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(original);
+    const to = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(shifted);
+    if (!from || !to) return;
+    this.ledger.record(`${from[1]}${from[2]}${from[3]}`, `${to[1]}${to[2]}${to[3]}`);
+    this.ledger.record(`${from[2]}${from[3]}${from[1]}`, `${to[2]}${to[3]}${to[1]}`);
+  }
+
   private cached(kind: string, value: string, make: (bytes: ByteStream) => string): string {
     // One map per kind: no composite key string is built for every look-up.
     let byValue = this.cache.get(kind);
@@ -142,7 +178,10 @@ export class Pseudonymizer {
       this.cache.set(kind, byValue);
     }
     const hit = byValue.get(value);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      this.ledger?.record(value, hit);
+      return hit;
+    }
     const made = make(this.stream(kind, value));
     if (++this.cacheSize > CACHE_LIMIT) {
       this.cache.clear();
@@ -150,6 +189,7 @@ export class Pseudonymizer {
       this.cache.set(kind, (byValue = new Map()));
     }
     byValue.set(value, made);
+    this.ledger?.record(value, made);
     return made;
   }
 

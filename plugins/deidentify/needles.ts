@@ -1,0 +1,214 @@
+/**
+ * Needles: original identifying values looked for in any text, case- and punctuation-insensitively, whole words only.
+ *
+ * Text is read as words (runs of letters and digits, lower-cased, accents dropped). A needle is the concatenation of
+ * its own words (`Roe, Jane` -> `roejane`; `(555) 555-2004` -> `5555552004`; `1961-06-15` and `19610615` are the same
+ * needle). An occurrence is a run of consecutive words of the text whose concatenation equals a needle, where the
+ * words are separated only by soft punctuation (blanks, `- . , ( ) / ' _`, at most three characters): so `ROE, JANE`
+ * holds the needles `Jane` and `Roe`, `555-555-2004` holds `5555552004`, and `Janet` does not hold `Jane`. Structural
+ * delimiters (`| ^ ~ & \ < > " = : ; { } [ ]`, line ends) always end an occurrence, so a match never spans two HL7
+ * fields or two JSON strings.
+ *
+ * Ignored needles (too short or too common to mean anything): fewer than 3 letters or digits once normalised, digits
+ * only and fewer than 4 of them, or a single common word of {@link COMMON_WORDS} (titles, suffixes, sexes, street
+ * kinds, yes/no). Needles longer than {@link MAX_NEEDLE_CHARS} normalised characters are cut to their words' limit
+ * (free text is never a needle as a whole; its words are found by the recognisers instead).
+ *
+ * The scan is a single pass over the text's words; from each word it extends only while the concatenation is a
+ * prefix of some needle, so the work is at most the text's words times the longest needle (bounded).
+ */
+
+/** Longest needle kept, in normalised characters. */
+export const MAX_NEEDLE_CHARS = 120;
+
+/** Single words never treated as needles: they occur everywhere and identify no one. */
+export const COMMON_WORDS: ReadonlySet<string> = new Set([
+  'the', 'and', 'for', 'not', 'mrs', 'miss', 'mister', 'doctor', 'phd', 'rn', 'jr', 'sr', 'iii', 'md', 'male', 'female', 'unknown', 'other',
+  'none', 'null', 'true', 'false', 'yes', 'home', 'work', 'street', 'avenue', 'ave', 'road', 'lane', 'drive', 'apt', 'suite', 'usa', 'test',
+  'patient', 'text', 'note', 'notes', 'value', 'name', 'date', 'code', 'type', 'system', 'family', 'given', 'phone', 'email', 'mobile',
+]);
+
+/** Where a needle occurs in a text (UTF-16 offsets, end exclusive). */
+export interface NeedleSpan {
+  start: number;
+  end: number;
+}
+
+const ASCII_ACCENTS = /[^\x00-\x7f]/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const MARKS = /\p{M}/gu;
+
+function isWordChar(code: number, char: string): boolean {
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return LETTER_OR_DIGIT.test(char);
+}
+
+/** Soft separators between the words of one occurrence. */
+function isSoftGap(text: string, from: number, to: number): boolean {
+  if (to - from > 3) return false;
+  for (let index = from; index < to; index++) {
+    const code = text.charCodeAt(index);
+    // space, tab, ' ( ) , - . / _
+    if (!(code === 32 || code === 9 || code === 39 || code === 40 || code === 41 || code === 44 || code === 45 || code === 46 || code === 47 || code === 95)) return false;
+  }
+  return true;
+}
+
+function normaliseWord(word: string): string {
+  const lower = word.toLowerCase();
+  return ASCII_ACCENTS.test(lower) ? lower.normalize('NFD').replace(MARKS, '') : lower;
+}
+
+/** The words of a text with their offsets. */
+export interface Words {
+  starts: number[];
+  ends: number[];
+  norms: string[];
+}
+
+/** Splits `text` into words (runs of letters and digits) with their normalised forms. */
+export function wordsOf(text: string): Words {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const norms: string[] = [];
+  let start = -1;
+  for (let index = 0; index <= text.length; index++) {
+    const code = index < text.length ? text.charCodeAt(index) : 32;
+    const word = index < text.length && isWordChar(code, text[index]!);
+    if (word && start < 0) start = index;
+    else if (!word && start >= 0) {
+      starts.push(start);
+      ends.push(index);
+      norms.push(normaliseWord(text.slice(start, index)));
+      start = -1;
+    }
+  }
+  return { starts, ends, norms };
+}
+
+/** The normalised form of a needle (its words concatenated), or undefined when the needle is ignored by the rule above. */
+export function normaliseNeedle(value: string): string | undefined {
+  const { norms } = wordsOf(value);
+  if (norms.length === 0) return undefined;
+  if (norms.length === 1 && COMMON_WORDS.has(norms[0]!)) return undefined;
+  let joined = '';
+  for (const norm of norms) {
+    if (joined.length + norm.length > MAX_NEEDLE_CHARS) break;
+    joined += norm;
+  }
+  if (joined.length < 3) return undefined;
+  if (/^\d+$/.test(joined) && joined.length < 4) return undefined;
+  return joined;
+}
+
+/**
+ * A set of needles prepared for scanning many texts: the normalised needles and every prefix of them (the scan
+ * extends a run of words only while it is a prefix). Each needle carries a payload (its replacement, for instance).
+ */
+export class NeedleSet<T> {
+  private readonly targets = new Map<string, T>();
+  private readonly prefixes = new Set<string>();
+
+  /** Adds a needle; the first payload given for a normalised needle is kept. Returns false for an ignored needle. */
+  add(value: string, payload: T): boolean {
+    const norm = normaliseNeedle(value);
+    if (norm === undefined) return false;
+    if (this.targets.has(norm)) return true;
+    this.targets.set(norm, payload);
+    for (let length = 1; length < norm.length; length++) this.prefixes.add(norm.slice(0, length));
+    return true;
+  }
+
+  /** Number of distinct needles. */
+  get size(): number {
+    return this.targets.size;
+  }
+
+  /** Every occurrence in `text`, left to right, longest first at each start, never overlapping. */
+  scan(text: string): Array<NeedleSpan & { payload: T }> {
+    const found: Array<NeedleSpan & { payload: T }> = [];
+    if (this.targets.size === 0 || text.length === 0) return found;
+    const { starts, ends, norms } = wordsOf(text);
+    for (let first = 0; first < norms.length; first++) {
+      let joined = '';
+      let best = -1;
+      let payload: T | undefined;
+      for (let last = first; last < norms.length; last++) {
+        if (last > first && !isSoftGap(text, ends[last - 1]!, starts[last]!)) break;
+        joined += norms[last]!;
+        const hit = this.targets.get(joined);
+        if (hit !== undefined) {
+          best = last;
+          payload = hit;
+        }
+        if (!this.prefixes.has(joined)) break;
+      }
+      if (best >= 0) {
+        found.push({ start: starts[first]!, end: ends[best]!, payload: payload as T });
+        first = best;
+      }
+    }
+    return found;
+  }
+}
+
+/**
+ * Where any of `needles` occurs in `text` (see the module comment for the rule). Needles too short or too common are
+ * ignored; the result is empty when none is left.
+ */
+export function findNeedles(text: string, needles: readonly string[]): NeedleSpan[] {
+  const set = new NeedleSet<true>();
+  for (const needle of needles) set.add(needle, true);
+  return set.scan(text).map(({ start, end }) => ({ start, end }));
+}
+
+/** Applies the letter case of `occurrence` (all upper, all lower, or as given) to `replacement`. */
+function caseLike(occurrence: string, replacement: string): string {
+  if (occurrence.length > 1 && occurrence === occurrence.toUpperCase() && occurrence !== occurrence.toLowerCase()) return replacement.toUpperCase();
+  if (occurrence === occurrence.toLowerCase() && occurrence !== occurrence.toUpperCase()) return replacement.toLowerCase();
+  // Capitalised words (`Roe`, `Jane Roe`): the replacement's words capitalised the same way.
+  if (/^\p{Lu}\p{Ll}*(?:[^\p{L}]+\p{Lu}\p{Ll}*)*$/u.test(occurrence)) return replacement.toLowerCase().replace(/(^|[^\p{L}])(\p{Ll})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
+  return replacement;
+}
+
+/**
+ * The replacement written over one occurrence: when the occurrence and the replacement have as many letters and
+ * digits, the replacement's are laid into the occurrence's places (its punctuation kept: `06/15/1961` stays a date
+ * written with slashes, `(555) 555-2004` a phone with its brackets); otherwise the replacement in the occurrence's case.
+ */
+export function fitReplacement(occurrence: string, replacement: string): string {
+  const chars = replacement.replace(/[^\p{L}\p{N}]/gu, '');
+  let count = 0;
+  for (let index = 0; index < occurrence.length; index++) if (isWordChar(occurrence.charCodeAt(index), occurrence[index]!)) count++;
+  if (count !== chars.length || count === 0) return caseLike(occurrence, replacement);
+  let out = '';
+  let next = 0;
+  for (let index = 0; index < occurrence.length; index++) {
+    const char = occurrence[index]!;
+    if (!isWordChar(char.charCodeAt(0), char)) {
+      out += char;
+      continue;
+    }
+    const made = chars[next++]!;
+    out += char === char.toUpperCase() && char !== char.toLowerCase() ? made.toUpperCase() : char === char.toLowerCase() && char !== char.toUpperCase() ? made.toLowerCase() : made;
+  }
+  return out;
+}
+
+/**
+ * `text` with every occurrence of a needle of `set` replaced by its payload (fitted to the occurrence), each
+ * replacement passed through `escape` (the format's escaping: XML entities, HL7 escapes) before it is written.
+ * `onReplace` is told of each replacement (for the report).
+ */
+export function replaceNeedles(text: string, set: NeedleSet<string>, escape: (value: string) => string = (value) => value, onReplace?: () => void): string {
+  const spans = set.scan(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let last = 0;
+  for (const span of spans) {
+    out += text.slice(last, span.start) + escape(fitReplacement(text.slice(span.start, span.end), span.payload));
+    last = span.end;
+    onReplace?.();
+  }
+  return out + text.slice(last);
+}
