@@ -63,6 +63,7 @@ function deidentifyFile(service: DeidentifyService, file: string, standard: stri
     // one line per message whatever layout the engine answers in
     messageContent: `${results.map((result) => JSON.stringify(JSON.parse(result.messageContent))).join('\n')}\n`,
     report: sumReports(results.map((result) => result.report)),
+    needles: [...new Set(results.flatMap((result) => result.needles))],
   };
 }
 
