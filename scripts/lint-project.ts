@@ -71,6 +71,10 @@ for (const top of ['kernel', 'plugins']) {
     const lines = text.split('\n');
     lines.forEach((line, index) => {
       if (/\bconsole\.log\(/.test(line)) problems.push(`${rel}:${index + 1}: console.log in service code`);
+      // `new (f(...)).Member(...)`: the compiler drops the parentheses, and the built code calls `new f(...)` instead.
+      if (/\bnew\s*\(\s*[\w$.]+\s*\(/.test(line)) {
+        problems.push(`${rel}:${index + 1}: \`new (call(...))\` loses its parentheses when compiled; take the class into a name first`);
+      }
       const table = ownPlugin === 'monitor' ? null : MONITOR_TABLE.exec(line);
       if (table) {
         problems.push(`${rel}:${index + 1}: names the monitor's table ${table[0]}; read stored messages and roll-ups through the monitor's api.ts (MONITOR_SERVICE)`);

@@ -49,7 +49,12 @@ const parser = lazyXmlParser(XML_OPTIONS);
 let builder: XMLBuilder | undefined;
 
 function build(tree: unknown): string {
-  builder ??= new (createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser')).XMLBuilder({ ...XML_OPTIONS, suppressEmptyNode: true });
+  if (!builder) {
+    // The class gets a name of its own before it is constructed: written as one expression, with the require call in
+    // parentheses after the keyword, the compiled code loses those parentheses and constructs the require call.
+    const { XMLBuilder: Builder } = createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser');
+    builder = new Builder({ ...XML_OPTIONS, suppressEmptyNode: true });
+  }
   return builder.build(tree) as string;
 }
 
