@@ -7,6 +7,10 @@ export const analyticsErrors = defineErrorCatalogue({
     status: 400,
     message: 'since ({since}) is not before until ({until}); give a window that starts before it ends.',
   },
+  ANALYTICS_WINDOW_TOO_LONG: {
+    status: 400,
+    message: 'since ({since}) to until ({until}) spans {days} days, more than the {max} this route shows; give a later since.',
+  },
   ANALYTICS_TOO_MANY_POINTS: {
     status: 400,
     message:

@@ -14,7 +14,7 @@ import { dashboardSchema, queryResultSchema, timeseriesSchema, topNSchema } from
 import type { DashboardEngine } from './dashboard-engine.ts';
 import { alertMatches, filterInterfaceIds, messageFilterOf, queryFiltersSchema } from './query-filters.ts';
 import { checkExportRows, seriesCsv, seriesFileName } from './series-csv.ts';
-import { checkPoints, GRANULARITIES, resolveWindow, stepOf } from './time-window.ts';
+import { checkPoints, checkWindowLength, GRANULARITIES, resolveWindow, stepOf } from './time-window.ts';
 
 /** What the read routes use. */
 export interface AnalyticsRouteDeps {
@@ -161,7 +161,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/dashboards/:template',
-    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_TEMPLATE_NOT_FOUND', 'ANALYTICS_TEMPLATE_PARAMETER_MISSING', 'ANALYTICS_INTERFACE_NOT_FOUND'],
+    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_WINDOW_TOO_LONG', 'ANALYTICS_TEMPLATE_NOT_FOUND', 'ANALYTICS_TEMPLATE_PARAMETER_MISSING', 'ANALYTICS_INTERFACE_NOT_FOUND'],
     summary: 'A dashboard filled from its template (overview, interface, errors; templates are data files)',
     tags: ['analytics'],
     params: z.object({ template: z.string().min(1).max(100) }).strict(),
@@ -172,6 +172,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
     response: dashboardSchema,
     async handler({ params, query }) {
       const window = resolveWindow(clock.nowMs(), query.since, query.until);
+      checkWindowLength(window);
       return deps.dashboards.fill(params.template, window, query.interfaceId ? { interfaceId: query.interfaceId } : {});
     },
   });

@@ -31,9 +31,12 @@ export interface Window {
 
 const DAY_MS = 86_400_000;
 
-/** The window of a request: defaults to the 24 hours before now; `since` must be before `until`. */
+/**
+ * The window of a request: defaults to the 24 hours before now; an `until` in the future is clamped to now (nothing
+ * after now has been received, and a report must not be dated in the future); `since` must be before `until`.
+ */
 export function resolveWindow(nowMs: number, since: Date | undefined, until: Date | undefined, defaultMs = DAY_MS): Window {
-  const end = until ?? new Date(nowMs);
+  const end = until === undefined || until.getTime() > nowMs ? new Date(nowMs) : until;
   const start = since ?? new Date(end.getTime() - defaultMs);
   if (start.getTime() >= end.getTime()) {
     throw analyticsErrors.create('ANALYTICS_WINDOW_INVALID', { since: start.toISOString(), until: end.toISOString() });
@@ -64,6 +67,22 @@ export function checkPoints(window: Window, granularity: Granularity): number {
     });
   }
   return points;
+}
+
+/**
+ * Refuses a window longer than {@link MAX_POINTS} days on a route that picks its own granularity (a dashboard), naming
+ * the route's own parameters, since and until.
+ */
+export function checkWindowLength(window: Window): void {
+  const days = bucketCount(window, 'day');
+  if (days > MAX_POINTS) {
+    throw analyticsErrors.create('ANALYTICS_WINDOW_TOO_LONG', {
+      since: window.since.toISOString(),
+      until: window.until.toISOString(),
+      days,
+      max: MAX_POINTS,
+    });
+  }
 }
 
 /** A granularity that shows a window in a readable number of buckets (minutes up to 6 h, hours up to 14 days). */

@@ -65,6 +65,26 @@ describe('reports', () => {
     expect((await h.post('/api/monitor/analytics/reports/generate', { interfaceIds: ['nope'] })).status).toBe(404);
   });
 
+  it('clamps a future until to now: the report of until 2200 is the report up to now, never dated in the future', async () => {
+    const future = await h.post('/api/monitor/analytics/reports/generate', { format: 'json', since: '2026-06-10T11:00:00Z', until: '2200-01-01' });
+    expect(future.status).toBe(200);
+    const report = JSON.parse(future.text);
+    expect(report.windowEnd).toBe('2026-06-10T12:00:00.000Z');
+    expect(report.sinceHours).toBe(1);
+    expect(report.totals.messages).toBe(2);
+    const text = await h.post('/api/monitor/analytics/reports/generate', { format: 'text', until: '2200-01-01' });
+    expect(text.text).not.toContain('2199');
+    expect(text.text).not.toContain('2200');
+  });
+
+  it('refuses a dashboard window too long for any granularity, naming since and until (the route has no step)', async () => {
+    const answer = await h.get('/api/monitor/analytics/dashboards/overview?since=1990-01-01T00:00:00Z');
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.code).toBe('ANALYTICS_WINDOW_TOO_LONG');
+    expect(answer.json.error.message).toContain('since (1990-01-01T00:00:00.000Z)');
+    expect(answer.json.error.message).not.toMatch(/step|granularity/);
+  });
+
   it('stores a schedule, runs it on the scheduler, and mails the report with its CSV to the recipients', async () => {
     const created = await h.post('/api/monitor/analytics/reports/schedule', {
       frequency: 'daily',
