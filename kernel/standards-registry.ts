@@ -129,6 +129,46 @@ export interface FieldDescription {
   maxLength?: number;
   table?: string;
   description?: string;
+  /** With `detail` only: `min..max` occurrences (`0..1`, `1..*`) as the standard counts them. */
+  cardinality?: string;
+  /** With `detail` only: the table's or value set's own name (`Administrative Sex`). */
+  tableName?: string;
+  /** With `detail` only: the first codes of the table or value set (at most `detail.maxCodes`). */
+  codes?: FieldCode[];
+  /** With `detail` only: how many codes the table or value set holds, listed or not. */
+  codeTotal?: number;
+  /** With `detail` only: why a table or value set named here has no codes listed (not shipped, not expandable). */
+  codesNote?: string;
+  /** With `detail` only: what the path holds (a segment's fields, a data type's components, an element's children). */
+  children?: FieldChild[];
+}
+
+/** One code of a table or value set. */
+export interface FieldCode {
+  code: string;
+  display?: string;
+  /** The code system, where the standard names one (FHIR). */
+  system?: string;
+}
+
+/** One part of a described path: a field of a segment, a component of a field, a child element. */
+export interface FieldChild {
+  /** The child's own path, in the standard's syntax (`PID.5.1`, `Patient.name`). */
+  path: string;
+  name: string;
+  dataType?: string;
+  optionality?: string;
+}
+
+/** Options of {@link StandardAdapter.describe}. */
+export interface DescribeOptions {
+  /** Version whose definitions describe the path; the adapter's default when absent. */
+  version?: string;
+  /**
+   * The field lookup's extras: codes (at most `maxCodes`, with their total), children and cardinality. Absent: the
+   * short description, cheap enough for per-field callers (triage, de-identification).
+   */
+  detail?: { maxCodes: number };
 }
 
 /** A profile an adapter can validate against. */
@@ -228,7 +268,14 @@ export interface StandardAdapter {
   validate(content: string, options: ValidateOptions): ValidationResult;
   diff(left: string, right: string, options: DiffOptions): DiffResult;
   generate(options: GenerateOptions): string[];
-  describe(path: string, options?: { version?: string }): FieldDescription | undefined;
+  /** What a path means, or undefined when these definitions do not know it (see {@link DescribeOptions}). */
+  describe(path: string, options?: DescribeOptions): FieldDescription | undefined;
+  /**
+   * Why `path` is not written in this standard's path syntax, as a sentence naming it (with an example of the
+   * syntax); undefined when it is (the path may still name nothing). Optional: without it every path is taken as
+   * syntactically fine.
+   */
+  pathProblem?(path: string): string | undefined;
   /** Profiles loaded for this standard. */
   profiles(): ProfileSummary[];
   /** Reading of received content into messages with their facts (optional capability). */

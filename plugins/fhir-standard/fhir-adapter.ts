@@ -5,6 +5,7 @@
 import { DifferenceList } from '../../kernel/issue-list.ts';
 import type { ProfilePack } from '../../kernel/profile-packs.ts';
 import type {
+  DescribeOptions,
   DiffOptions,
   DiffResult,
   FieldDescription,
@@ -22,9 +23,8 @@ import { detectFhir } from './fhir-detect.ts';
 import { createIgnoreMatcher, diffResources, unmatchedIgnoredFields } from './fhir-diff.ts';
 import { createElementWalker } from './fhir-element-walk.ts';
 import { FHIR_MESSAGE_TYPES, type FhirMessageType, createFhirGenerator } from './fhir-generator.ts';
-import { shortDescription } from './fhir-issues.ts';
 import { createFhirParser } from './fhir-parser.ts';
-import { parsePath } from './fhir-paths.ts';
+import { createFhirDescriber } from './fhir-describe.ts';
 import { createProfileRules } from './fhir-profile-rules.ts';
 import { type FhirProfile, type FhirProfileProblem, loadFhirProfiles } from './fhir-profiles.ts';
 import { createStructureCheck } from './fhir-structure-check.ts';
@@ -66,6 +66,7 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
     profileRules: createProfileRules(terminology),
     profiles: () => profiles,
   });
+  const describer = createFhirDescriber(definitions, terminology);
   const generator = options.synthetic ? createFhirGenerator(options.synthetic) : undefined;
 
   function checkVersion(version: string | undefined): void {
@@ -139,44 +140,12 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
       return generator.generate(messageType as FhirMessageType, Math.max(0, Math.floor(generateOptions.count)), generateOptions.seed);
     },
 
-    describe(path: string, describeOptions?: { version?: string }): FieldDescription | undefined {
+    describe(path: string, describeOptions?: DescribeOptions): FieldDescription | undefined {
       if (describeOptions?.version !== undefined && !VERSION_ALIASES.has(describeOptions.version)) return undefined;
-      const segments = parsePath(path);
-      let typeName = segments[0]?.name;
-      if (!typeName || !definitions.isResourceType(typeName)) return undefined;
-      if (segments.length === 1) {
-        const schema = definitions.schema(typeName);
-        return { path, name: typeName, dataType: typeName, description: shortDescription(schema?.description, 200) };
-      }
-      let info = undefined as ReturnType<FhirDefinitions['property']>;
-      for (const segment of segments.slice(1)) {
-        info = definitions.property(typeName, segment.name);
-        if (!info) {
-          const element = definitions.element(typeName, segment.name);
-          if (!element || segment !== segments[segments.length - 1]) return undefined;
-          return {
-            path,
-            name: element.path,
-            dataType: element.type.map((t) => t.code).join(' | '),
-            optionality: `${element.min}..${Number.isFinite(element.max) ? element.max : '*'}`,
-            repeatable: Boolean(element.isArray),
-            table: element.binding?.valueSet ? stripCanonicalVersion(element.binding.valueSet) : undefined,
-            description: shortDescription(element.description, 200),
-          };
-        }
-        typeName = info.type;
-      }
-      if (!info) return undefined;
-      return {
-        path,
-        name: info.elementPath,
-        dataType: info.type,
-        optionality: `${info.min}..${Number.isFinite(info.max) ? info.max : '*'}`,
-        repeatable: info.isArray,
-        table: info.binding ? `${info.binding.valueSet} (${info.binding.strength})` : undefined,
-        description: shortDescription(info.element.description, 200),
-      };
+      return describer.describe(path, describeOptions);
     },
+
+    pathProblem: describer.pathProblem,
 
     profiles(): ProfileSummary[] {
       return profiles.map((p) => ({

@@ -2,15 +2,15 @@
  * The HL7 v2 standard adapter: a thin assembly of the parser, validator, profiles, generator, diff and definitions.
  * It throws only for bad requests (unknown version, message type or profile), never for bad message content.
  */
-import type { FieldDescription, GenerateOptions, StandardAdapter, ValidateOptions } from '../../kernel/standards-registry.ts';
+import type { GenerateOptions, StandardAdapter, ValidateOptions } from '../../kernel/standards-registry.ts';
 import type { SyntheticDataService } from '../synthetic-data/api.ts';
 import { hl7Errors } from './errors.ts';
-import { getHl7Definitions, HL7_VERSIONS, type Hl7Version, isSupportedVersion } from './hl7-definitions.ts';
+import { HL7_VERSIONS, type Hl7Version, isSupportedVersion } from './hl7-definitions.ts';
 import { detectHl7 } from './hl7-detect.ts';
 import { diffHl7Messages } from './hl7-diff.ts';
 import { generateHl7Messages, HL7_GENERATED_MESSAGE_TYPES } from './hl7-generator.ts';
 import { parseHl7 } from './hl7-parser.ts';
-import { parseHl7Path } from './hl7-path.ts';
+import { describeHl7Path, hl7PathProblem } from './hl7-describe.ts';
 import type { Hl7Profile, Hl7ProfileSet } from './hl7-profiles.ts';
 import { validateHl7 } from './hl7-validator.ts';
 
@@ -26,45 +26,6 @@ export const HL7_DEFAULT_VERSION: Hl7Version = '2.3';
 function requireVersion(version: string): Hl7Version {
   if (!isSupportedVersion(version)) throw hl7Errors.create('UNSUPPORTED_VERSION', { version, supported: HL7_VERSIONS.join(', ') });
   return version;
-}
-
-/**
- * Describes a path (`PID.5`, `PID.5.1`, `MSH`) from the definitions of a version: name, data type, optionality,
- * repetition, length and table.
- */
-export function describeHl7Path(path: string, version: Hl7Version): FieldDescription | undefined {
-  const parsed = parseHl7Path(path);
-  if (!parsed) return undefined;
-  const definitions = getHl7Definitions(version);
-  const segment = definitions.segment(parsed.segment);
-  if (!segment) return undefined;
-  if (parsed.field === undefined) return { path, name: segment.description, description: `Segment ${parsed.segment} (HL7 v${version})` };
-  const field = segment.fields[parsed.field - 1];
-  if (!field) return undefined;
-  const optionalityNames = { R: 'required', O: 'optional', C: 'conditional', B: 'backward compatible', W: 'withdrawn' } as const;
-  if (parsed.component === undefined) {
-    return {
-      path,
-      name: field.name,
-      dataType: field.dataType,
-      optionality: optionalityNames[field.optionality],
-      repeatable: field.maxRepetitions > 1,
-      maxLength: field.maxLength,
-      table: field.table,
-      description: `${parsed.segment}-${parsed.field} ${field.name} (${field.dataType}) in HL7 v${version}`,
-    };
-  }
-  const component = definitions.dataType(field.dataType)?.components[parsed.component - 1];
-  if (!component) return undefined;
-  return {
-    path,
-    name: `${field.name} - ${component.name}`,
-    dataType: component.dataType,
-    optionality: optionalityNames[component.optionality],
-    maxLength: component.maxLength,
-    table: component.table,
-    description: `Component ${parsed.component} of ${field.dataType} in ${parsed.segment}-${parsed.field} (HL7 v${version})`,
-  };
 }
 
 /** The loaded profile of a name (undefined for none asked); PROFILE_NOT_FOUND, listing the loaded ones, otherwise. */
@@ -97,8 +58,9 @@ export function createHl7Adapter(deps: Hl7AdapterDeps): StandardAdapter {
       return generateHl7Messages({ ...options, version: options.version ?? HL7_DEFAULT_VERSION }, { synthetic: deps.synthetic });
     },
     describe(path, options) {
-      return describeHl7Path(path, requireVersion(options?.version ?? HL7_DEFAULT_VERSION));
+      return describeHl7Path(path, requireVersion(options?.version ?? HL7_DEFAULT_VERSION), options);
     },
+    pathProblem: hl7PathProblem,
     profiles: () => deps.profiles.list(),
   };
 }

@@ -35,8 +35,8 @@ export function detailLines(details: unknown): string[] {
   return [`  ${String(details)}`];
 }
 
-/** Runs a command body, turning request errors and unreadable files into a message (with details) and exit code 2. */
-async function guarded(io: { err(text: string): void }, body: () => Promise<number> | number): Promise<number> {
+/** Runs a command body (any bridge command), turning request errors and unreadable files into a message (with details) and exit code 2. */
+export async function guarded(io: { err(text: string): void }, body: () => Promise<number> | number): Promise<number> {
   try {
     return await body();
   } catch (error) {

@@ -6,7 +6,7 @@
 import type { StandardAdapter, ValidateOptions } from '../../kernel/standards-registry.ts';
 import type { SyntheticDataService } from '../synthetic-data/api.ts';
 import { ncpdpErrors } from './errors.ts';
-import { describeNcpdpPath } from './ncpdp-definitions.ts';
+import { describeNcpdpPath, ncpdpPathProblem } from './ncpdp-definitions.ts';
 import { detectNcpdp } from './ncpdp-detect.ts';
 import { looksLikeNcpdpBatch, splitNcpdpBatch } from './ncpdp-batch.ts';
 import { flattenNcpdpBatch } from './ncpdp-batch-diff.ts';
@@ -108,8 +108,9 @@ export function createNcpdpAdapter(dependencies: NcpdpAdapterDependencies): Stan
       });
     },
     describe(path, options) {
-      return describeNcpdpPath(path, options?.version);
+      return describeNcpdpPath(path, options?.version, options);
     },
+    pathProblem: ncpdpPathProblem,
     profiles() {
       return profiles.map(summarizeProfile);
     },

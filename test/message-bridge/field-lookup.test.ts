@@ -1,0 +1,106 @@
+// The field lookup through HTTP (GET /api/lookup on the bridge and monitor bases) and the CLI (`workbench lookup`).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { runCli } from '../helpers/cli-process.ts';
+
+let wb: TestWorkbench;
+const dir = mkdtempSync(join(tmpdir(), 'wb-lookup-'));
+
+beforeAll(async () => {
+  wb = await startTestWorkbench();
+});
+afterAll(async () => {
+  await wb.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const lookup = (query: Record<string, string>, base: 'bridge' | 'monitor' = 'bridge') =>
+  wb.call(base, { path: `/api/lookup?${new URLSearchParams(query)}` });
+
+describe('GET /api/lookup', () => {
+  it('names an HL7 field with its table codes, bounded, and its data type\'s components', async () => {
+    const res = await lookup({ standard: 'hl7', path: 'PID.8', version: '2.5.1', maxCodes: '2' });
+    expect(res.status).toBe(200);
+    const data = res.json.data;
+    expect(data).toMatchObject({ standard: 'hl7', version: '2.5.1', path: 'PID.8', name: 'Administrative Sex', table: '0001', tableName: 'Administrative Sex' });
+    expect(data.codes).toHaveLength(2);
+    expect(data.codeTotal).toBeGreaterThan(2);
+    const name = (await lookup({ standard: 'hl7', path: 'PID.5', version: '2.5.1' })).json.data;
+    expect(name).toMatchObject({ name: 'Patient Name', dataType: 'XPN', optionality: 'required', cardinality: '1..*', repeatable: true });
+    expect(name.children[0]).toMatchObject({ path: 'PID.5.1', name: 'Family Name' });
+    const segment = (await lookup({ standard: 'hl7', path: 'MSH' })).json.data;
+    expect(segment.children.find((c: { path: string }) => c.path === 'MSH.10').name).toBe('Message Control ID');
+  });
+
+  it('answers on the monitor base alike', async () => {
+    const res = await lookup({ path: 'PID.5', version: '2.5.1', standard: 'hl7' }, 'monitor');
+    expect(res.status).toBe(200);
+    expect(res.json.data.name).toBe('Patient Name');
+  });
+
+  it('finds the standard from the path when none is named', async () => {
+    expect((await lookup({ path: 'PID.5.7', version: '2.5.1' })).json.data).toMatchObject({ standard: 'hl7', table: '0200' });
+    const gender = (await lookup({ path: 'Patient.gender' })).json.data;
+    expect(gender.standard).toBe('fhir');
+    expect(gender.codes.map((c: { code: string }) => c.code).sort()).toEqual(['female', 'male', 'other', 'unknown']);
+    expect(gender.codeTotal).toBe(4);
+    const claim = (await lookup({ path: 'AM07.D2' })).json.data;
+    expect(claim).toMatchObject({ standard: 'ncpdp', maxLength: 12 });
+  });
+
+  it('lists a FHIR element\'s child elements and a SCRIPT element\'s children', async () => {
+    const name = (await lookup({ standard: 'fhir', path: 'Patient.name' })).json.data;
+    expect(name).toMatchObject({ dataType: 'HumanName', cardinality: '0..*' });
+    expect(name.children.map((c: { path: string }) => c.path)).toContain('Patient.name.family');
+    const patient = (await lookup({ standard: 'ncpdp', path: 'NewRx.Patient.HumanPatient' })).json.data;
+    expect(patient.children.map((c: { path: string }) => c.path)).toEqual(
+      expect.arrayContaining(['NewRx.Patient.HumanPatient.Gender', 'NewRx.Patient.HumanPatient.DateOfBirth']),
+    );
+    const gender = (await lookup({ standard: 'ncpdp', path: 'NewRx.Patient.HumanPatient.Gender', version: '2023011' })).json.data;
+    expect(gender.codes.map((c: { code: string }) => c.code)).toContain('X');
+  });
+
+  it('refuses a badly written path with 400 naming it, and answers 404 for an unknown field', async () => {
+    const bad = await lookup({ standard: 'hl7', path: 'PID..5' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('VALIDATION_FAILED');
+    expect(bad.json.error.message).toContain('PID..5');
+    const nowhere = await lookup({ path: '%%%' });
+    expect(nowhere.status).toBe(400);
+    expect(nowhere.json.error.message).toContain('not a path of any registered standard');
+    const unknown = await lookup({ standard: 'hl7', path: 'PID.99' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.code).toBe('NOT_FOUND');
+    expect(unknown.json.error.message).toContain('PID.99');
+    expect((await lookup({ standard: 'fhir', path: 'Patient.nope' })).status).toBe(404);
+    expect((await lookup({ standard: 'nope', path: 'PID.5' })).json.error.code).toBe('UNKNOWN_STANDARD');
+    expect((await lookup({ standard: 'hl7', path: 'PID.5', version: '9.9' })).status).toBe(400);
+    const badVersion = await lookup({ path: 'PID.5', version: '9.9' });
+    expect(badVersion.status).toBe(400);
+    expect(badVersion.json.error.message).toContain('9.9');
+    expect((await lookup({ path: 'PID.5', maxCodes: '100000' })).status).toBe(400);
+    expect((await lookup({ path: '' })).status).toBe(400);
+  });
+});
+
+describe('workbench lookup', () => {
+  const workbench = (...args: string[]) => runCli(join(dir, 'data'), ...args);
+
+  it('prints the field, exits 1 for an unknown one and 2 for a bad path', () => {
+    const found = workbench('lookup', 'PID.8', '--version', '2.5.1', '--codes', '3');
+    expect(found.code).toBe(0);
+    expect(found.out).toMatch(/PID\.8\s+Administrative Sex/);
+    expect(found.out).toMatch(/codes \(3 of \d+\)/);
+    const json = JSON.parse(workbench('lookup', 'Patient.birthDate', '--standard', 'fhir', '--json').out);
+    expect(json).toMatchObject({ standard: 'fhir', dataType: 'date', cardinality: '0..1' });
+    const unknown = workbench('lookup', 'ZZZ.5', '--standard', 'hl7');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('ZZZ.5');
+    const bad = workbench('lookup', 'PID..5', '--standard', 'hl7');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('PID..5');
+  });
+});
