@@ -112,6 +112,10 @@ export const kernelErrors = defineErrorCatalogue({
     status: 503,
     message: 'The database is unreachable; the request was not completed. Retry in {retryAfter} seconds (Retry-After).',
   },
+  STORAGE_FULL: {
+    status: 507,
+    message: 'The disk of {where} is full; nothing of the request was stored. Free space there: the service resumes by itself.',
+  },
 });
 
 /** Every catalogue known to the process, by owner (`kernel` or a plugin id). */

@@ -13,6 +13,9 @@ import type { ErrorCatalogue } from './errors.ts';
 import type { StandardsRegistry } from './standards-registry.ts';
 import type { EventBus } from './events.ts';
 import type { JobScheduler } from './scheduler.ts';
+import type { BackgroundJobs } from './background-guard.ts';
+import type { DiskWatch } from './disk-full.ts';
+import type { ServiceFaults } from './service-faults.ts';
 import type { ClusterMembership } from './cluster/cluster.ts';
 import type { Clock } from './clock.ts';
 import type { Entitlement, Tier } from './entitlement.ts';
@@ -235,6 +238,15 @@ export interface PluginContext<C = unknown> extends WorkerPluginContext<C> {
   readonly events: EventBus;
   /** Cron jobs, named per plugin; on a team's shared store each occurrence runs on one node. */
   readonly scheduler: JobScheduler;
+  /**
+   * Timers and background work of the plugin (named per plugin): every failure is logged and reported in health,
+   * never thrown into the process. Use it for every `setTimeout`/`setInterval` whose callback does work.
+   */
+  readonly background: BackgroundJobs;
+  /** Conditions that make the service degraded (health lists them); a plugin reports and clears its own. */
+  readonly faults: ServiceFaults;
+  /** Recognises a write refused for want of space (opening the `storage-full` condition) and builds its 507. */
+  readonly disk: DiskWatch;
   /** This process as a node of the team sharing the store: its name, the live nodes, heartbeats. */
   readonly cluster: ClusterMembership;
   readonly entitlement: Entitlement;

@@ -1,5 +1,6 @@
 /**
- * Scheduled jobs on node-cron, all stopped at shutdown. A job that throws is logged and runs again at its next tick.
+ * Scheduled jobs on node-cron, all stopped at shutdown. Every tick runs under the background guard
+ * (background-guard.ts): a job that throws is logged and reported, and runs again at its next tick.
  *
  * Names are unique: a second job under a name already scheduled is an error naming both (a plugin's jobs are
  * named `<plugin id>:<name>` through {@link Scheduler.forPlugin}, so plugins never collide). On a store shared by a
@@ -10,6 +11,8 @@ import { createRequire } from 'node:module';
 import type { ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import { slotOf, type JobClaims } from './cluster/job-claims.ts';
+import { BackgroundGuard } from './background-guard.ts';
+import { ServiceFaults } from './service-faults.ts';
 
 const require = createRequire(import.meta.url);
 let cronModule: typeof import('node-cron') | undefined;
@@ -54,7 +57,12 @@ export class Scheduler implements JobScheduler {
   private claims: JobClaims | undefined;
   private stopped = false;
 
-  constructor(private readonly logger: Logger) {}
+  private readonly guard: BackgroundGuard;
+
+  /** `guard`: the process's background guard; without one, failures are logged and reported to nobody else. */
+  constructor(logger: Logger, guard?: BackgroundGuard) {
+    this.guard = guard ?? new BackgroundGuard(logger, new ServiceFaults());
+  }
 
   /** Makes every later tick claim its occurrence first (a team on one store: each occurrence runs on one node). */
   coordinate(claims: JobClaims): void {
@@ -86,14 +94,11 @@ export class Scheduler implements JobScheduler {
     }
     const task = cron().schedule(
       expression,
-      async () => {
-        try {
+      () =>
+        this.guard.run(name, async () => {
           if (this.claims && !(await this.claims.claim(name, slotOf(expression, Date.now())))) return;
           await run();
-        } catch (error) {
-          this.logger.error({ err: error, job: name }, 'scheduled job failed');
-        }
-      },
+        }),
       { name, noOverlap: true, ...(options.timeZone ? { timezone: options.timeZone } : {}) },
     );
     const job: Job = { task, expression, run };

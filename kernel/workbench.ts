@@ -18,6 +18,9 @@ import { systemClock, type Clock } from './clock.ts';
 import { Cache } from './cache.ts';
 import { EventBus } from './events.ts';
 import { Scheduler } from './scheduler.ts';
+import { BackgroundGuard } from './background-guard.ts';
+import { DiskWatch } from './disk-full.ts';
+import { ServiceFaults } from './service-faults.ts';
 import { Cluster } from './cluster/cluster.ts';
 import { StoredJobClaims } from './cluster/job-claims.ts';
 import { nodeNameOf } from './cluster/node-name.ts';
@@ -132,7 +135,16 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const container = rootContainer.createChildContainer();
   const cache = new Cache(clock);
   const events = new EventBus(logger);
-  const scheduler = new Scheduler(logger);
+  // What makes the service degraded (a full disk, a failing background job), and the guard background work runs under.
+  const faults = new ServiceFaults();
+  const disk = new DiskWatch(
+    faults,
+    config.dataDir,
+    kernelConfig.storage.url ? 'the PostgreSQL server' : `the data folder ${config.dataDir}`,
+    logger,
+  );
+  const background = new BackgroundGuard(logger, faults, disk);
+  const scheduler = new Scheduler(logger, background);
   const standards = new StandardsRegistry();
   const entitlement = new Entitlement(kernelConfig.tier);
   const errors = new ErrorRegistry();
@@ -235,6 +247,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         version: WORKBENCH_VERSION,
         otherBases: () => BASES.filter((name) => name !== base).map((name) => ({ base: name, url: servers[name].url() })),
         lookupError: (code) => errors.list().find((row) => row.code === code),
+        disk,
         locateRoute: (method, path) => {
           const other = BASES.find((name) => name !== base && servers[name].openapi.serves(method, path));
           return other ? { base: other, url: `${servers[other].url()}${path}` } : undefined;
@@ -286,6 +299,9 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         },
         events,
         scheduler: scheduler.forPlugin(id),
+        background: background.forOwner(id),
+        faults,
+        disk,
         cluster,
         standards,
         standardsRunner,

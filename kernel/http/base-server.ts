@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { BaseName } from '../plugin-manifest.ts';
 import { createGuardedServer } from './request-guard.ts';
+import type { DiskWatch } from '../disk-full.ts';
 import { installErrorHandling, type RouteLocator } from './error-handling.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies } from './body-types.ts';
 import { OpenApiCollector, type ErrorLookup } from './openapi-document.ts';
@@ -28,6 +29,8 @@ export interface BaseServerSettings {
   lookupError?: ErrorLookup;
   /** The other bases' addresses, for the links of the docs page. */
   otherBases?: () => ReadonlyArray<{ base: string; url: string }>;
+  /** Told of every failed request; a write refused for want of space is answered 507 STORAGE_FULL through it. */
+  disk?: DiskWatch;
 }
 
 /** A base server before and after listening. */
@@ -116,6 +119,7 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
   installErrorHandling(app, settings.bodyLimit, settings.logger.child({ base: settings.name }), {
     base: settings.name,
     locate: (method, path) => settings.locateRoute?.(method, path),
+    ...(settings.disk ? { disk: settings.disk } : {}),
   });
   installDocs(app, openapi, TITLES[settings.name], settings.otherBases);
   let closed = false;

@@ -10,6 +10,7 @@ import { WorkbenchError, kernelErrors } from '../errors.ts';
 import { errorEnvelope } from './envelope.ts';
 import { excerpt } from '../text-excerpt.ts';
 import { isConnectionLoss } from '../connection-loss.ts';
+import type { DiskWatch } from '../disk-full.ts';
 
 /** Seconds a caller is asked to wait when the database is unreachable: about a reconnect attempt's time. */
 const STORE_RETRY_AFTER_SECONDS = 5;
@@ -72,7 +73,7 @@ export function installErrorHandling(
   app: FastifyInstance,
   bodyLimit: number,
   logger: Logger,
-  where?: { base: string; locate: RouteLocator },
+  where?: { base: string; locate: RouteLocator; disk?: DiskWatch },
 ): void {
   app.setErrorHandler((error, request, reply) => {
     const url = excerpt(request.url);
@@ -80,7 +81,8 @@ export function installErrorHandling(
       logger.info({ method: request.method, url }, 'the caller closed the connection before its request was read');
       return;
     }
-    let normalised = normaliseError(error, bodyLimit);
+    // A write refused for want of space is the machine's condition: 507 naming the disk, and health is told.
+    let normalised = !(error instanceof WorkbenchError) && where?.disk?.noticed(error) ? where.disk.refusal() : normaliseError(error, bodyLimit);
     if (normalised.code === 'UNSUPPORTED_MEDIA_TYPE' && !(error instanceof WorkbenchError)) {
       const config = request.routeOptions.config as { acceptedContentTypes?: string[] } | undefined;
       normalised = kernelErrors.create('UNSUPPORTED_MEDIA_TYPE', {

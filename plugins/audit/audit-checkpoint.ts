@@ -5,7 +5,8 @@
  * (truncating the head), deleting the oldest behind a forged anchor row (truncating the start) and rewriting the
  * chain all disagree with it. Exports carry it, so an exported trail can be checked against it too.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 
 /** What the checkpoint records. */
@@ -47,9 +48,44 @@ export function readCheckpoint(path: string): AuditCheckpoint | undefined {
   return parsed.data;
 }
 
-/** Writes the checkpoint through a temporary file and a rename, so a crash never leaves half a checkpoint. */
+/**
+ * Writes the checkpoint through a temporary file and a rename, so a crash never leaves half a checkpoint; a write
+ * that fails (a full disk) removes its temporary file before the error is passed on, and the checkpoint on disk stays
+ * the previous one.
+ */
 export function writeCheckpoint(path: string, checkpoint: AuditCheckpoint): void {
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(checkpoint)}\n`, { mode: 0o600 });
-  renameSync(temporary, path);
+  try {
+    writeFileSync(temporary, `${JSON.stringify(checkpoint)}\n`, { mode: 0o600 });
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes temporary checkpoint files that a process killed mid-write (one no longer running) left beside it. */
+export function removeStaleTemporaries(path: string): void {
+  const prefix = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp') || !Number.isInteger(pid)) continue;
+    if (pid !== process.pid && processAlive(pid)) continue;
+    rmSync(join(dirname(path), name), { force: true });
+  }
 }

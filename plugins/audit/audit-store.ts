@@ -9,27 +9,12 @@ import type { Clock } from '../../kernel/clock.ts';
 import { SerialQueue } from '../../kernel/serial-queue.ts';
 import type { AuditDetails, AuditRecordInput, AuditTrail } from './api.ts';
 import { ChainChecker, GENESIS_HASH, entryHash, type BrokenLink, type ChainedFields } from './audit-chain.ts';
-import { readCheckpoint, writeCheckpoint, type AuditCheckpoint } from './audit-checkpoint.ts';
+import { readCheckpoint, removeStaleTemporaries, writeCheckpoint, type AuditCheckpoint } from './audit-checkpoint.ts';
 import type { AuditKey } from './audit-key.ts';
+import { auditErrors } from './audit-errors.ts';
+import { anchorRow, readTail, tailProblem, type AuditEntryRow, type AuditTables, type AuditWatch } from './audit-tail.ts';
 
-/** A stored entry row. */
-export interface AuditEntryRow extends ChainedFields {
-  prev_hash: string;
-  hash: string;
-}
-
-interface AuditAnchorRow {
-  id: number;
-  last_pruned_id: number;
-  last_pruned_hash: string;
-  pruned_at: string;
-  pruned_total: number;
-}
-
-interface AuditTables {
-  audit_entries: AuditEntryRow;
-  audit_anchor: AuditAnchorRow;
-}
+export { AUDIT_TAMPERED, type AuditEntryRow, type AuditWatch } from './audit-tail.ts';
 
 /** An entry as the API shows it. */
 export interface AuditEntry {
@@ -129,6 +114,8 @@ const BATCH = 500;
  */
 const CHECKPOINT_DELAY_MS = 100;
 const APPEND_ATTEMPTS = 5;
+/** After a checkpoint write failed (a full disk), the next try comes this much later. */
+const CHECKPOINT_RETRY_MS = 5_000;
 /** Longest stored text of a free field, so one record stays small whatever a caller passes. */
 const FIELD_LIMIT = 500;
 
@@ -194,8 +181,6 @@ function isUniqueViolation(error: unknown): boolean {
 /** The audit trail over the shared database. */
 export class AuditStore implements AuditTrail {
   private readonly queue = new SerialQueue();
-  /** The last link this process wrote or read; appends are serialised, so it stays right unless another process appends. */
-  private tail: { id: number; hash: string } | undefined;
   private keying: { key: Buffer; checkpoint: AuditCheckpoint } | undefined;
   private checkpointDirty = false;
   private checkpointTimer: NodeJS.Timeout | undefined;
@@ -204,6 +189,7 @@ export class AuditStore implements AuditTrail {
     private readonly db: Kysely<AuditTables>,
     private readonly clock: Clock,
     private readonly evidence: AuditEvidence,
+    private readonly watch?: AuditWatch,
   ) {}
 
   /** Appends an entry; appends of this process are applied one at a time, in call order. */
@@ -218,10 +204,11 @@ export class AuditStore implements AuditTrail {
   private async evidenceOf(): Promise<{ key: Buffer; checkpoint: AuditCheckpoint }> {
     if (this.keying) return this.keying;
     const { key, created } = this.evidence.key();
+    removeStaleTemporaries(this.evidence.checkpointPath);
     let checkpoint = readCheckpoint(this.evidence.checkpointPath);
     if (!checkpoint) {
-      const tail = await this.readTail();
-      const anchor = await this.anchorRow();
+      const tail = await readTail(this.db);
+      const anchor = await anchorRow(this.db);
       checkpoint = {
         headId: tail.id,
         headHash: tail.hash,
@@ -248,10 +235,33 @@ export class AuditStore implements AuditTrail {
       this.flushCheckpoint();
       return;
     }
+    this.scheduleFlush(CHECKPOINT_DELAY_MS);
+  }
+
+  /** Arms the deferred checkpoint write; stop() writes whatever is pending, so the timer never holds the process. */
+  private scheduleFlush(delayMs: number): void {
     if (this.checkpointTimer) return;
-    this.checkpointTimer = setTimeout(() => this.flushCheckpoint(), CHECKPOINT_DELAY_MS);
-    // stop() writes whatever is pending
-    this.checkpointTimer.unref();
+    const flush = () => {
+      this.checkpointTimer = undefined;
+      try {
+        this.flushCheckpoint();
+      } catch (error) {
+        // still pending: tried again later, so the checkpoint catches up by itself once the disk has room
+        this.scheduleFlush(CHECKPOINT_RETRY_MS);
+        throw error;
+      }
+    };
+    if (this.watch) this.checkpointTimer = this.watch.after('checkpoint-write', delayMs, flush);
+    else {
+      this.checkpointTimer = setTimeout(() => {
+        try {
+          flush();
+        } catch {
+          // retried by the flush itself
+        }
+      }, delayMs);
+      this.checkpointTimer.unref();
+    }
   }
 
   /** Resolves once every append queued so far is done. */
@@ -264,15 +274,48 @@ export class AuditStore implements AuditTrail {
     clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
     if (!this.checkpointDirty || !this.keying) return;
-    this.checkpointDirty = false;
     writeCheckpoint(this.evidence.checkpointPath, this.keying.checkpoint);
+    this.checkpointDirty = false;
+  }
+
+  /**
+   * The newest checkpoint of this data folder: the one on disk (another run may have moved it) or the one this process
+   * holds and has not written yet, whichever records the later head.
+   */
+  private newestCheckpoint(held: AuditCheckpoint): AuditCheckpoint {
+    let onDisk: AuditCheckpoint | undefined;
+    try {
+      onDisk = readCheckpoint(this.evidence.checkpointPath);
+    } catch {
+      onDisk = undefined;
+    }
+    return onDisk && onDisk.headId > held.headId ? onDisk : held;
+  }
+
+  /**
+   * Checks the tail against the checkpoint and tells the watch: the condition opens (and is logged) while they
+   * disagree and closes once they agree again (the entries restored). Answers the problem, if any. Runs between
+   * appends.
+   */
+  checkTail(): Promise<string | undefined> {
+    return this.queue.run(() => this.judgeTail());
+  }
+
+  private async judgeTail(): Promise<string | undefined> {
+    const { checkpoint: held } = await this.evidenceOf();
+    const problem = await tailProblem(this.db, this.newestCheckpoint(held));
+    this.watch?.tampered(problem);
+    return problem;
   }
 
   private async append(input: AuditRecordInput): Promise<void> {
     const { key, checkpoint } = await this.evidenceOf();
+    // Never chain onto a tail behind the checkpoint: that would move the checkpoint past the deletion and hide it.
+    const problem = await this.judgeTail();
+    if (problem) throw auditErrors.create('AUDIT_TRAIL_TAMPERED', { problem });
     const details = storedDetails(input.details);
     for (let attempt = 1; ; attempt++) {
-      const tail = this.tail ?? (await this.readTail());
+      const tail = await readTail(this.db);
       const fields: ChainedFields = {
         id: tail.id + 1,
         at: this.clock.now().toISOString(),
@@ -289,27 +332,13 @@ export class AuditStore implements AuditTrail {
       const hash = entryHash(tail.hash, fields, fields.id >= checkpoint.keyedFromId ? key : undefined);
       try {
         await this.db.insertInto('audit_entries').values({ ...fields, prev_hash: tail.hash, hash }).execute();
-        this.tail = { id: fields.id, hash };
         this.saveCheckpoint({ headId: fields.id, headHash: hash });
         return;
       } catch (error) {
         // Another process appended first (a shared PostgreSQL store): read the new end of the chain and try again.
-        this.tail = undefined;
         if (attempt >= APPEND_ATTEMPTS || !isUniqueViolation(error)) throw error;
       }
     }
-  }
-
-  /** The chain's last link: the newest entry, else the anchor left by pruning, else the genesis. */
-  private async readTail(): Promise<{ id: number; hash: string }> {
-    const last = await this.db.selectFrom('audit_entries').select(['id', 'hash']).orderBy('id', 'desc').limit(1).executeTakeFirst();
-    if (last) return { id: Number(last.id), hash: last.hash };
-    const anchor = await this.anchorRow();
-    return anchor ? { id: Number(anchor.last_pruned_id), hash: anchor.last_pruned_hash } : { id: 0, hash: GENESIS_HASH };
-  }
-
-  private anchorRow(): Promise<AuditAnchorRow | undefined> {
-    return this.db.selectFrom('audit_anchor').selectAll().where('id', '=', 1).executeTakeFirst();
   }
 
   /** Entries matching the filter, newest first, with the total count. */
@@ -341,7 +370,7 @@ export class AuditStore implements AuditTrail {
     this.flushCheckpoint();
     // Read again: another run of this data folder (the CLI, a restart) may have moved it.
     const checkpoint = readCheckpoint(this.evidence.checkpointPath) ?? null;
-    const anchor = await this.anchorRow();
+    const anchor = await anchorRow(this.db);
     const storedAnchorId = anchor ? Number(anchor.last_pruned_id) : null;
     // The checkpoint's anchor is the one pruning left; a different row in the database was put there by someone else.
     const startId = checkpoint ? checkpoint.anchorId : storedAnchorId;

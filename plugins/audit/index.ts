@@ -10,7 +10,7 @@ import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { provideService } from '../../kernel/service-ref.ts';
 import { auditConfigSchema, type AuditConfig } from './audit-config.ts';
 import { AUDIT_TRAIL } from './api.ts';
-import { AuditStore, auditMigrations } from './audit-store.ts';
+import { AUDIT_TAMPERED, AuditStore, auditMigrations } from './audit-store.ts';
 import { registerAuditRoutes } from './audit-routes.ts';
 import { createAuditCommands } from './audit-cli.ts';
 import { auditErrors } from './audit-errors.ts';
@@ -36,6 +36,17 @@ export const plugin: PluginModule<AuditConfig> = {
     const store = new AuditStore(context.storage.db, context.clock, {
       key: () => loadOrCreateAuditKey(context.config.keyFile ?? join(context.dataDir, 'audit-chain.key')),
       checkpointPath: join(context.dataDir, 'audit-checkpoint.json'),
+    }, {
+      after: (name, delayMs, job) => context.background.after(name, delayMs, job),
+      tampered: (reason) => {
+        if (!reason) {
+          context.faults.clear(AUDIT_TAMPERED);
+          return;
+        }
+        // once per episode in the log; health shows it for as long as it lasts
+        if (!context.faults.has(AUDIT_TAMPERED)) context.logger.error({ reason }, 'the audit trail disagrees with its checkpoint; appends are refused');
+        context.faults.report(AUDIT_TAMPERED, `The audit trail disagrees with its checkpoint and takes no more entries: ${reason}`);
+      },
     });
     provideService(context.container, AUDIT_TRAIL, store);
     registerAuditRoutes(context.routes, { store });
@@ -47,6 +58,8 @@ export const plugin: PluginModule<AuditConfig> = {
       context.config.refusalWindowSeconds * 1000,
       (error) => context.logger.error({ err: error }, 'a refused credential could not be audited'),
     );
+    // A trail cut while the service was down is told at once, not at the next audited action.
+    context.lifecycle.onStart(() => void context.background.run('tail-check', () => store.checkTail()));
     context.lifecycle.onStop(async () => {
       refusals.stop();
       // after the refusals' last counts are appended

@@ -1,8 +1,10 @@
 /**
- * The health report: `healthy` only when the database answers; `degraded` when the database answers but the cache
- * does not; `unhealthy` when the database does not answer.
+ * The health report: `healthy` only when the database answers and no condition is open; `degraded` when the database
+ * answers but the cache does not or a condition of the service is open (a full disk, a failing background job, a
+ * tampered audit trail; each listed with its reason); `unhealthy` when the database does not answer.
  */
 import type { Clock } from '../../kernel/clock.ts';
+import type { ServiceFault } from '../../kernel/service-faults.ts';
 
 /** The bare health report (no envelope, per the contract). */
 export interface HealthReport {
@@ -11,12 +13,16 @@ export interface HealthReport {
   version: string;
   uptimeSeconds: number;
   checks: { database: 'healthy' | 'unhealthy'; cache: 'healthy' | 'unhealthy' };
+  /** Open conditions that make the service degraded, oldest first (empty when there are none). */
+  conditions: ServiceFault[];
 }
 
 /** What the check needs. */
 export interface HealthProbes {
   pingDatabase(): Promise<boolean>;
   probeCache(): boolean;
+  /** The open conditions of the service. */
+  conditions(): ServiceFault[];
   clock: Clock;
   startedAtMs: number;
   version: string;
@@ -38,7 +44,8 @@ export async function checkHealth(probes: HealthProbes): Promise<HealthReport> {
   } catch {
     cache = false;
   }
-  const status = !database ? 'unhealthy' : cache ? 'healthy' : 'degraded';
+  const conditions = probes.conditions();
+  const status = !database ? 'unhealthy' : cache && conditions.length === 0 ? 'healthy' : 'degraded';
   const now = probes.clock.nowMs();
   return {
     status,
@@ -46,5 +53,6 @@ export async function checkHealth(probes: HealthProbes): Promise<HealthReport> {
     version: probes.version,
     uptimeSeconds: Math.max(0, Math.floor((now - probes.startedAtMs) / 1000)),
     checks: { database: database ? 'healthy' : 'unhealthy', cache: cache ? 'healthy' : 'unhealthy' },
+    conditions,
   };
 }

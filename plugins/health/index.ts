@@ -10,6 +10,7 @@ const healthReportSchema = z.object({
   version: z.string(),
   uptimeSeconds: z.number().int(),
   checks: z.object({ database: checkStatus, cache: checkStatus }),
+  conditions: z.array(z.object({ key: z.string(), reason: z.string(), since: z.string() })),
 });
 
 /** Registers the health route. */
@@ -19,6 +20,7 @@ export const plugin: PluginModule = {
     const probes = {
       pingDatabase: () => context.storage.ping(),
       probeCache: () => context.cache.probe(),
+      conditions: () => context.faults.list(),
       clock: context.clock,
       startedAtMs: context.clock.nowMs(),
       version: context.version,
@@ -27,7 +29,9 @@ export const plugin: PluginModule = {
       method: 'GET',
       url: '/api/health',
       summary: 'Health of the service, its database and its cache',
-      description: 'Bare object (no envelope). HTTP 200 when healthy or degraded, 503 when unhealthy.',
+      description:
+        'Bare object (no envelope). HTTP 200 when healthy or degraded, 503 when unhealthy. `conditions` lists what makes ' +
+        'it degraded (a full disk, a failing background job, a tampered audit trail), each with its reason.',
       tags: ['health'],
       envelope: false,
       // probes must hear at once how the service is, however busy it is
@@ -39,6 +43,7 @@ export const plugin: PluginModule = {
           version: '0.1.0',
           uptimeSeconds: 3600,
           checks: { database: 'healthy', cache: 'healthy' },
+          conditions: [],
         },
       },
       response: healthReportSchema,

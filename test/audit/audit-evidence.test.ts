@@ -15,6 +15,9 @@ import { AUDIT_TRAIL } from '../../plugins/audit/api.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { GENESIS_HASH, entryHash, type ChainedFields } from '../../plugins/audit/audit-chain.ts';
 import { waitFor } from '../monitor/monitor-harness.ts';
+import { createWorkbench } from '../../kernel/workbench.ts';
+import { mergeConfig } from '../../kernel/config-loader.ts';
+import { send } from '../helpers/http-client.ts';
 
 let wb: TestWorkbench;
 let keys: RoleKeys;
@@ -70,6 +73,50 @@ describe('audit evidence outside the database', () => {
     const result = await verify();
     expect(result.intact).toBe(false);
     expect(result.brokenLinks).toEqual([{ id: head.id, reason: expect.stringMatching(/newest the checkpoint .* recorded, is missing/) }]);
+  });
+
+  it('refuses an append onto a tail behind the checkpoint, says so in health, and keeps it visible across a restart', async () => {
+    await writeEntries(10);
+    const head = (await rows()).at(-1) as Row;
+    expect(await verify()).toMatchObject({ intact: true });
+    await wb.workbench.storage.db.deleteFrom('audit_entries').where('id', '>', head.id - 3).execute();
+    const assign = { method: 'POST' as const, path: '/api/monitor/admin/roles', body: { userId: 'after-the-cut', role: 'MonitorViewer' } };
+    const refused = await asAdmin(assign);
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.json.error.code).toBe('AUDIT_TRAIL_TAMPERED');
+    expect(refused.json.error.message).toMatch(new RegExp(`Entry ${head.id}, the newest .* is missing`));
+    // nothing was chained onto the cut tail, and health says why the service is degraded
+    expect((await rows()).at(-1)?.id).toBe(head.id - 3);
+    const health = (await wb.call('monitor', { path: '/api/health' })).json;
+    expect(health.status).toBe('degraded');
+    expect(health.conditions).toEqual([expect.objectContaining({ key: 'audit-tampered', reason: expect.stringMatching(/newest entries were removed/) })]);
+
+    // A restart on the same data folder: the start itself notices, an audited action is still refused, verify reports it.
+    await wb.workbench.stop();
+    const restarted = await createWorkbench({
+      env: {},
+      overrides: mergeConfig(
+        { dataDir: wb.dataDir, logging: { level: 'silent' }, work: { warmOnStart: false }, servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } } },
+        { plugins: { audit: { refusalWindowSeconds: 2 } } },
+      ),
+    });
+    try {
+      const urls = await restarted.start();
+      const call = (request: Parameters<typeof send>[1]) => send(urls.monitor, withBearer(request, keys.admin));
+      const healthAfter = await waitFor(async () => {
+        const report = (await send(urls.monitor, { path: '/api/health' })).json;
+        return report.status === 'degraded' ? report : undefined;
+      }, 10_000, 'health degraded after the restart');
+      expect(healthAfter.conditions[0].key).toBe('audit-tampered');
+      const again = await call(assign);
+      expect(again.status, again.text).toBe(503);
+      expect(again.json.error.code).toBe('AUDIT_TRAIL_TAMPERED');
+      const result = (await call({ path: '/api/monitor/audit/verify' })).json.data;
+      expect(result.intact).toBe(false);
+      expect(result.brokenLinks).toEqual([{ id: head.id, reason: expect.stringMatching(/is missing/) }]);
+    } finally {
+      await restarted.stop();
+    }
   });
 
   it('reports an entry rewritten with the plain SHA-256 chain recomputed forward', async () => {

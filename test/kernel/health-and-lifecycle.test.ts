@@ -24,6 +24,7 @@ describe('health', () => {
         version: expect.any(String),
         uptimeSeconds: expect.any(Number),
         checks: { database: 'healthy', cache: 'healthy' },
+        conditions: [],
       });
       expect(res.json.success).toBeUndefined();
       await wb.workbench.storage.close();
