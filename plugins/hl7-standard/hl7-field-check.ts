@@ -193,12 +193,15 @@ function typePlan(definitions: Hl7VersionDefinitions, plans: VersionPlans, name:
   return plan;
 }
 
+/** Segments whose first two fields are the delimiters themselves (the parser's concern, never checked here). */
+const HEADER_SEGMENTS: ReadonlySet<string> = new Set(['MSH', 'FHS', 'BHS']);
+
 /** The field plans of a segment definition in a version (compiled on first use). */
 function segmentPlan(definitions: Hl7VersionDefinitions, plans: VersionPlans, segment: Hl7SegmentDefinition): SegmentPlan {
   let plan = plans.segments.get(segment);
   if (!plan) {
     const fields = segment.fields
-      .filter((def) => !(segment.name === 'MSH' && def.position <= 2))
+      .filter((def) => !(HEADER_SEGMENTS.has(segment.name) && def.position <= 2))
       .map((def) => ({ def, type: typePlan(definitions, plans, def.dataType), maxLength: effectiveMaxLength(def) }));
     plan = { fields, required: fields.filter((field) => field.def.optionality === 'R') };
     plans.segments.set(segment, plan);

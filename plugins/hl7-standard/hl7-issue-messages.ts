@@ -27,6 +27,7 @@ export const HL7_ISSUE_CODES = [
   'PARSE_ERROR',
   'UNKNOWN_ELEMENT',
   'INVALID_ENCODING',
+  'BATCH_ENVELOPE_INVALID',
 ] as const;
 
 /** One HL7 v2 issue code. */

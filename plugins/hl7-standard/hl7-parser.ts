@@ -58,6 +58,8 @@ export interface Hl7BatchEnvelope {
   fileHeader?: Hl7Segment;
   fileTrailer?: Hl7Segment;
   batches: Hl7Batch[];
+  /** FHS and FTS segments after the first of each (a file has one of each at most), in input order. */
+  extraFileSegments?: Hl7Segment[];
 }
 
 /** Everything a parse produced. */
@@ -462,8 +464,10 @@ function scanMessages(text: string, result: Hl7ParseResult, onMessage?: (message
       close();
       const segment = parseHeaderSegment(text, end, name, line, header);
       if (header.problem) addProblem(result, { line, code: 'PARSE_ERROR', message: header.problem.message, field: header.problem.field });
-      if (name === 'FHS') result.envelope.fileHeader = segment;
-      else {
+      if (name === 'FHS') {
+        if (result.envelope.fileHeader) (result.envelope.extraFileSegments ??= []).push(segment);
+        else result.envelope.fileHeader = segment;
+      } else {
         batch = { header: segment, messageIndexes: [] };
         result.envelope.batches.push(batch);
       }
@@ -480,7 +484,8 @@ function scanMessages(text: string, result: Hl7ParseResult, onMessage?: (message
           addProblem(result, { line, code: 'PARSE_ERROR', message: `BTS (Batch Trailer) on line ${line} has no BHS (Batch Header) before it.` });
         }
         batch = undefined;
-      } else result.envelope.fileTrailer = segment;
+      } else if (result.envelope.fileTrailer) (result.envelope.extraFileSegments ??= []).push(segment);
+      else result.envelope.fileTrailer = segment;
       continue;
     }
     if (!message || !scanner) {

@@ -7,6 +7,7 @@ import { IssueList, IssuePart } from '../../kernel/issue-list.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
 import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import { getHl7Definitions, type Hl7Version, isHl7TableValue, isSupportedVersion, nearestVersion } from './hl7-definitions.ts';
+import { checkBatchEnvelope } from './hl7-envelope-check.ts';
 import { checkSegmentFields } from './hl7-field-check.ts';
 import { describeField, Hl7IssueCollector, type Hl7ValidationMode } from './hl7-issue-messages.ts';
 import type { Hl7Segment } from './hl7-model.ts';
@@ -226,6 +227,12 @@ export function validateHl7(content: string | Uint8Array | Hl7ParseResult, optio
   }
 }
 
+/** The version a batch envelope is read as: the first message's MSH-12 when supported, else the nearest. */
+function envelopeVersionOf(parsed: Hl7ParseResult): Hl7Version {
+  const declared = first(parsed.messages[0]?.segments[0], 12, 1);
+  return declared && isSupportedVersion(declared) ? declared : nearestVersion(declared || '2.5');
+}
+
 function validateContent(content: string | Uint8Array | Hl7ParseResult, options: Hl7ValidateOptions): ValidationResult {
   const parsed = typeof content === 'string' || content instanceof Uint8Array ? parseHl7(content) : content;
   // Every issue of every message goes through one bounded list: counted exactly, listed while there is room.
@@ -250,6 +257,12 @@ function validateContent(content: string | Uint8Array | Hl7ParseResult, options:
     firstFacts ??= facts;
     if (keepEntry) entries.push(entry);
   }
+  const envelopeVersion = options.version ?? envelopeVersionOf(parsed);
+  checkBatchEnvelope(parsed.envelope, parsed.messages.length, {
+    definitions: getHl7Definitions(envelopeVersion),
+    issues: outside,
+    label: `v${envelopeVersion}`,
+  });
   const validation: ValidationResult = {
     isValid: list.errorCount === 0,
     errors: list.errors,
