@@ -265,6 +265,11 @@ export interface PluginContext<C = unknown> extends WorkerPluginContext<C> {
    */
   routesOn(base: BaseName): RouteRegistrar;
   /**
+   * The address a base listens on (`http://127.0.0.1:5101`), read when needed: a port chosen by the system is known
+   * only once the service started. Undefined when nothing listens (a CLI command). For links between the bases' pages.
+   */
+  baseUrl(base: BaseName): string | undefined;
+  /**
    * Switches route groups off by feature flag: the plugin that stores flags supplies them here (see
    * {@link FeatureSwitches}); every other plugin's routes are switched by the flag named in its manifest.
    */

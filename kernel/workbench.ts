@@ -312,6 +312,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         profiles: packs,
         routes: base === 'none' ? createRefusingRegistrar(id) : registrarFor(base),
         routesOn: registrarFor,
+        baseUrl: (target) => (serve ? servers[target].url() : undefined),
         featureSwitches,
         observeRequests: (observer) => requestObservers.add(observer),
         lifecycle: lifecycle.forOwner(id),

@@ -38,13 +38,6 @@ export const analyticsConfigSchema = z
       })
       .strict()
       .default({ attempts: 4, retryDelayMs: 60_000, timeoutMs: 30_000 }),
-    /**
-     * Address of the monitor dashboard that the bridge and population pages link to; change it together with
-     * `servers.monitor.port`.
-     */
-    dashboardUrl: z.url().default('http://127.0.0.1:5100/'),
-    /** Seconds between the dashboard page's refreshes. */
-    dashboardRefreshSeconds: z.number().int().min(2).max(3600).default(15),
   })
   .strict();
 

@@ -1,8 +1,7 @@
 /**
  * The analytics plugin (monitor base, professional tier): time series, top-N, message and alert queries, dashboards
- * filled from template files, reports generated now or e-mailed on a schedule, the CSV export, and the monitor's
- * web dashboard (with small landing pages on the bridge and population bases). Everything is read through the
- * monitor's service contract ({@link MONITOR_SERVICE}); the only table of its own holds the report schedules.
+ * filled from template files, reports generated now or e-mailed on a schedule, and the CSV export (the pages plugin
+ * draws them on the monitor's dashboard). Everything is read through the monitor's service contract ({@link MONITOR_SERVICE}); the only table of its own holds the report schedules.
  */
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
@@ -13,7 +12,6 @@ import { analyticsErrors } from './analytics-errors.ts';
 import { registerAnalyticsRoutes } from './analytics-routes.ts';
 import { DashboardEngine } from './dashboard-engine.ts';
 import { loadDashboardTemplates } from './dashboard-templates.ts';
-import { registerDashboardPageRoutes, registerLandingPageRoutes } from './page-routes.ts';
 import { ReportDelivery, type ReportBuilder } from './report-delivery.ts';
 import { SmtpMailer } from './report-mailer.ts';
 import { registerReportRoutes } from './report-routes.ts';
@@ -47,19 +45,5 @@ export const plugin: PluginModule<AnalyticsConfig> = {
 
     registerAnalyticsRoutes(context.routes, { source: monitor, dashboards, clock });
     registerReportRoutes(context.routes, { source: monitor, buildReport, schedules, delivery, clock, canMail: mailer !== undefined });
-    registerDashboardPageRoutes(context.routes, { webDir: join(context.directory, 'web'), refreshSeconds: config.dashboardRefreshSeconds });
-
-    // The landing pages link the dashboard where the config says the monitor base listens.
-    const dashboardUrl = () => config.dashboardUrl;
-    registerLandingPageRoutes(context.routesOn('bridge'), {
-      title: 'Message bridge',
-      serves: 'Validates, compares and generates HL7 v2, FHIR and NCPDP messages.',
-      dashboardUrl,
-    });
-    registerLandingPageRoutes(context.routesOn('population'), {
-      title: 'Population generator',
-      serves: 'Generates synthetic patient populations and seeds them into a database.',
-      dashboardUrl,
-    });
   },
 };

@@ -1,18 +1,16 @@
 // The dashboard in a real browser (Debian's Chromium through playwright-core): the page loads with no console error
-// (a CSP violation is one), shows the counts of the ingested files, and its Acknowledge button changes what the API
-// answers. Skipped, with a notice, where no Chromium is installed. WORKBENCH_UPDATE_SCREENSHOT=1 saves the page as
-// docs/dashboard.png (the README's picture).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+// (a CSP violation is one), shows the counts of the ingested files and each interface's figures, every tile and row
+// leads to the message list filtered to it, its Acknowledge button changes what the API answers, axe-core finds no
+// serious violation, and it reads at 800 px wide. Skipped, with a notice, where no Chromium is installed.
+// WORKBENCH_UPDATE_SCREENSHOT=1 saves the page as docs/dashboard.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE } from '../../plugins/monitor/api.ts';
-import { adtMessage, failingMessage, ingest, startAnalyticsHarness, waitFor, type MonitorHarness } from './analytics-harness.ts';
+import { adtMessage, failingMessage, ingest, startMonitorHarness, waitFor, type MonitorHarness } from '../analytics/analytics-harness.ts';
+import { browserAvailable, launchBrowser, seriousViolations, watchedPage } from './browser.ts';
+import { screenshot } from './screenshots.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasBrowser = existsSync(CHROMIUM);
-if (!hasBrowser) console.warn(`[notice] ${CHROMIUM} is missing: the dashboard browser test is skipped (apt-get install chromium).`);
+const hasBrowser = browserAvailable('the dashboard browser test');
 
 describe.skipIf(!hasBrowser)('dashboard in a browser', () => {
   let h: MonitorHarness;
@@ -21,11 +19,10 @@ describe.skipIf(!hasBrowser)('dashboard in a browser', () => {
   let browser: import('playwright-core').Browser;
 
   beforeAll(async () => {
-    h = await startAnalyticsHarness({ analytics: { dashboardRefreshSeconds: 2 } });
+    h = await startMonitorHarness({ plugins: { pages: { refreshSeconds: 2 } } });
     const dir = h.folder('adt');
     feed = (await h.post('/api/monitor/interfaces', { name: 'ADT inbound (Epic)', directoryPath: dir })).json.data.id;
-    const now = new Date();
-    const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+    const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
     await ingest(
       h,
       feed,
@@ -35,45 +32,30 @@ describe.skipIf(!hasBrowser)('dashboard in a browser', () => {
     );
     const monitor = resolveService(h.wb.workbench.container, MONITOR_SERVICE);
     alertId = (await monitor.raiseAlert({ interfaceId: feed, severity: 'warning', rule: 'browser-probe', title: 'Probe alert for the dashboard', message: 'Raised by the browser test.' })).id;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await h?.stop();
   });
 
-  it('loads without console errors, shows the counts, and acknowledges an alert through the API', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    const requests: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-    });
-
+  it('loads without console errors, shows the counts, links every figure to its messages, and acknowledges an alert', async () => {
+    const { page, problems, requests } = await watchedPage(browser, { width: 1200, height: 1400 });
     await page.goto(h.wb.urls.monitor);
     await page.waitForSelector('body[data-loaded="true"]', { timeout: 20_000 });
-    expect(await page.textContent('#total-messages')).toBe('4');
+    await page.waitForFunction("document.querySelector('#total-messages')?.textContent === '4'");
     expect(await page.textContent('#total-failed')).toBe('1');
-    expect(await page.textContent('#interfaces tbody')).toContain('ADT inbound (Epic)');
+    const row = page.locator('#interfaces tbody tr', { hasText: 'ADT inbound (Epic)' });
+    await expect.poll(async () => (await row.locator('td.num').allTextContents()).join(' ')).toBe('4 1');
+    expect(await row.locator('a').first().getAttribute('href')).toBe(`/messages?interfaceId=${feed}`);
+    expect(await row.locator('td.num a').nth(1).getAttribute('href')).toContain(`interfaceId=${feed}&status=failed`);
+    expect(await page.locator('#total-failed').locator('xpath=..').getAttribute('href')).toContain('status=failed');
     await page.waitForSelector('#chart canvas');
     expect(await page.textContent('#errors tbody')).toContain('FAIL0');
+    expect(await page.locator('#errors tbody a', { hasText: 'FAIL0' }).getAttribute('href')).toBe('/messages?controlId=FAIL0');
     for (const url of requests) expect(new URL(url).origin).toBe(new URL(h.wb.urls.monitor).origin);
-
-    // the README's picture is refreshed on request only, so a test run leaves the tree as it was
-    const shots = process.env.WORKBENCH_UPDATE_SCREENSHOT ? resolve(import.meta.dirname, '../../docs') : mkdtempSync(join(tmpdir(), 'dashboard-shot-'));
-    mkdirSync(shots, { recursive: true });
-    const shot = await page.screenshot({ path: join(shots, 'dashboard.png'), fullPage: true });
-    expect(shot.subarray(1, 4).toString('latin1')).toBe('PNG');
-    if (!process.env.WORKBENCH_UPDATE_SCREENSHOT) rmSync(shots, { recursive: true, force: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await screenshot(page, 'dashboard')).toBe(true);
 
     await page.click(`button[data-alert-id="${alertId}"]`);
     const acknowledged = await waitFor(async () => {
@@ -88,6 +70,11 @@ describe.skipIf(!hasBrowser)('dashboard in a browser', () => {
       await page.waitForSelector(`button[data-range="${range}"][aria-pressed="true"]`);
     }
     await page.waitForSelector('#chart canvas');
+
+    // at 800 px wide nothing but the tables' own scroll boxes is wider than the window
+    await page.setViewportSize({ width: 800, height: 1000 });
+    await page.waitForTimeout(100);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(800);
     expect(problems).toEqual([]);
   }, 60_000);
 });
