@@ -8,7 +8,6 @@
  * - the overview dashboard over 24 hours (totals, two series, top failing interfaces, open alerts), median of 20;
  * - the CSV export of one interface over 30 days by minute, rows per second and the heap's growth while it streams,
  *   beside a 360-day export (12x the rows) whose heap growth should be the same (flat memory);
- * - the dashboard page's first load (HTML and every asset it names) beside the 300 KB ceiling.
  *
  * `WORKBENCH_BENCH_ANALYTICS_MESSAGES` scales the stored messages down for a quick run.
  */
@@ -170,12 +169,6 @@ export async function runAnalyticsBench(): Promise<Record<string, number>> {
     );
     console.log(`CSV over 360 days by minute: ${year.rows.toLocaleString('en-US')} rows at ${yearRate.toLocaleString('en-US')} rows/s (live heap +${year.heapGrowthMb} MB beside +${month.heapGrowthMb} MB for 30 days)`);
 
-    const page = (await send(base, { path: '/' })).text;
-    let pageBytes = Buffer.byteLength(page);
-    for (const [, path] of page.matchAll(/(?:src|href)="(\/dashboard\/[^"]+)"/g)) pageBytes += Buffer.byteLength((await send(base, { path })).text);
-    const ceiling = 300 * 1024;
-    console.log(`dashboard first load (HTML and assets): ${round(pageBytes / 1024, 1)} KB beside the 300 KB ceiling; ratio ${round(pageBytes / ceiling, 3)}x`);
-
     return {
       storedMessages: total,
       storeSeconds: round(storeSeconds, 1),
@@ -194,8 +187,6 @@ export async function runAnalyticsBench(): Promise<Record<string, number>> {
       csv360dHeapGrowthMb: year.heapGrowthMb,
       csvRawRowsPerSecond: rawRate,
       csvRatio: round(csvRate / rawRate, 3),
-      pageFirstLoadKb: round(pageBytes / 1024, 1),
-      pageToCeilingRatio: round(pageBytes / ceiling, 3),
     };
   } finally {
     await bench.stop();
