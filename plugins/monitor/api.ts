@@ -493,6 +493,14 @@ export interface MessageFilter {
   sendingApplication?: string;
   sendingFacility?: string;
   standards?: MonitoredStandard[];
+  /**
+   * Words of the retained raw text (letters and digits; anything else separates words): messages whose text holds
+   * every one, in any letter case, found through the database's full-text index (messages past raw retention have
+   * no text and never match).
+   */
+  text?: string;
+  /** The name of the file a message came from, or its path under the watched folder; `*` matches any characters. */
+  fileName?: string;
 }
 
 /** Options of {@link MonitorStore.queryMessages}. */

@@ -34,6 +34,9 @@ import { fileNameRule } from './file-name-rule.ts';
 import { directoryProblem } from './interface-input.ts';
 import { InterfaceOwnership } from './interface-ownership.ts';
 import { registerNodeRoutes } from './node-routes.ts';
+import { registerMessageRoutes } from './message-routes.ts';
+import { MessageViews } from './message-view.ts';
+import { rawViewRecorder } from './raw-view-audit.ts';
 import { OwnershipRounds } from './ownership-rounds.ts';
 import { teamWatchFacts } from './watch-facts.ts';
 
@@ -120,7 +123,7 @@ export const plugin: PluginModule<MonitorConfig> = {
     queue.afterCommit((files) => emitIngested(events, files));
     queue.afterCommit((files) => watchManager.evaluateCommitted(files));
     const rollups = new RollupReader(db, interfaces, clock);
-    const queries = new MessageQueries(db);
+    const queries = new MessageQueries(db, context.storage.dialect);
     const watchFacts = teamWatchFacts(ownership, watchManager);
     const reports = new ReportBuilder({
       db,
@@ -178,6 +181,16 @@ export const plugin: PluginModule<MonitorConfig> = {
       },
     });
     registerNodeRoutes(routes, { cluster: context.cluster, ownership });
+    const views = new MessageViews({
+      db,
+      store: service,
+      interfaces,
+      rawAccess: config.rawAccess,
+      keepRawContent: config.keepRawContent,
+      rawRetentionDays: config.rawRetentionDays,
+      recordRawView: rawViewRecorder(context.container, logger),
+    });
+    registerMessageRoutes(routes, views);
     registerAlertRoutes(routes, { alerts, clock, interfaceExists: async (id) => (await interfaces.get(id)) !== undefined });
     registerReportRoutes(routes, { db, clock, interfaces, rollups, reports, watch: watchFacts, shared });
   },

@@ -21,6 +21,8 @@ import type {
 import { decodeCursor, encodeCursor, type MessagePosition } from './message-cursor.ts';
 import { MESSAGE_FACTS, projectFact, projectFacts } from './message-facts.ts';
 import { monitorErrors } from './errors.ts';
+import { fileNameCondition, checkFileName } from './message-file-filter.ts';
+import { postgresSearchCondition, searchWords, sqliteSearchMatches } from './message-text-search.ts';
 import type { MessageRow, MonitorDatabase } from './monitor-tables.ts';
 
 /** Most messages in one page. */
@@ -223,6 +225,10 @@ interface CheckedFilter {
   sendingApplication?: string;
   sendingFacility?: string;
   standards?: readonly MonitoredStandard[];
+  /** Lower-case words of a full-text search. */
+  words?: readonly string[];
+  /** A LIKE pattern of the file's path, and of its name. */
+  fileName?: { path: string; name: string };
 }
 
 /** Checks a filter; anything malformed throws MESSAGE_FILTER_INVALID (400) naming the field. */
@@ -259,6 +265,8 @@ export function checkFilter(filter: MessageFilter): CheckedFilter {
   checked.standards = list(filter.standards, 'standards', (v) => {
     if (v !== 'hl7' && v !== 'fhir' && v !== 'ncpdp') throw invalid(`standards "${String(v)}" is not hl7, fhir or ncpdp`);
   });
+  if (filter.text !== undefined) checked.words = searchWords(filter.text);
+  if (filter.fileName !== undefined) checked.fileName = checkFileName(filter.fileName);
   return checked;
 }
 
@@ -283,7 +291,10 @@ function includesRaw(include: readonly MessageInclude[] | undefined): boolean {
 
 /** Reads stored messages through the query contract. */
 export class MessageQueries {
-  constructor(private readonly db: Kysely<MonitorDatabase>) {}
+  constructor(
+    private readonly db: Kysely<MonitorDatabase>,
+    private readonly dialect: 'sqlite' | 'postgres' = 'sqlite',
+  ) {}
 
   /** The statement of a filter, from the position `after` on, without its projection. */
   private matching(filter: CheckedFilter, after: MessagePosition | undefined): Query {
@@ -309,8 +320,15 @@ export class MessageQueries {
       const ids = byIdentifier('account', filter.accountNumber);
       q = q.innerJoin(ids.as('a'), (join) => join.onRef('a.file_id', '=', 'm.file_id').onRef('a.index_in_file', '=', 'm.index_in_file')) as unknown as Query;
     }
+    if (filter.words !== undefined && this.dialect === 'sqlite') {
+      // the full-text index drives: each hit is one look-up of the message by its key
+      const hits = sqliteSearchMatches(filter.words).as('t');
+      q = q.innerJoin(hits, (join) => join.onRef('t.file_id', '=', 'm.file_id').onRef('t.index_in_file', '=', 'm.index_in_file')) as unknown as Query;
+    }
     return q.where((eb) => {
       const all = [];
+      if (filter.words !== undefined && this.dialect === 'postgres') all.push(postgresSearchCondition(filter.words));
+      if (filter.fileName !== undefined) all.push(fileNameCondition(filter.fileName));
       if (filter.interfaceIds !== undefined) {
         all.push(filter.interfaceIds.length === 0 ? sql<boolean>`1 = 0` : eb('m.interface_id', 'in', filter.interfaceIds));
       }

@@ -41,6 +41,12 @@ export const monitorConfigSchema = z
     rescanIntervalMs: z.number().int().min(0).max(86_400_000).default(60_000),
     /** Keep the raw text of each message (for drill-down and triage). */
     keepRawContent: z.boolean().default(true),
+    /**
+     * Who may read a stored message's raw text (the message view, the `q` search of the message list): `open` any
+     * caller the monitor base admits, `admin` a caller with the MonitorAdmin role, `off` nobody (the view says
+     * `withheld`). Every view of raw text is written to the audit trail.
+     */
+    rawAccess: z.enum(['open', 'admin', 'off']).default('open'),
     /** Days raw text is kept; a daily job removes older raw text (metadata stays). */
     rawRetentionDays: z.number().int().min(1).max(3650).default(7),
     /** Largest file read (at most 1 GiB, read whole into memory); a larger file is recorded as unparsable. */

@@ -11,6 +11,7 @@ import {
   rollupDimensionsMigration,
   type RollupTables,
 } from './rollup-tables.ts';
+import { messageSearchMigration } from './message-text-search.ts';
 import { teamMigration, type PlacementRow } from './team-migration.ts';
 
 /** A monitored interface. */
@@ -340,6 +341,7 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
       },
     },
     '009_rollup_dimensions_by_interface': rollupDimensionsByInterfaceMigration,
+    '010_message_search': messageSearchMigration(dialect),
     '004_interface_standard': {
       // interfaces made before an interface declared its standard read every file as it comes (auto)
       async up(db: Kysely<any>) {
