@@ -69,6 +69,7 @@ export const kernelErrors = defineErrorCatalogue({
   BAD_REQUEST: { status: 400, message: 'The request is malformed: {reason}' },
   INVALID_URL: { status: 400, message: 'The request URL is malformed: {reason}' },
   INVALID_JSON: { status: 400, message: 'The request body is not valid JSON: {reason}' },
+  JSON_TOO_DEEP: { status: 400, message: '{where} nests JSON deeper than {limit} levels, more than the service accepts; send flatter JSON.' },
   TOO_MANY_PATTERNS: { status: 400, message: '{field} holds {count} patterns; at most {max} are accepted.' },
   PATTERN_TOO_LONG: { status: 400, message: '{field} is {length} characters long; a pattern may have at most {max}.' },
   UNAUTHORIZED: { status: 401, message: '{reason}' },

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { BaseName } from '../plugin-manifest.ts';
 import { createGuardedServer } from './request-guard.ts';
 import type { DiskWatch } from '../disk-full.ts';
+import { MAX_JSON_DEPTH, jsonNestingDepth, jsonTooDeep } from '../json-depth.ts';
 import { installErrorHandling, type RouteLocator } from './error-handling.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies } from './body-types.ts';
 import { OpenApiCollector, type ErrorLookup } from './openapi-document.ts';
@@ -112,6 +113,17 @@ export function createBaseServer(settings: BaseServerSettings): BaseServer {
   // JSON bodies are the rule. Text arrives as text only where a route declares it (rawBody); a form-encoded body is
   // read as text so the route registrar can accept `curl -d '{...}'` as the JSON it is (see body-types.ts).
   app.removeContentTypeParser('text/plain');
+  // JSON bodies are read by fastify's own parser (prototype poisoning refused) once their nesting is known to be within
+  // the service's one depth limit: deeper JSON is 400 JSON_TOO_DEEP before anything parses or walks it.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonNestingDepth(body as string) > MAX_JSON_DEPTH) {
+      done(jsonTooDeep('the request body'), undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
   acceptTextBodies(app, [FORM_CONTENT_TYPE]);
   const hostForUrl = settings.host === '::1' ? '[::1]' : settings.host;
   const url = (): string => `http://${hostForUrl}:${boundPort}`;

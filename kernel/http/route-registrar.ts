@@ -15,6 +15,7 @@ import type { CredentialRefusedEvent } from '../auth/auth-events.ts';
 import { kernelErrors } from '../errors.ts';
 import { parseInput } from './input-validation.ts';
 import { loneSurrogatePath } from './well-formed-text.ts';
+import { requireJsonDepth } from '../json-depth.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies, mediaTypeOf } from './body-types.ts';
 import type { OpenApiCollector } from './openapi-document.ts';
 import { checkResponse } from './response-check.ts';
@@ -185,6 +186,7 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
               body = definition.rawBody.toBody(body, query as z.output<Q>);
             } else if (mediaType === FORM_CONTENT_TYPE && /^\s*[{[]/.test(body)) {
               // `curl -d '{...}'` sends JSON labelled as a form: read it as the JSON it is.
+              requireJsonDepth(body, 'the request body');
               try {
                 body = JSON.parse(body);
               } catch (error) {

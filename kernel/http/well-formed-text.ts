@@ -4,11 +4,13 @@
  * signed over it can never be checked again. Bodies holding one are refused with 400 before any route sees them.
  */
 
+import { MAX_JSON_DEPTH } from '../json-depth.ts';
+
 // String.prototype.isWellFormed (Node 20) is a native scan; the project's TypeScript lib (ES2023) does not list it.
 const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
-/** Nesting followed at most; deeper values are left to the route's own schema (which bounds depth far lower). */
-const MAX_DEPTH = 64;
+/** Nesting followed at most: the service's one JSON depth limit, which every body was checked against before parsing. */
+const MAX_DEPTH = MAX_JSON_DEPTH;
 
 /**
  * The path (`userId`, `items.3.name`, a key itself) of the first string in `value` that holds a lone surrogate, or

@@ -7,6 +7,7 @@
 import { looksLikeIsoDate, shiftIsoDate } from './date-shift.ts';
 import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
+import { MAX_JSON_DEPTH } from '../../kernel/json-depth.ts';
 
 /** Resource types that are people (their references' `display` is a person's name). */
 const PEOPLE = new Set(['Patient', 'RelatedPerson', 'Practitioner', 'Person', 'PractitionerRole']);
@@ -24,7 +25,7 @@ const NARRATIVE_DIV = '<div xmlns="http://www.w3.org/1999/xhtml"><p>Narrative re
 const UUID = /^(urn:uuid:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Deepest nesting walked (FHIR resources are far shallower; deeper input is refused instead of exhausting the stack). */
-const MAX_DEPTH = 200;
+const MAX_DEPTH = MAX_JSON_DEPTH;
 
 /** Thrown for JSON nested deeper than {@link MAX_DEPTH}. */
 export class TooDeepError extends Error {

@@ -6,11 +6,12 @@
 import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { createFhirXmlConverter } from './fhir-xml.ts';
+import { MAX_JSON_DEPTH, jsonNestingDepth } from '../../kernel/json-depth.ts';
 
 /** Largest content accepted, in characters (a resource with a 10 MB attachment still fits). */
 export const MAX_CONTENT_CHARS = 32 * 1024 * 1024;
-/** Deepest JSON nesting accepted (R4 resources stay far below; deeper input is hostile or broken). */
-export const MAX_JSON_DEPTH = 128;
+/** Deepest JSON nesting accepted: the service's one limit (R4 resources stay far below; deeper input is hostile or broken). */
+export { MAX_JSON_DEPTH, jsonNestingDepth };
 
 /** Outcome of parsing. */
 export type FhirParseResult =
@@ -20,35 +21,6 @@ export type FhirParseResult =
 /** Removes a leading UTF-8 byte order mark and surrounding whitespace. */
 export function stripBom(content: string): string {
   return (content.charCodeAt(0) === 0xfeff ? content.slice(1) : content).trim();
-}
-
-/**
- * Deepest `{`/`[` nesting of JSON text, counted by one scan of the characters (strings skipped) before parsing:
- * no allocation, and hostile depth is refused before JSON.parse or any recursive walk sees it. Stops counting
- * once `limit` is exceeded.
- */
-export function jsonNestingDepth(text: string, limit: number): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) {
-      inString = true;
-    } else if (c === 123 /* { */ || c === 91 /* [ */) {
-      depth++;
-      if (depth > deepest) {
-        deepest = depth;
-        if (deepest > limit) return deepest;
-      }
-    } else if (c === 125 /* } */ || c === 93 /* ] */) {
-      depth--;
-    }
-  }
-  return deepest;
 }
 
 function failure(format: 'json' | 'xml' | 'unknown', code: 'PARSE_ERROR' | 'NOT_FHIR_RESOURCE', message: string): FhirParseResult {
