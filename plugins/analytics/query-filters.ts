@@ -61,9 +61,10 @@ export function messageFilterOf(filters: QueryFilters, window: { since: Date; un
 }
 
 /** What an alert must match: its interface among the named ones and its severity, when given. */
-export function alertMatches(filters: QueryFilters): (alert: { interfaceId: string; severity: AlertSeverity }) => boolean {
+export function alertMatches(filters: QueryFilters): (alert: { interfaceId: string | null; severity: AlertSeverity }) => boolean {
   const interfaceIds = new Set(list(filters.interfaceId) ?? []);
+  // a system alert is about no interface: never among the alerts of named interfaces
   return (alert) =>
-    (interfaceIds.size === 0 || interfaceIds.has(alert.interfaceId)) &&
+    (interfaceIds.size === 0 || (alert.interfaceId !== null && interfaceIds.has(alert.interfaceId))) &&
     (filters.severity === undefined || alert.severity === filters.severity);
 }

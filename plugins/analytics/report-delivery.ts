@@ -5,10 +5,11 @@
  * failure and why) and raised as an alert; a later success clears that alert. Nothing a delivery does can crash the
  * service: every failure ends as a recorded fact and a log line (never with the SMTP password).
  *
- * Alerts belong to an interface in the monitor, so a delivery failure is raised on the schedule's first interface,
- * or, for a schedule that covers every interface, on the first interface by name; with no interface at all there is
- * nothing an alert could be shown on, and the failure is recorded on the schedule and logged only. The episode key is
- * `report-delivery:<schedule id>`: one open alert per failing schedule, however many runs fail.
+ * A delivery failure is a system alert: about the schedule, not about any interface, so it never changes an
+ * interface's state (the interfaces a report covers are not at fault when the mail server is). The episode key is
+ * `report-delivery:<schedule id>`: one open alert per failing schedule, however many runs fail; a success ends it,
+ * and so does deleting the schedule (its cause is gone). At start, delivery alerts left on an interface by older
+ * versions, and those of schedules deleted meanwhile, are ended.
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
@@ -79,9 +80,28 @@ export class ReportDelivery {
 
   constructor(private readonly deps: ReportDeliveryDeps) {}
 
-  /** Schedules every stored schedule (at start). */
+  /** Schedules every stored schedule (at start) and ends the delivery alerts whose cause is gone. */
   async start(): Promise<void> {
-    for (const schedule of await this.deps.store.list()) this.add(schedule);
+    const schedules = await this.deps.store.list();
+    for (const schedule of schedules) this.add(schedule);
+    await this.endStrayAlerts(new Set(schedules.map((schedule) => schedule.id)));
+  }
+
+  /**
+   * Ends open delivery alerts that no longer stand for a failing schedule: one left on an interface (raised there
+   * before delivery failures became system alerts) and one of a schedule that no longer exists.
+   */
+  private async endStrayAlerts(scheduleIds: ReadonlySet<string>): Promise<void> {
+    try {
+      for (const alert of await this.deps.source.listAlerts({ since: new Date(0) })) {
+        if (alert.clearedAt !== null || !alert.rule.startsWith(deliveryRule(''))) continue;
+        const scheduleId = alert.rule.slice(deliveryRule('').length);
+        if (alert.interfaceId === null && scheduleIds.has(scheduleId)) continue;
+        await this.deps.source.clearAlert(alert.interfaceId, alert.rule);
+      }
+    } catch (error) {
+      this.deps.logger.error({ err: error }, 'stray report delivery alerts could not be ended');
+    }
   }
 
   /** Schedules one schedule's job. */
@@ -102,6 +122,12 @@ export class ReportDelivery {
   remove(id: string): void {
     this.jobs.get(id)?.stop();
     this.jobs.delete(id);
+  }
+
+  /** A schedule was deleted: its job stops and its delivery alert ends (its cause is gone). */
+  async retire(id: string): Promise<void> {
+    this.remove(id);
+    await this.clearAlert(id);
   }
 
   /** Whether a job is scheduled for the schedule. */
@@ -138,7 +164,7 @@ export class ReportDelivery {
           });
           await this.deps.mailer.send(this.mailOf(schedule, report));
           await this.deps.store.recordSuccess(schedule.id, this.deps.clock.now());
-          await this.clearAlert(schedule);
+          await this.clearAlert(schedule.id);
           logger.info({ schedule: schedule.id, recipients: schedule.recipients.length, attempts }, 'report e-mailed');
           return { delivered: true, attempts, reason: null };
         } catch (error) {
@@ -150,22 +176,15 @@ export class ReportDelivery {
       attempts = Math.min(attempts, settings.attempts);
     }
     const failures = await this.deps.store.recordFailure(schedule.id, this.deps.clock.now(), reason);
-    await this.raiseAlert(schedule, reason, failures);
+    // a schedule deleted while its delivery ran has no alert left to raise
+    if (await this.deps.store.get(schedule.id)) await this.raiseAlert(schedule, reason, failures);
     return { delivered: false, attempts, reason };
-  }
-
-  /** The interface a schedule's delivery alerts are shown on (see the module comment), or undefined. */
-  private async alertInterface(schedule: ReportSchedule): Promise<string | undefined> {
-    for (const id of schedule.interfaceIds) if (await this.deps.source.interfaceExists(id)) return id;
-    return (await this.deps.source.listInterfaces())[0]?.id;
   }
 
   private async raiseAlert(schedule: ReportSchedule, reason: string, failures: number): Promise<void> {
     try {
-      const interfaceId = await this.alertInterface(schedule);
-      if (!interfaceId) return;
       await this.deps.source.raiseAlert({
-        interfaceId,
+        interfaceId: null,
         severity: 'warning',
         rule: deliveryRule(schedule.id),
         title: `Scheduled ${schedule.frequency} report could not be e-mailed`,
@@ -176,12 +195,11 @@ export class ReportDelivery {
     }
   }
 
-  private async clearAlert(schedule: ReportSchedule): Promise<void> {
+  private async clearAlert(scheduleId: string): Promise<void> {
     try {
-      const interfaceId = await this.alertInterface(schedule);
-      if (interfaceId) await this.deps.source.clearAlert(interfaceId, deliveryRule(schedule.id));
+      await this.deps.source.clearAlert(null, deliveryRule(scheduleId));
     } catch (error) {
-      this.deps.logger.error({ err: error, schedule: schedule.id }, 'report delivery alert could not be cleared');
+      this.deps.logger.error({ err: error, schedule: scheduleId }, 'report delivery alert could not be cleared');
     }
   }
 

@@ -7,6 +7,7 @@
 import { csvDocument } from '../../kernel/csv.ts';
 import { escapeHtml } from '../../kernel/html-escape.ts';
 import type { ReportFormat } from './report-schedules.ts';
+import { alertSubject } from '../monitor/api.ts';
 
 /** The facts of a monitor report that analytics renders (a structural view of the monitor's report). */
 export interface ReportFacts {
@@ -20,7 +21,7 @@ export interface ReportFacts {
     metrics: { messagesTotal: number; messagesFailed: number; errorRate: number | null; p99LatencyMs: number | null };
     topErrors: Array<{ code: string; field: string; count: number; exampleControlIds?: string[] }>;
   }>;
-  alerts: Array<{ interfaceName: string; severity: string; title: string; triggeredAt: string; acknowledgedAt: string | null }>;
+  alerts: Array<{ interfaceName: string | null; severity: string; title: string; triggeredAt: string; acknowledgedAt: string | null }>;
 }
 
 /** A rendered report: its bytes, media type and file name. */
@@ -85,7 +86,7 @@ export function reportText(report: ReportFacts): string {
   }
   lines.push('', `Alerts: ${report.alerts.length}`);
   for (const alert of report.alerts) {
-    lines.push(`  ${alert.triggeredAt} ${alert.severity} ${alert.interfaceName}: ${alert.title}${alert.acknowledgedAt ? ' (acknowledged)' : ''}`);
+    lines.push(`  ${alert.triggeredAt} ${alert.severity} ${alertSubject(alert)}: ${alert.title}${alert.acknowledgedAt ? ' (acknowledged)' : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -104,7 +105,7 @@ export function reportHtml(report: ReportFacts): string {
   const alerts = report.alerts
     .map(
       (a) =>
-        `<li>${escapeHtml(a.triggeredAt)} <strong>${escapeHtml(a.severity)}</strong> ${escapeHtml(a.interfaceName)}: ${escapeHtml(a.title)}${a.acknowledgedAt ? ' (acknowledged)' : ''}</li>`,
+        `<li>${escapeHtml(a.triggeredAt)} <strong>${escapeHtml(a.severity)}</strong> ${escapeHtml(alertSubject(a))}: ${escapeHtml(a.title)}${a.acknowledgedAt ? ' (acknowledged)' : ''}</li>`,
     )
     .join('\n');
   return `<!doctype html>

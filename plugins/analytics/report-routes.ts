@@ -157,8 +157,8 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     response: scheduleSchema,
     async handler({ params }) {
       const schedule = await existing(params.id);
-      delivery.remove(schedule.id);
       await schedules.remove(schedule.id);
+      await delivery.retire(schedule.id);
       return withCron(schedule);
     },
   });

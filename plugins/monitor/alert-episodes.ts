@@ -5,6 +5,10 @@
  * rises, its words follow, and `escalatedAt` records when (an acknowledgement stays). Every new, escalated, cleared
  * and acknowledged alert is announced on the kernel event bus. The store holds one open episode per interface and
  * rule at most (a unique index), so nodes sharing it never raise one condition twice.
+ *
+ * A system alert (about no interface: a report schedule's delivery, say) is stored with an empty interface id, so the
+ * same unique index keeps one open episode per rule; it reads back with a null interface and is never among the open
+ * alerts of an interface, so it never changes an interface's state.
  */
 import { ALERT_SEVERITIES } from './api.ts';
 import { randomUUID } from 'node:crypto';
@@ -16,19 +20,24 @@ import type { AlertRow, MonitorDatabase } from './monitor-tables.ts';
 
 /** What raising needs. */
 export interface AlertDraft {
-  interfaceId: string;
-  interfaceName: string;
+  /** Null for a system alert. */
+  interfaceId: string | null;
+  interfaceName: string | null;
   rule: string;
   severity: AlertSeverity;
   title: string;
   message: string;
 }
 
+/** What a system alert stores as its interface (the column is required). */
+const NO_INTERFACE = '';
+
 function toAlert(row: AlertRow): Alert {
+  const system = row.interface_id === NO_INTERFACE;
   return {
     id: row.id,
-    interfaceId: row.interface_id,
-    interfaceName: row.interface_name,
+    interfaceId: system ? null : row.interface_id,
+    interfaceName: system ? null : row.interface_name,
     severity: row.severity as AlertSeverity,
     title: row.title,
     message: row.message,
@@ -56,12 +65,12 @@ export class AlertEpisodes {
     private readonly clock: Clock,
   ) {}
 
-  /** The open alert of a rule for an interface, if any. */
-  async open(interfaceId: string, rule: string): Promise<Alert | undefined> {
+  /** The open alert of a rule for an interface (null: the system alert of the rule), if any. */
+  async open(interfaceId: string | null, rule: string): Promise<Alert | undefined> {
     const row = await this.db
       .selectFrom('monitor_alerts')
       .selectAll()
-      .where('interface_id', '=', interfaceId)
+      .where('interface_id', '=', interfaceId ?? NO_INTERFACE)
       .where('rule', '=', rule)
       .where('cleared_at', 'is', null)
       .executeTakeFirst();
@@ -81,8 +90,8 @@ export class AlertEpisodes {
     return this.serially(() => this.raiseNow(draft, options.oneOff === true));
   }
 
-  /** Ends the open episode of a rule; returns whether one was open. */
-  clear(interfaceId: string, rule: string): Promise<boolean> {
+  /** Ends the open episode of a rule (of an interface, or the system alert of the rule); returns whether one was open. */
+  clear(interfaceId: string | null, rule: string): Promise<boolean> {
     return this.serially(() => this.clearNow(interfaceId, rule));
   }
 
@@ -109,8 +118,8 @@ export class AlertEpisodes {
     const now = this.clock.now().toISOString();
     const row: AlertRow = {
       id: randomUUID(),
-      interface_id: draft.interfaceId,
-      interface_name: draft.interfaceName,
+      interface_id: draft.interfaceId ?? NO_INTERFACE,
+      interface_name: draft.interfaceId === null ? NO_INTERFACE : (draft.interfaceName ?? NO_INTERFACE),
       rule: draft.rule,
       severity: draft.severity,
       title: draft.title,
@@ -136,7 +145,7 @@ export class AlertEpisodes {
     return { alert, created: true };
   }
 
-  private async clearNow(interfaceId: string, rule: string): Promise<boolean> {
+  private async clearNow(interfaceId: string | null, rule: string): Promise<boolean> {
     const existing = await this.open(interfaceId, rule);
     if (!existing) return false;
     const clearedAt = this.clock.now().toISOString();

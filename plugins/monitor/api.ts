@@ -27,8 +27,9 @@ export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
  */
 export const alertSchema = z.object({
   id: z.string(),
-  interfaceId: z.string(),
-  interfaceName: z.string(),
+  /** The interface the alert is about; null for a system alert (a report delivery, say), which is about none. */
+  interfaceId: z.string().nullable(),
+  interfaceName: z.string().nullable(),
   severity: z.enum(ALERT_SEVERITIES),
   title: z.string(),
   message: z.string(),
@@ -140,8 +141,12 @@ export interface TimeWindow {
 /** An alert (SPEC "Alert") with the rule that raised it. */
 export interface Alert {
   id: string;
-  interfaceId: string;
-  interfaceName: string;
+  /**
+   * The interface the alert is about, or null for a system alert (about the service itself, a report schedule for
+   * instance): a system alert never changes an interface's state.
+   */
+  interfaceId: string | null;
+  interfaceName: string | null;
   severity: AlertSeverity;
   title: string;
   message: string;
@@ -155,9 +160,18 @@ export interface Alert {
   escalatedAt: string | null;
 }
 
+/** What a person reads as an alert's subject: its interface's name, or `system` for a system alert. */
+export function alertSubject(alert: Pick<Alert, 'interfaceName'>): string {
+  return alert.interfaceName ?? 'system';
+}
+
 /** What another plugin passes to {@link MonitorService.raiseAlert}. */
 export interface RaiseAlertInput {
-  interfaceId: string;
+  /**
+   * The interface the alert is about, or null for a system alert: about no interface (a report schedule's delivery,
+   * say), listed with every alert, never part of an interface's state; its raiser clears it when its cause is gone.
+   */
+  interfaceId: string | null;
   severity: AlertSeverity;
   title: string;
   message: string;
@@ -207,8 +221,8 @@ export interface MonitorService extends MonitorStore {
    * one with the same `rule` for that interface. Emits `alert.raised` for a new one. Unknown interface: throws.
    */
   raiseAlert(input: RaiseAlertInput): Promise<Alert>;
-  /** Ends the open episode of `rule` for the interface, if any; returns whether one was open. */
-  clearAlert(interfaceId: string, rule: string): Promise<boolean>;
+  /** Ends the open episode of `rule` for the interface (null: the system alert of `rule`), if any; returns whether one was open. */
+  clearAlert(interfaceId: string | null, rule: string): Promise<boolean>;
   /** Settled files waiting to be read (a gauge for observability). */
   queueDepth(): number;
   /**

@@ -126,18 +126,22 @@ export class MonitorServiceImpl implements MonitorService {
   }
 
   async raiseAlert(input: RaiseAlertInput): Promise<Alert> {
-    const monitored = await this.interfaces.get(input.interfaceId);
-    if (!monitored) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${input.interfaceId}` });
+    let interfaceName: string | null = null;
+    if (input.interfaceId !== null) {
+      const monitored = await this.interfaces.get(input.interfaceId);
+      if (!monitored) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${input.interfaceId}` });
+      interfaceName = monitored.name;
+    }
     if (input.rule === undefined) {
       // no episode key: a one-off notice, raised every time and closed at once
-      const { alert } = await this.alerts.raise({ ...input, rule: 'external', interfaceName: monitored.name }, { oneOff: true });
+      const { alert } = await this.alerts.raise({ ...input, rule: 'external', interfaceName }, { oneOff: true });
       return alert;
     }
-    const { alert } = await this.alerts.raise({ ...input, rule: input.rule, interfaceName: monitored.name });
+    const { alert } = await this.alerts.raise({ ...input, rule: input.rule, interfaceName });
     return alert;
   }
 
-  clearAlert(interfaceId: string, rule: string): Promise<boolean> {
+  clearAlert(interfaceId: string | null, rule: string): Promise<boolean> {
     return this.alerts.clear(interfaceId, rule);
   }
 }

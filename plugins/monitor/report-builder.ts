@@ -79,7 +79,7 @@ export class ReportBuilder {
       overallState: 'idle',
       totals: { messages: 0, failed: 0, interfaces: 0 },
       interfaces: [],
-      alerts: (await this.deps.alerts.list({ since })).filter((a) => a.triggeredAt < until && (!wanted || wanted.has(a.interfaceId))),
+      alerts: (await this.deps.alerts.list({ since })).filter((a) => a.triggeredAt < until && (!wanted || (a.interfaceId !== null && wanted.has(a.interfaceId)))),
     };
     for (const monitored of await this.deps.interfaces.list()) {
       if (wanted && !wanted.has(monitored.id)) continue;

@@ -6,6 +6,7 @@
 import { escapeHtml } from '../../kernel/html-escape.ts';
 import { humanDuration } from './duration-text.ts';
 import type { InterfaceReport, MonitorReport } from './monitor-report.ts';
+import { alertSubject } from './api.ts';
 
 
 function percent(value: number | null): string {
@@ -77,7 +78,7 @@ export function renderReportHtml(report: MonitorReport): string {
     ? `<table><thead><tr><th>triggered</th><th>severity</th><th>interface</th><th>title</th><th>message</th><th>acknowledged</th></tr></thead><tbody>${report.alerts
         .map(
           (a) =>
-            `<tr><td>${escapeHtml(a.triggeredAt)}</td><td class="${escapeHtml(a.severity)}">${escapeHtml(a.severity)}</td><td>${escapeHtml(a.interfaceName)}</td><td>${escapeHtml(a.title)}</td><td>${escapeHtml(a.message)}</td><td>${escapeHtml(a.acknowledgedAt ?? '')}</td></tr>`,
+            `<tr><td>${escapeHtml(a.triggeredAt)}</td><td class="${escapeHtml(a.severity)}">${escapeHtml(a.severity)}</td><td>${escapeHtml(alertSubject(a))}</td><td>${escapeHtml(a.title)}</td><td>${escapeHtml(a.message)}</td><td>${escapeHtml(a.acknowledgedAt ?? '')}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '<p class="muted">No alerts in the window.</p>';

@@ -1,6 +1,7 @@
 /** The plain-text rendering of a report (for terminals and e-mail). */
 import { humanDuration } from './duration-text.ts';
 import type { MonitorReport } from './monitor-report.ts';
+import { alertSubject } from './api.ts';
 
 function rate(value: number | null): string {
   return value === null ? 'n/a' : `${Math.round(value * 1000) / 10} %`;
@@ -33,7 +34,7 @@ export function renderReportText(report: MonitorReport): string {
   lines.push(`Alerts in the window: ${report.alerts.length}`);
   for (const alert of report.alerts) {
     lines.push(
-      `  ${alert.triggeredAt} ${alert.severity.toUpperCase()} ${alert.interfaceName}: ${alert.title}` +
+      `  ${alert.triggeredAt} ${alert.severity.toUpperCase()} ${alertSubject(alert)}: ${alert.title}` +
         (alert.acknowledgedAt ? ` (acknowledged ${alert.acknowledgedAt})` : ''),
     );
   }

@@ -167,13 +167,14 @@ describe('report delivery', () => {
     const store = {
       recordSuccess: async () => void recorded.push('success'),
       recordFailure: async (_id: string, _at: Date, reason: string) => (recorded.push(`failure: ${reason}`), 1),
+      get: async () => schedule,
     } as unknown as ReportScheduleStore;
     const alerts: string[] = [];
     const source = {
       interfaceExists: async () => true,
       listInterfaces: async () => [{ id: 'i1' }],
-      raiseAlert: async (input: { interfaceId: string; rule?: string }) => void alerts.push(`raise ${input.interfaceId} ${input.rule}`),
-      clearAlert: async (interfaceId: string, rule: string) => (alerts.push(`clear ${interfaceId} ${rule}`), false),
+      raiseAlert: async (input: { interfaceId: string | null; rule?: string }) => void alerts.push(`raise ${input.interfaceId} ${input.rule}`),
+      clearAlert: async (interfaceId: string | null, rule: string) => (alerts.push(`clear ${interfaceId} ${rule}`), false),
     } as unknown as AnalyticsSource;
     const logger = pino({ level: 'silent' });
     const delivery = new ReportDelivery({
@@ -197,7 +198,8 @@ describe('report delivery', () => {
     expect(sent[0].attachments[0].filename).toMatch(/\.csv$/);
     expect(sent[0].html).toContain('1234');
     expect(recorded).toEqual(['success']);
-    expect(alerts).toEqual(['clear i1 report-delivery:s1']);
+    // a system alert: about the schedule, never about an interface
+    expect(alerts).toEqual(['clear null report-delivery:s1']);
   });
 
   it('records the failure with its reason and raises an alert once every attempt failed', async () => {
@@ -207,7 +209,7 @@ describe('report delivery', () => {
     expect(attempts()).toBe(3);
     expect(sent).toHaveLength(0);
     expect(recorded).toEqual(['failure: 421 try again (3)']);
-    expect(alerts).toEqual(['raise i1 report-delivery:s1']);
+    expect(alerts).toEqual(['raise null report-delivery:s1']);
   });
 
   it('runs daily, weekly on Mondays and monthly on the 1st at the hour, over the period before the run', () => {
