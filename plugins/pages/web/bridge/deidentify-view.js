@@ -24,7 +24,7 @@ export function DeidentifyView({ query }) {
   const result = state.result;
   return html`<section aria-labelledby="deidentify-heading">
     <h2 id="deidentify-heading">De-identify a message</h2>
-    <form class="form" onSubmit=${(event) => {
+    <form class="form bridge-form" onSubmit=${(event) => {
       event.preventDefault();
       run();
     }}>

@@ -44,7 +44,7 @@ export function DiffView({ query }) {
   const rightMarks = differences.filter((d) => d.changeType !== 'removed').map((d) => d.field);
   return html`<section aria-labelledby="diff-heading">
     <h2 id="diff-heading">Compare two messages</h2>
-    <form class="form" onSubmit=${(event) => {
+    <form class="form bridge-form" onSubmit=${(event) => {
       event.preventDefault();
       const patterns = ignoreText.split(/[,\n]/).map((p) => p.trim()).filter(Boolean);
       updateQuery({ ignore: patterns.join(',') });

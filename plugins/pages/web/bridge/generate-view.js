@@ -89,7 +89,7 @@ export function GenerateView({ query }) {
     html`<label for=${`generate-${name}`}>${label}<input id=${`generate-${name}`} type="number" value=${query.get(name) ?? ''} ...${attrs} onChange=${(e) => updateQuery({ [name]: e.currentTarget.value })} /></label>`;
   return html`<section aria-labelledby="generate-heading">
     <h2 id="generate-heading">Generate synthetic messages</h2>
-    <form class="form" onSubmit=${(event) => {
+    <form class="form bridge-form" onSubmit=${(event) => {
       event.preventDefault();
       run();
     }}>
@@ -115,7 +115,7 @@ export function GenerateView({ query }) {
           <ol class="generated-list">
             ${state.messages.map(
               (message, index) => html`<li>
-                <pre class="raw" aria-label=${`Generated message ${index + 1}`}>${message.replace(/\r/g, '\n')}</pre>
+                <pre class="raw" tabindex="0" aria-label=${`Generated message ${index + 1}`}>${message.replace(/\r/g, '\n')}</pre>
                 <div class="actions">
                   <button type="button" onClick=${() => sendTo('validate', message)}>Validate this</button>
                   <button type="button" onClick=${() => sendTo('left', message)}>Diff: left</button>

@@ -35,7 +35,7 @@ export function LookupView({ query }) {
   const childLink = (childPath) => `/${queryString({ tab: 'lookup', path: childPath, lstandard: found?.standard, lversion: version })}`;
   return html`<section aria-labelledby="lookup-heading">
     <h2 id="lookup-heading">Look up a field</h2>
-    <form class="form" onSubmit=${(event) => {
+    <form class="form bridge-form" onSubmit=${(event) => {
       event.preventDefault();
       updateQuery({ path: draft.path.trim(), lversion: draft.version.trim() }, { replace: false });
     }}>

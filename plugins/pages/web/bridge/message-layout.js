@@ -99,7 +99,7 @@ export function MessageLayout({ text, standard, marks = [], version }) {
       // not JSON after all: shown as text below
     }
   }
-  return html`<pre class="raw message-layout" aria-label="The message text">${text}</pre>`;
+  return html`<pre class="raw message-layout" tabindex="0" aria-label="The message text">${text}</pre>`;
 }
 
 /** The findings of a validation: each names its field (hover for the field's reference), code and sentence. */
@@ -108,9 +108,9 @@ export function FindingList({ findings, standard, version }) {
   return html`<ul class="findings" aria-label="Findings">
     ${findings.map(
       (finding) => html`<li class=${`finding severity-${finding.severity}`}>
-        <span class=${`badge ${finding.severity === 'error' ? 'bad' : 'warn'}`}>${finding.severity}</span>
-        <${FieldRef} standard=${standard} path=${finding.field} version=${standard === 'hl7' ? version : undefined} marked=${true} label="finding at">${finding.field}<//>
-        <code>${finding.code}</code> ${finding.message}
+        <span class=${`badge ${finding.severity === 'error' ? 'bad' : 'warn'}`}>${finding.severity}</span>${' '}
+        <${FieldRef} standard=${standard} path=${finding.field} version=${standard === 'hl7' ? version : undefined} marked=${true} label="finding at">${finding.field}<//>${' '}
+        <code>${finding.code}</code>${' '}${finding.message}
       </li>`,
     )}
   </ul>`;

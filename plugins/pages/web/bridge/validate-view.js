@@ -63,7 +63,7 @@ export function ValidateView({ query, handover }) {
   const lookupVersion = result?.standard === 'hl7' ? (result.summary?.validatedAgainst ?? result.summary?.version) : undefined;
   return html`<section aria-labelledby="validate-heading">
     <h2 id="validate-heading">Validate a message</h2>
-    <form class="form" onSubmit=${(event) => {
+    <form class="form bridge-form" onSubmit=${(event) => {
       event.preventDefault();
       run();
     }}>

@@ -29,7 +29,7 @@ export function ConnectSection({ connected, onConnected }) {
   return html`<section class="panel" aria-labelledby="connect-heading">
     <h2 id="connect-heading">Database</h2>
     <p id="connected-database">${connected ? html`Connected to <strong>${connected}</strong>.` : 'Not connected: connect a test database to learn from and seed.'}</p>
-    <form class="form" onSubmit=${(event) => {
+    <form class="form population-form" onSubmit=${(event) => {
       event.preventDefault();
       connect();
     }}>
@@ -78,7 +78,7 @@ export function SchemaSection({ schema }) {
   return html`<section class="panel" aria-labelledby="schema-heading">
     <h2 id="schema-heading">Schema and learning</h2>
     <p>Insert order: ${schema.insertOrder.join(' → ') || '–'}${schema.cycles.length ? ` · ${schema.cycles.length} cycle(s)` : ''}</p>
-    <form class="form" onSubmit=${(event) => {
+    <form class="form population-form" onSubmit=${(event) => {
       event.preventDefault();
       learn();
     }}>

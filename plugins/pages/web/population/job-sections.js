@@ -41,7 +41,7 @@ export function GenerateSection({ query }) {
   };
   return html`<section class="panel" aria-labelledby="generate-heading">
     <h2 id="generate-heading">Generate a population</h2>
-    <form class="form" onSubmit=${(event) => {
+    <form class="form population-form" onSubmit=${(event) => {
       event.preventDefault();
       submit();
     }}>
