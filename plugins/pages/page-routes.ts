@@ -58,15 +58,15 @@ export function registerBasePageRoutes(routes: RouteRegistrar, deps: BasePageRou
   for (const [folder, files] of Object.entries(deps.folders)) {
     const names = [...files.keys()];
     if (names.length === 0) continue;
-    const first = names[0] as string;
+    // the smallest file of the folder, shown as it is served
+    const smallest = names.reduce((a, b) => ((files.get(a) as PageAsset).body.length <= (files.get(b) as PageAsset).body.length ? a : b));
     routes.route({
       method: 'GET',
       url: `/pages/${folder}/:file`,
       summary: `A file of the pages (${folder === 'vendor' ? 'the view and chart libraries, from their packages' : `the ${folder} folder`})`,
       tags: ['pages'],
       params: z.object({ file: z.enum(names as [string, ...string[]]) }).strict(),
-      // the name of one file; the answer is the file as it is
-      examples: { params: { file: first } },
+      examples: { params: { file: smallest }, response: (files.get(smallest) as PageAsset).body.toString('utf8') },
       envelope: false,
       response: z.string(),
       handler: ({ params }) => assetResponse(files.get(params.file) as PageAsset),
