@@ -1,8 +1,9 @@
 /**
  * The service's own metrics in Prometheus text format at `GET /metrics` on the monitor base (prom-client, one
  * registry per service instance): requests per base, method, route pattern and status, their latency histogram,
- * messages ingested and failed per interface, the monitor's queue of files waiting, stored messages, and the
- * process defaults (CPU, memory, event loop lag, handles). Admin-only unless `metrics.public` opens it.
+ * messages ingested and failed per interface, the monitor's queue of files waiting, stored messages, model calls
+ * the triage guard withheld (`ai-triage.model.withheld`), and the process defaults (CPU, memory, event loop lag,
+ * handles). Admin-only unless `metrics.public` opens it.
  *
  * prom-client is loaded when the servers start (never by one-shot commands); the request observer is installed at
  * registration, as the kernel requires, and counts from then on.
@@ -13,6 +14,7 @@ import type { EventBus } from '../../kernel/events.ts';
 import type { Lifecycle, RouteDefinition, RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { RequestObserver, RequestSample } from '../../kernel/http/request-observers.ts';
 import type { MonitorService } from '../monitor/api.ts';
+import type { ModelCallWithheld } from '../ai-triage/api.ts';
 import { RequestMetrics } from './request-metrics.ts';
 import { ADMIN_EXAMPLES } from './admin-examples.ts';
 
@@ -20,6 +22,7 @@ interface Metrics {
   registry: Registry;
   ingested: Counter<'interface_id'>;
   ingestedFailed: Counter<'interface_id'>;
+  modelCallsWithheld: Counter<'use' | 'reason'>;
 }
 
 async function createMetrics(monitor: MonitorService, requests: RequestMetrics): Promise<Metrics> {
@@ -60,6 +63,12 @@ async function createMetrics(monitor: MonitorService, requests: RequestMetrics):
       labelNames: ['interface_id'] as const,
       registers: [registry],
     }),
+    modelCallsWithheld: new Counter({
+      name: 'workbench_model_calls_withheld_total',
+      help: 'Calls to the triage model withheld since start: reason identifier (the request carried an identifying value) or not-deidentified.',
+      labelNames: ['use', 'reason'] as const,
+      registers: [registry],
+    }),
   };
 }
 
@@ -94,6 +103,10 @@ export function registerPrometheusMetrics(routes: RouteRegistrar, deps: Promethe
     metrics.ingested.inc({ interface_id: event.interfaceId }, event.messages.length);
     const failed = event.messages.filter((m) => !m.isValid).length;
     if (failed > 0) metrics.ingestedFailed.inc({ interface_id: event.interfaceId }, failed);
+  });
+
+  deps.events.on('ai-triage.model.withheld', (event: ModelCallWithheld) => {
+    metrics?.modelCallsWithheld.inc({ use: event.use, reason: event.reason });
   });
 
   const access: Pick<RouteDefinition, 'policy'> = deps.public ? {} : { policy: 'MonitorAdmin' };

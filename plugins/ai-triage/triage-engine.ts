@@ -169,7 +169,16 @@ export class TriageEngine {
     let findings: Array<TriageFinding & { guessed?: boolean }>;
     if (input.validationErrors !== undefined) {
       const known = this.knowledge.codes(standard);
-      findings = input.validationErrors.map((text) => parseFindingText(text, known));
+      // A caller's text becomes a field path only when it names a path the standard describes: otherwise the word
+      // taken for a path (`MRN88877766.PID`, an e-mail address) is a value, and the finding is about the message.
+      let unnamed = 0;
+      findings = input.validationErrors.map((text) => {
+        const finding = parseFindingText(text, known);
+        if (finding.field === '' || this.describe(adapter, finding.field, version) !== undefined) return finding;
+        unnamed++;
+        return { ...finding, field: '' };
+      });
+      if (unnamed > 0) notes.push(`${unnamed} finding(s) named no path the standard defines; they are read as about the whole message.`);
       // The caller's findings explain a message that can be read; content that cannot is a parse failure first.
       const own = await this.dependencies.validate(adapter, input.content);
       const unreadable = own.errors.filter((issue) => UNREADABLE_CODES.has(issue.code));
