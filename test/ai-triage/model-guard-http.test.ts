@@ -4,13 +4,12 @@
 // Not one planted value (compared normalised) reaches the recorder; a request that would carry one is withheld, with
 // a note naming the path (not the value), a log line naming the path, and the withheld-calls metric.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMonitorHarness, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
 import { PHI_CORPUS, PLANTED_VALUES, plantedValuesIn } from '../helpers/phi-corpus.ts';
+import { startChatCompletionsRecorder, type ChatCompletionsRecorder } from '../helpers/chat-completions-recorder.ts';
 
 /** A message whose identifiers sit in the fields the de-identifier knows only: its request may reach the model. */
 const STRUCTURED_ONLY = [
@@ -24,28 +23,17 @@ const MODEL = 'guard-test-model';
 
 describe('the model path: nothing planted reaches the model', () => {
   let h: MonitorHarness;
-  let server: http.Server;
-  const received: string[] = [];
+  let recorder: ChatCompletionsRecorder;
   let log = '';
 
   const triage = (body: unknown) => h.wb.call('bridge', { method: 'POST', path: '/api/monitor/triage', body });
-  const recordedLeaks = () => received.flatMap((body) => plantedValuesIn(body));
+  const recordedLeaks = () => recorder.received.flatMap((body) => plantedValuesIn(body));
 
   beforeAll(async () => {
-    server = http.createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => (body += chunk));
-      request.on('end', () => {
-        received.push(body);
-        const content = JSON.stringify({ rootCause: 'The admission arrived without a patient class.', explanation: 'PV1-2 is empty.', additionalFixes: [] });
-        response.setHeader('content-type', 'application/json');
-        // A fresh connection per request: a kept-alive socket the server closes as the client reuses it is a flake.
-        response.setHeader('connection', 'close');
-        response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    recorder = await startChatCompletionsRecorder(() =>
+      JSON.stringify({ rootCause: 'The admission arrived without a patient class.', explanation: 'PV1-2 is empty.', additionalFixes: [] }),
+    );
+    const baseUrl = recorder.baseUrl;
     h = await startMonitorHarness({
       logDestination: new Writable({
         write(chunk, _encoding, callback) {
@@ -62,23 +50,22 @@ describe('the model path: nothing planted reaches the model', () => {
   });
   afterAll(async () => {
     await h?.stop();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await recorder?.close();
   });
 
   it('sends a message whose identifiers are all in known fields, de-identified, with no planted value', async () => {
-    received.length = 0;
+    recorder.received.length = 0;
     const response = await triage({ messageContent: STRUCTURED_ONLY, validationErrors: ['PV1.2 REQUIRED_FIELD_MISSING: patient class is empty'] });
     expect(response.status).toBe(200);
     expect(response.json.data.engine, JSON.stringify(response.json.data.notes)).toBe(MODEL);
-    expect(received).toHaveLength(1);
-    expect(received[0]).toContain('MSH|');
-    expect(received[0]).toContain('PV1.2');
+    expect(recorder.received).toHaveLength(1);
+    expect(recorder.received[0]).toContain('MSH|');
+    expect(recorder.received[0]).toContain('PV1.2');
     expect(recordedLeaks()).toEqual([]);
   });
 
   it('triage of every corpus message, with and without the caller\'s findings and context, leaks no planted value', async () => {
-    received.length = 0;
+    recorder.received.length = 0;
     for (const sample of PHI_CORPUS) {
       for (const body of [
         { messageContent: sample.content },
@@ -114,7 +101,7 @@ describe('the model path: nothing planted reaches the model', () => {
     expect(created.status).toBe(201);
     const id = created.json.data.id as string;
     const bridge = (path: string) => h.wb.call('bridge', { method: 'POST', path, body: { interfaceId: id, sinceHours: 24 } });
-    received.length = 0;
+    recorder.received.length = 0;
     const patterns = await waitFor(async () => {
       const data = (await bridge('/api/monitor/patterns')).json.data;
       return data && data.failedMessages >= 2 ? data : undefined;
@@ -128,7 +115,7 @@ describe('the model path: nothing planted reaches the model', () => {
   });
 
   it('a request that would carry a planted value is withheld: noted and logged by path, never by value, and counted', async () => {
-    received.length = 0;
+    recorder.received.length = 0;
     log = '';
     // The control id stays in the de-identified message; the caller quoted it, so it is a needle of the caller's text.
     const response = await triage({ messageContent: STRUCTURED_ONLY, validationErrors: ['PV1.2 REQUIRED_FIELD_MISSING', 'MSH.10 MSG00077 was sent twice'] });
@@ -138,7 +125,7 @@ describe('the model path: nothing planted reaches the model', () => {
     const note = data.notes.find((text: string) => /model call was withheld/.test(text));
     expect(note).toMatch(/at \$\.messages\[1\]\.content/);
     expect(note).not.toContain('MSG00077');
-    expect(received).toHaveLength(0);
+    expect(recorder.received).toHaveLength(0);
     await waitFor(() => /withheld/.test(log), 5_000, 'the withheld log line');
     const line = log.split('\n').find((text) => /withheld/.test(text))!;
     expect(JSON.parse(line)).toMatchObject({ use: 'triage', paths: ['$.messages[1].content'] });

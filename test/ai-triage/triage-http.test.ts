@@ -2,12 +2,11 @@
 // 400 naming the field for bad bodies, unreadable content triaged as a parse failure, and the optional model that
 // sees only structure and the de-identified message (a local chat-completions server records what reaches it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { startChatCompletionsRecorder, type ChatCompletionsRecorder } from '../helpers/chat-completions-recorder.ts';
 
 /** A message full of PHI, failing for an empty PV1-2 and a local sex code. */
 const PHI_MESSAGE = [
@@ -89,7 +88,7 @@ describe('tier', () => {
 });
 
 describe('optional model', () => {
-  let server: http.Server;
+  let recorder: ChatCompletionsRecorder;
   let baseUrl: string;
   const received: string[] = [];
   let mode: 'answer' | 'slow' | 'garbage' = 'answer';
@@ -100,24 +99,17 @@ describe('optional model', () => {
   writeFileSync(keyFile, '5a'.repeat(32) + '\n', { mode: 0o600 });
   const llmConfig = (llm: Record<string, unknown>) => ({ plugins: { deidentify: { keyFile }, 'ai-triage': { llm } } });
   beforeAll(async () => {
-    server = http.createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => (body += chunk));
-      request.on('end', () => {
-        received.push(body);
-        if (mode === 'slow') return void setTimeout(() => response.end('{}'), 3_000);
-        const content =
-          mode === 'garbage' ? 'I cannot answer in JSON today.' : JSON.stringify({ rootCause: 'The admission arrived without a patient class.', explanation: 'PV1-2 tells the receiver whether the patient is an inpatient.', additionalFixes: [{ side: 'receiver', field: 'PV1.2', action: 'Default nothing: ask the sender.' }] });
-        response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
-      });
+    recorder = await startChatCompletionsRecorder((body) => {
+      received.push(body);
+      if (mode === 'slow') return undefined;
+      return mode === 'garbage'
+        ? 'I cannot answer in JSON today.'
+        : JSON.stringify({ rootCause: 'The admission arrived without a patient class.', explanation: 'PV1-2 tells the receiver whether the patient is an inpatient.', additionalFixes: [{ side: 'receiver', field: 'PV1.2', action: 'Default nothing: ask the sender.' }] });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    baseUrl = recorder.baseUrl;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await recorder.close();
     rmSync(keyDir, { recursive: true, force: true });
   });
 
