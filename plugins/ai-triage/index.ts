@@ -106,6 +106,8 @@ export const plugin: PluginModule<TriageConfig> = {
     context.lifecycle.onStop(() => follower.stop());
     const analysis = new InterfaceAnalysis(monitor, base, () => context.clock.nowMs(), aggregate, follower);
     registerTriageRoutes(context.routes, { entitlement: context.entitlement, triage, analysis });
+    // also on the monitor base, where the message view asks for triage's explanation (a page calls its own base only)
+    registerTriageRoutes(context.routesOn('monitor'), { entitlement: context.entitlement, triage, analysis });
     if (context.config.upgradeAlertRule) {
       monitor().registerAlertRule(createUpgradeAlertRule(analysis, context.config.upgradeAlertHours, context.config.upgradeAlertReuseSeconds));
     }

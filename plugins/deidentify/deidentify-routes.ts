@@ -10,7 +10,7 @@ export interface DeidentifyRouteDeps {
   service: DeidentifyService;
 }
 
-/** Registers POST /api/deidentify on the bridge base. */
+/** Registers POST /api/deidentify on a base (the bridge, and the monitor for its message view). */
 export function registerDeidentifyRoutes(routes: RouteRegistrar, deps: DeidentifyRouteDeps): void {
   const { service } = deps;
   routes.route({

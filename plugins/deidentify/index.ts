@@ -25,6 +25,8 @@ export const plugin: PluginModule<DeidentifyConfig> = {
     );
     provideService(context.container, DEIDENTIFY_SERVICE, service);
     registerDeidentifyRoutes(context.routes, { service });
+    // also on the monitor base, where the message view asks for a de-identified copy (a page calls its own base only)
+    registerDeidentifyRoutes(context.routesOn('monitor'), { service });
     context.registerCommand(createDeidentifyCommand(service));
   },
 };

@@ -1,54 +1,51 @@
 // A field, component or element of a message that names itself when pointed at or focused: its name, data type,
-// optionality, length and table (with its codes), from the base's field lookup (`GET /api/lookup`), asked once per
-// path and kept. Escape hides the description; it never covers the field it describes.
+// optionality, length and table with its first codes, from the base's field lookup (`GET /api/lookup`), asked once
+// per path and kept. One description shows at a time (the innermost part under the pointer, or the focused one);
+// Escape hides it, and it never covers the part it describes.
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { api, queryString } from './api.js';
 
 const descriptions = new Map();
 let nextId = 0;
+let hideShown = null;
 
 /** The description of a path (`PID.5`, `Patient.birthDate`, a SCRIPT path), looked up once and kept. */
 export function describeField(standard, path, version) {
   const key = `${standard}|${version ?? ''}|${path}`;
   if (!descriptions.has(key)) {
-    descriptions.set(key, api(`/api/lookup${queryString({ standard, path, version })}`).catch((error) => ({ failed: error.message })));
+    const query = queryString({ standard, path, version, maxCodes: 8 });
+    descriptions.set(key, api(`/api/lookup${query}`).catch((error) => ({ failed: error.status === 404 ? 'not in the definitions' : error.message })));
   }
   return descriptions.get(key);
 }
 
-function codesOf(table) {
-  const values = Array.isArray(table?.values) ? table.values : Array.isArray(table?.codes) ? table.codes : [];
-  return values.slice(0, 8).map((value) => (typeof value === 'string' ? value : `${value.code ?? value.value ?? ''}${value.display || value.description ? ` ${value.display ?? value.description}` : ''}`));
-}
-
-/** The lines a description shows, from whatever of name, type, optionality, length and table the lookup gave. */
-function describedLines(path, info) {
+/** The lines a description shows: name; type, optionality, cardinality, length; table with its first codes. */
+export function describedLines(path, info) {
   if (!info) return [path, 'Looking up…'];
   if (info.failed) return [path, `No description: ${info.failed}`];
-  const lines = [`${path} ${info.name ?? info.description ?? ''}`.trim()];
-  const type = info.dataType ?? info.type;
+  const lines = [info.name && info.name !== path ? `${path} ${info.name}` : path];
+  if (info.description && info.description !== info.name) lines.push(info.description.length > 160 ? `${info.description.slice(0, 159)}…` : info.description);
   const facts = [
-    type ? `type ${typeof type === 'string' ? type : JSON.stringify(type)}` : '',
-    info.optionality ?? info.usage ?? (info.required === true ? 'required' : info.required === false ? 'optional' : ''),
-    info.repeatable === true || info.repeats === true ? 'repeats' : '',
-    info.length ?? info.maxLength ? `length ${info.length ?? info.maxLength}` : '',
+    info.dataType ? `type ${info.dataType}` : '',
+    info.optionality ?? '',
     info.cardinality ? `cardinality ${info.cardinality}` : '',
+    info.repeatable ? 'repeats' : '',
+    info.maxLength ? `length ${info.maxLength}` : '',
   ].filter(Boolean);
   if (facts.length > 0) lines.push(facts.join(' · '));
-  const table = info.table ?? info.valueSet;
-  if (table) {
-    const name = typeof table === 'string' ? table : [table.id ?? table.url, table.name ?? table.title].filter(Boolean).join(' ');
-    const codes = codesOf(table);
-    lines.push(`table ${name}${codes.length > 0 ? `: ${codes.join(', ')}${(table.values ?? table.codes ?? []).length > codes.length ? ', …' : ''}` : ''}`);
+  if (info.table) {
+    const codes = (info.codes ?? []).map((code) => (code.display ? `${code.code} ${code.display}` : code.code));
+    const more = (info.codeTotal ?? codes.length) > codes.length ? `, … (${info.codeTotal} in all)` : '';
+    lines.push(`table ${info.table}${info.tableName ? ` ${info.tableName}` : ''}${codes.length > 0 ? `: ${codes.join(', ')}${more}` : ''}`);
   }
   return lines;
 }
 
 /**
  * A part of a message that describes itself on hover and focus. `standard`, `path` and `version` name it; `marked`
- * adds the class of a part with a finding; `label` is read by screen readers before the content.
+ * marks a part a finding points at; `empty` gives an empty part room to be seen; `label` is read before the path.
  */
-export function FieldRef({ standard, path, version, marked, label, children }) {
+export function FieldRef({ standard, path, version, marked, empty, label, children }) {
   const [open, setOpen] = useState(false);
   const [info, setInfo] = useState(undefined);
   const [id] = useState(() => `field-tip-${++nextId}`);
@@ -60,25 +57,32 @@ export function FieldRef({ standard, path, version, marked, label, children }) {
       live = false;
     };
   }, [open, standard, path, version]);
-  const show = () => setOpen(true);
-  const hide = () => setOpen(false);
-  const onKeyDown = (event) => {
-    if (event.key === 'Escape') hide();
+  const close = () => setOpen(false);
+  const show = (event) => {
+    // the innermost part wins: the event stops here, and the part shown before is hidden
+    event.stopPropagation();
+    if (hideShown && hideShown !== close) hideShown();
+    hideShown = close;
+    setOpen(true);
   };
-  const lines = describedLines(path, info);
+  const hide = () => {
+    if (hideShown === close) hideShown = null;
+    close();
+  };
+  const classes = ['field', marked ? 'marked' : '', empty ? 'empty' : ''].filter(Boolean).join(' ');
   return html`<span
-    class=${`field${marked ? ' marked' : ''}`}
+    class=${classes}
     tabindex="0"
     data-path=${path}
     aria-label=${label ? `${label} ${path}` : undefined}
     aria-describedby=${open ? id : undefined}
-    onMouseEnter=${show}
+    onMouseOver=${show}
     onMouseLeave=${hide}
     onFocus=${show}
     onBlur=${hide}
-    onKeyDown=${onKeyDown}
+    onKeyDown=${(event) => event.key === 'Escape' && hide()}
     >${children}${open
-      ? html`<span class="field-tip" role="tooltip" id=${id}>${lines.map((line, index) => html`<span class=${index === 0 ? 'tip-name' : 'tip-line'}>${line}</span>`)}</span>`
+      ? html`<span class="field-tip" role="tooltip" id=${id}>${describedLines(path, info).map((line, index) => html`<span class=${index === 0 ? 'tip-name' : 'tip-line'}>${line}</span>`)}</span>`
       : null}</span
   >`;
 }
