@@ -19,6 +19,7 @@ const benches: Bench[] = [
   // the roll-up reads alone (part of `monitor` too): `npm run bench -- monitorRollups`
   ['monitorRollups', async () => (await import('./monitor-rollup-bench.ts')).runMonitorRollupBench, true],
   ['monitorStream', async () => (await import('./monitor-stream-bench.ts')).runMonitorStreamBench],
+  ['messages', async () => (await import('./monitor-messages-bench.ts')).runMonitorMessagesBench],
   ['monitorShared', async () => (await import('./monitor-shared-bench.ts')).runMonitorSharedBench],
   ['analytics', async () => (await import('./analytics-bench.ts')).runAnalyticsBench],
   // several nodes on one PostgreSQL store (WORKBENCH_TEST_POSTGRES_URL): `npm run bench -- team`

@@ -120,13 +120,18 @@ function commandCatalogue(set: PluginSet, booted: () => Workbench): Map<string, 
 }
 
 /**
- * The plugins a command loads: for a plugin's command, that plugin and the engine plugins (`worker: true`: the
- * standards and the synthetic-data source) with what they require; every plugin for the kernel's commands (`errors`
- * lists every catalogue, and plugins such as the audit trail record what `keys` changes).
+ * The plugins a command loads: for a plugin's command, that plugin, the plugins its manifest says it loads too, and
+ * the engine plugins (`worker: true`: the standards and the synthetic-data source) with what they require; every
+ * plugin for the kernel's commands (`errors` lists every catalogue, and plugins such as the audit trail record what
+ * `keys` changes).
  */
 function pluginsFor(entry: CatalogueEntry, set: PluginSet): ReadonlySet<string> | undefined {
   if (entry.owner === undefined) return undefined;
-  return new Set([entry.owner, ...set.ordered.filter((plugin) => plugin.manifest.worker).map((plugin) => plugin.manifest.id)]);
+  return new Set([
+    entry.owner,
+    ...(entry.command.loads ?? []),
+    ...set.ordered.filter((plugin) => plugin.manifest.worker).map((plugin) => plugin.manifest.id),
+  ]);
 }
 
 /** Runs the CLI with the given arguments; resolves with the exit code. */

@@ -166,6 +166,8 @@ export interface CliCommand {
    * database layer), which keeps it fast. Default true.
    */
   usesStorage?: boolean;
+  /** Plugins the command loads beside its own when they are enabled (a plugin's manifest declares them). */
+  loads?: string[];
   /** Runs the command; returns the process exit code. Output goes through `io`. */
   run(args: string[], io: CliIo): Promise<number>;
 }

@@ -26,6 +26,11 @@ export const manifestCommandSchema = z
     summary: z.string().min(1),
     /** False when the command never touches the database: it then runs without opening it. */
     usesStorage: z.boolean().default(true),
+    /**
+     * Plugins the command loads beside its own when they are enabled (`audit`, so a command that reads message text
+     * records each view in the audit trail).
+     */
+    loads: z.array(z.string()).default([]),
   })
   .strict();
 

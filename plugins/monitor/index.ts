@@ -36,6 +36,7 @@ import { InterfaceOwnership } from './interface-ownership.ts';
 import { registerNodeRoutes } from './node-routes.ts';
 import { registerMessageRoutes } from './message-routes.ts';
 import { MessageViews } from './message-view.ts';
+import { createMessageCommands } from './messages-cli.ts';
 import { rawViewRecorder } from './raw-view-audit.ts';
 import { OwnershipRounds } from './ownership-rounds.ts';
 import { teamWatchFacts } from './watch-facts.ts';
@@ -191,6 +192,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       recordRawView: rawViewRecorder(context.container, logger),
     });
     registerMessageRoutes(routes, views);
+    for (const command of createMessageCommands(views)) context.registerCommand(command);
     registerAlertRoutes(routes, { alerts, clock, interfaceExists: async (id) => (await interfaces.get(id)) !== undefined });
     registerReportRoutes(routes, { db, clock, interfaces, rollups, reports, watch: watchFacts, shared });
   },

@@ -113,8 +113,11 @@ export class MessageViews {
     return { items: messages.map((m) => summaryOf(m, names, files.get(Number(m.fileId)))), next: page.next };
   }
 
-  /** One message's view; 404 for an unknown id, 400 for a malformed one. */
-  async show(id: string, viewer: MessageViewer): Promise<MessageView> {
+  /**
+   * One message's view; 404 for an unknown id, 400 for a malformed one. `withRaw: false` leaves the raw text out
+   * (withheld, not recorded as a view); the findings are placed all the same.
+   */
+  async show(id: string, viewer: MessageViewer, options: { withRaw?: boolean } = {}): Promise<MessageView> {
     if (!parseMessageId(id)) {
       throw filterInvalid(`id ${JSON.stringify(id.slice(0, 60))} is not a message id (FILE.INDEX, digits, as the message list gives it)`);
     }
@@ -131,6 +134,9 @@ export class MessageViews {
       rawNote = this.deps.keepRawContent
         ? `The raw text was removed by retention (plugins.monitor.rawRetentionDays: ${this.deps.rawRetentionDays}); the facts and findings stay.`
         : 'The raw text is not kept (plugins.monitor.keepRawContent: false); the facts and findings stay.';
+    } else if (options.withRaw === false) {
+      rawState = 'withheld';
+      rawNote = 'The raw text was not asked for.';
     } else if (!this.mayReadRaw(viewer)) {
       rawState = 'withheld';
       rawNote =
@@ -149,7 +155,7 @@ export class MessageViews {
       code: issue.code,
       message: issue.message,
       path: issue.field,
-      position: raw === null ? null : (locateFinding(record.standard, raw, issue.field) ?? null),
+      position: stored === null ? null : (locateFinding(record.standard, stored, issue.field) ?? null),
     }));
     const folder = names.get(record.interfaceId)?.directoryPath;
     return {

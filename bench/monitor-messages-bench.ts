@@ -1,0 +1,255 @@
+/**
+ * `npm run bench -- messages`: the message routes (`GET /api/monitor/messages`, `GET /api/monitor/messages/{id}`)
+ * over 1,000,000 stored messages (20 interfaces, 30 days, 10 messages a file, 2 % failed), on SQLite, and on
+ * PostgreSQL too when WORKBENCH_TEST_POSTGRES_URL is set. Each query is timed over HTTP on loopback (p95 of the
+ * round trip: the server's time plus the loopback hop) beside the same query run on the store alone (the query
+ * contract in process, no HTTP, no summaries), printed as a ratio: the list filtered by interface and status, a
+ * search by MRN, a search by control id, a `q` word search of the raw text through the full-text index, and a
+ * message view (beside a read of the same message with its raw text). Rows are written straight into the tables of
+ * a running service (the full-text index follows them as the ingest's rows); ingest has its own bench.
+ */
+import { createWorkbench, type Workbench } from '../kernel/workbench.ts';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { resolveService } from '../kernel/service-ref.ts';
+import { MONITOR_SERVICE, type MessageFilter, type MonitorService } from '../plugins/monitor/api.ts';
+import type { MonitorDatabase } from '../plugins/monitor/monitor-tables.ts';
+import { freshPostgresSchema } from '../test/helpers/postgres-schema.ts';
+import { round } from './timing.ts';
+
+const MESSAGES = Number(process.env.WORKBENCH_MESSAGES_BENCH_MESSAGES ?? 1_000_000);
+const INTERFACES = 20;
+const DAYS = 30;
+const PER_FILE = 10;
+const PATIENTS = Math.max(1, Math.floor(MESSAGES / 5));
+const FAMILIES = Math.max(1, Math.floor(MESSAGES / 20));
+const RUNS = 60;
+
+/** The text and facts of message `i`. */
+function messageRow(i: number, interfaceIds: readonly string[], start: number) {
+  const fileId = Math.floor(i / PER_FILE) + 1;
+  const receivedAt = new Date(start + Math.floor(((fileId - 1) * PER_FILE * DAYS * 86_400_000) / MESSAGES)).toISOString();
+  const failed = i % 50 === 0;
+  const mrn = `MRN${i % PATIENTS}`;
+  const raw = [
+    `MSH|^~\\&|SENDAPP|FAC${i % 7}|RECVAPP|RECVFAC|20260101120000||ADT^A01^ADT_A01|CTRL${i}|P|2.5`,
+    'EVN|A01|20260101120000',
+    `PID|1||${mrn}^^^HOSP^MR||${failed ? '' : `FAM${i % FAMILIES}^JANE^Q`}||19800101|F|||${i % 997} MAIN ST^^BOSTON^MA^02110|||||||ACC${i}`,
+    `PV1|1|I|WARD^${i % 300}^1`,
+  ].join('\r');
+  return {
+    file_id: fileId,
+    index_in_file: i % PER_FILE,
+    interface_id: interfaceIds[fileId % interfaceIds.length],
+    standard: 'hl7',
+    received_at: receivedAt,
+    message_time: receivedAt,
+    message_type: 'ADT',
+    trigger_event: 'A01',
+    version: '2.5',
+    control_id: `CTRL${i}`,
+    sending_application: 'SENDAPP',
+    sending_facility: `FAC${i % 7}`,
+    segment_ids: 'MSH EVN PID PV1',
+    patient_ids: JSON.stringify([{ id: mrn, assigningAuthority: 'HOSP' }]),
+    account_number: `ACC${i}`,
+    is_valid: failed ? 0 : 1,
+    errors: failed ? JSON.stringify([{ field: 'PID.5', code: 'REQUIRED_FIELD_MISSING', severity: 'error', message: 'PID.5 (Patient Name) is required.' }]) : '[]',
+    warnings: '[]',
+    latency_ms: 1200,
+    latency_class: 'ok',
+    raw,
+  };
+}
+
+/** Writes the ledger rows, messages and identifiers: SQLite through prepared statements, PostgreSQL in batches. */
+async function seed(workbench: Workbench, interfaceIds: readonly string[]): Promise<void> {
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const db = workbench.storage.db as Kysely<MonitorDatabase>;
+  const files = Math.ceil(MESSAGES / PER_FILE);
+  const fileRow = (fileId: number) => ({
+    id: fileId,
+    interface_id: interfaceIds[fileId % interfaceIds.length],
+    path: `2026/adt-${fileId}.hl7`,
+    size: 2500,
+    mtime_ms: start,
+    content_hash: String(fileId).padStart(64, '0'),
+    message_count: PER_FILE,
+    failed_count: 0,
+    state: 'ingested',
+    error: null,
+    first_read_at: new Date(start).toISOString(),
+    last_read_at: new Date(start).toISOString(),
+  });
+  const handle = workbench.storage.sqlite;
+  if (handle) {
+    const insert = (table: string, row: Record<string, unknown>) =>
+      handle.prepare(`insert into ${table} (${Object.keys(row).join(', ')}) values (${Object.keys(row).map(() => '?').join(', ')})`);
+    const fileInsert = insert('monitor_files', fileRow(1));
+    const messageInsert = insert('monitor_messages', messageRow(0, interfaceIds, start));
+    const identifierInsert = handle.prepare(
+      'insert into monitor_message_identifiers (file_id, index_in_file, kind, value, received_at, assigning_authority) values (?, ?, ?, ?, ?, ?)',
+    );
+    handle.exec('begin');
+    for (let f = 1; f <= files; f++) fileInsert.run(Object.values(fileRow(f)));
+    for (let i = 0; i < MESSAGES; i++) {
+      const row = messageRow(i, interfaceIds, start);
+      messageInsert.run(Object.values(row));
+      identifierInsert.run(row.file_id, row.index_in_file, 'patient', `MRN${i % PATIENTS}`, row.received_at, 'HOSP');
+      identifierInsert.run(row.file_id, row.index_in_file, 'account', row.account_number, row.received_at, null);
+      if (i % 50_000 === 49_999) {
+        handle.exec('commit');
+        handle.exec('begin');
+      }
+    }
+    handle.exec('commit');
+    return;
+  }
+  for (let f = 1; f <= files; f += 2000) {
+    await db.insertInto('monitor_files').values(Array.from({ length: Math.min(2000, files - f + 1) }, (_, k) => fileRow(f + k))).execute();
+  }
+  for (let i = 0; i < MESSAGES; i += 2000) {
+    const rows = Array.from({ length: Math.min(2000, MESSAGES - i) }, (_, k) => messageRow(i + k, interfaceIds, start));
+    await db.insertInto('monitor_messages').values(rows as never).execute();
+    await db
+      .insertInto('monitor_message_identifiers')
+      .values(
+        rows.flatMap((row, k) => [
+          { file_id: row.file_id, index_in_file: row.index_in_file, kind: 'patient', value: `MRN${(i + k) % PATIENTS}`, received_at: row.received_at, assigning_authority: 'HOSP' },
+          { file_id: row.file_id, index_in_file: row.index_in_file, kind: 'account', value: row.account_number, received_at: row.received_at, assigning_authority: null },
+        ]),
+      )
+      .execute();
+  }
+  await workbench.storage.sql`analyze`.execute(db);
+}
+
+/** The 95th percentile of `runs` calls of `call` (each given its run number), after 3 untimed calls. */
+async function p95(runs: number, call: (run: number) => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 3; i++) await call(runs + i);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await call(i);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)];
+}
+
+/** Boots a service on a new folder (and a fresh PostgreSQL schema when `postgresUrl` is given). */
+async function boot(postgresUrl: string | undefined): Promise<{ workbench: Workbench; monitorUrl: string; dir: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'workbench-messages-bench-'));
+  const schema = postgresUrl ? await freshPostgresSchema(postgresUrl) : undefined;
+  const workbench = await createWorkbench({
+    env: {},
+    overrides: {
+      dataDir: join(dir, 'data'),
+      logging: { level: 'error' },
+      servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
+      ...(schema ? { storage: { url: schema.url } } : {}),
+    },
+  });
+  const urls = await workbench.start();
+  return {
+    workbench,
+    monitorUrl: urls.monitor,
+    dir,
+    async stop() {
+      await workbench.stop();
+      await schema?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One storage's figures. */
+async function measure(label: 'sqlite' | 'postgres', postgresUrl: string | undefined): Promise<Record<string, number>> {
+  const service = await boot(postgresUrl);
+  try {
+    const interfaceIds: string[] = [];
+    for (let i = 0; i < INTERFACES; i++) {
+      const folder = join(service.dir, `feed-${i}`);
+      mkdirSync(folder, { recursive: true });
+      const created = await fetch(`${service.monitorUrl}/api/monitor/interfaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Feed ${String(i).padStart(2, '0')}`, directoryPath: folder, filePattern: '*.none' }),
+      });
+      interfaceIds.push(((await created.json()) as { data: { id: string } }).data.id);
+    }
+    const seedStarted = performance.now();
+    await seed(service.workbench, interfaceIds);
+    console.log(`[${label}] stored ${MESSAGES.toLocaleString('en-US')} messages in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+    const store: MonitorService = resolveService(service.workbench.container, MONITOR_SERVICE);
+    const fields = ['interfaceId', 'isValid', 'messageType', 'triggerEvent', 'controlId', 'patientIds', 'accountNumber', 'receivedAt', 'errors'] as const;
+    const get = async (path: string) => {
+      const response = await fetch(`${service.monitorUrl}${path}`);
+      const body = (await response.json()) as { data: { items?: unknown[] } };
+      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+      return body.data;
+    };
+    const cases: Array<{ name: string; path: (run: number) => string; filter: (run: number) => MessageFilter; expect: (items: number) => boolean }> = [
+      {
+        name: 'interfaceStatus',
+        path: (r) => `/api/monitor/messages?interfaceId=${interfaceIds[r % INTERFACES]}&status=failed&limit=50`,
+        filter: (r) => ({ interfaceIds: [interfaceIds[r % INTERFACES]], isValid: false }),
+        expect: (n) => n === 50,
+      },
+      {
+        name: 'mrn',
+        path: (r) => `/api/monitor/messages?patientId=MRN${(r * 7919) % PATIENTS}&limit=50`,
+        filter: (r) => ({ patientId: `MRN${(r * 7919) % PATIENTS}` }),
+        expect: (n) => n === MESSAGES / PATIENTS,
+      },
+      {
+        name: 'controlId',
+        path: (r) => `/api/monitor/messages?controlId=CTRL${(r * 104_729) % MESSAGES}&limit=50`,
+        filter: (r) => ({ controlId: `CTRL${(r * 104_729) % MESSAGES}` }),
+        expect: (n) => n === 1,
+      },
+      {
+        name: 'q',
+        path: (r) => `/api/monitor/messages?q=FAM${(r * 613) % FAMILIES}%20JANE&limit=50`,
+        filter: (r) => ({ text: `FAM${(r * 613) % FAMILIES} JANE` }),
+        expect: (n) => n > 0 && n <= 50,
+      },
+    ];
+    const figures: Record<string, number> = {};
+    for (const c of cases) {
+      const items = ((await get(c.path(1))).items ?? []).length;
+      if (!c.expect(items)) throw new Error(`[${label}] ${c.name}: ${items} messages, not what the data holds`);
+      const routeMs = await p95(RUNS, (r) => get(c.path(r)));
+      const storeMs = await p95(RUNS, (r) => store.queryMessages(c.filter(r), { limit: 50, fields }));
+      figures[`${c.name}P95Ms`] = round(routeMs);
+      figures[`${c.name}StoreP95Ms`] = round(storeMs);
+      figures[`${c.name}RouteToStore`] = round(routeMs / storeMs);
+      console.log(`[${label}] ${c.name.padEnd(16)} route p95 ${routeMs.toFixed(2)} ms; store alone ${storeMs.toFixed(2)} ms; ratio ${(routeMs / storeMs).toFixed(2)}x (${items} messages)`);
+    }
+    const idOf = (r: number) => `${((r * 7_919) % (MESSAGES / PER_FILE)) + 1}.${r % PER_FILE}`;
+    const viewMs = await p95(RUNS, (r) => get(`/api/monitor/messages/${idOf(r)}`));
+    const readMs = await p95(RUNS, (r) => store.getMessage(idOf(r), { include: ['raw'] }));
+    figures.viewP95Ms = round(viewMs);
+    figures.viewStoreP95Ms = round(readMs);
+    figures.viewRouteToStore = round(viewMs / readMs);
+    console.log(`[${label}] ${'view'.padEnd(16)} route p95 ${viewMs.toFixed(2)} ms; store alone ${readMs.toFixed(2)} ms; ratio ${(viewMs / readMs).toFixed(2)}x`);
+    return figures;
+  } finally {
+    await service.stop();
+  }
+}
+
+/** Runs the benchmark; returns its figures (PostgreSQL's prefixed `pg`). */
+export async function runMonitorMessagesBench(): Promise<Record<string, number>> {
+  const figures = await measure('sqlite', undefined);
+  const postgresUrl = process.env.WORKBENCH_TEST_POSTGRES_URL;
+  if (!postgresUrl) {
+    console.log('[notice] WORKBENCH_TEST_POSTGRES_URL is not set: the message routes are measured on SQLite only.');
+    return figures;
+  }
+  const pg = await measure('postgres', postgresUrl);
+  for (const [key, value] of Object.entries(pg)) figures[`pg${key[0].toUpperCase()}${key.slice(1)}`] = value;
+  return figures;
+}
