@@ -49,3 +49,28 @@ export function shiftIsoDate(value: string, days: number): string | undefined {
 export function looksLikeIsoDate(value: string): boolean {
   return value.length >= 7 && value.length <= 35 && value.charCodeAt(4) === 45 /* - */ && /^\d{4}-\d{2}/.test(value);
 }
+
+/** The year every birth date of a patient older than 89 moves into (Safe Harbor: ages over 89 count as 90 or older). */
+export function ninetyPlusYear(now: Date = new Date()): number {
+  return now.getUTCFullYear() - 90;
+}
+
+/**
+ * A birth date (HL7 `YYYYMMDD...` or ISO `YYYY-MM-DD...`) that makes its patient older than 89 today, moved into
+ * the single 90-or-older year: 1 January of {@link ninetyPlusYear}, at the original's precision (a year alone stays a
+ * year). Undefined when the patient is 89 or younger (the caller then shifts the date as any other).
+ */
+export function ninetyPlusBirthDate(value: string, now: Date = new Date()): string | undefined {
+  const match = /^(\d{4})(-?)(\d{2})?-?(\d{2})?/.exec(value.trim());
+  if (!match) return undefined;
+  const year = Number(match[1]);
+  const month = match[3] ? Number(match[3]) : 1;
+  const day = match[4] ? Number(match[4]) : 1;
+  const today = { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate() };
+  const age = today.year - year - (today.month < month || (today.month === month && today.day < day) ? 1 : 0);
+  if (age <= 89) return undefined;
+  const target = String(ninetyPlusYear(now));
+  if (!match[3]) return target;
+  const separator = match[2] ?? '';
+  return `${target}${separator}01${match[4] ? `${separator}01` : ''}`;
+}

@@ -30,7 +30,13 @@ interface Engines {
  * Creates the service over the registry (detection, HL7 field types), a key supplier and the Z-segment field types of
  * the profile packs.
  */
-export function createDeidentifier(standards: StandardsRegistry, loadKey: () => Buffer, zSegmentTypes: ZSegmentTypes = new Map()): DeidentifyService {
+export function createDeidentifier(
+  standards: StandardsRegistry,
+  loadKey: () => Buffer,
+  zSegmentTypes: ZSegmentTypes = new Map(),
+  safePaths: readonly string[] = [],
+): DeidentifyService {
+  const safe = new Set(safePaths);
   let engines: Engines | undefined;
   const hl7Types = new Map<string, ReturnType<NonNullable<ReturnType<StandardsRegistry['get']>>['describe']>>();
   const describe = (path: string, version: string | undefined) => {
@@ -52,8 +58,8 @@ export function createDeidentifier(standards: StandardsRegistry, loadKey: () => 
   const ready = (): Engines => {
     if (!engines) {
       const pseudonyms = new Pseudonymizer(loadKey());
-      const fhir = new FhirDeidentifier(pseudonyms);
-      engines = { pseudonyms, hl7: new Hl7Deidentifier(pseudonyms, describe, zSegmentTypes), fhir, fhirXml: new FhirXmlDeidentifier(fhir), ncpdp: new NcpdpDeidentifier(pseudonyms) };
+      const fhir = new FhirDeidentifier(pseudonyms, safe);
+      engines = { pseudonyms, hl7: new Hl7Deidentifier(pseudonyms, describe, zSegmentTypes, safe), fhir, fhirXml: new FhirXmlDeidentifier(fhir, pseudonyms), ncpdp: new NcpdpDeidentifier(pseudonyms) };
     }
     return engines;
   };

@@ -35,6 +35,7 @@ function sumReports(reports: DeidentificationReport[]): DeidentificationReport {
   const entries = new Map<string, DeidentificationReport['replacements'][number]>();
   const byKind: DeidentificationReport['byKind'] = {};
   const notes = new Set<string>();
+  const redacted = new Set<string>();
   let total = 0;
   for (const report of reports) {
     for (const entry of report.replacements) {
@@ -47,9 +48,10 @@ function sumReports(reports: DeidentificationReport[]): DeidentificationReport {
       byKind[kind] = (byKind[kind] ?? 0) + count;
     }
     for (const note of report.notes) notes.add(note);
+    for (const path of report.redacted) redacted.add(path);
     total += report.total;
   }
-  return { replacements: [...entries.values()], byKind, total, notes: [...notes] };
+  return { replacements: [...entries.values()], byKind, total, notes: [...notes], redacted: [...redacted].sort() };
 }
 
 /** One file de-identified: an NDJSON file line by line (each line named `FILE:LINE` in errors), any other whole. */

@@ -13,7 +13,7 @@ export const DEIDENTIFY_EXAMPLE = {
   body: { messageContent: EXAMPLE_MESSAGE, standard: 'hl7' },
   response: {
     "standard": "hl7",
-    "messageContent": "MSH|^~\\&|ADT1|GOOD HEALTH HOSPITAL|GHH LAB|GOOD HEALTH HOSPITAL|20250615120000||ADT^A01^ADT_A01|MSG00001|P|2.5.1\rEVN||20241212120000\rPID|1||ZLEIR4654^^^GOOD HEALTH HOSPITAL^MR||COLLIER^OSVALDO^T||19601212|M|||4099 FRANKLIN STREET^^APOPKA^NC^37908||(377)982-2730\rPV1|1|I|2000^2012^01",
+    "messageContent": "MSH|^~\\&|ADT1|GOOD HEALTH HOSPITAL|GHH LAB|GOOD HEALTH HOSPITAL|20250615120000||ADT^A01^ADT_A01|MSG00001|P|2.5.1\rEVN||20260209120000\rPID|1||IKANV0389^^^GOOD HEALTH HOSPITAL^MR||COLLIER^OSVALDO^T||19620209|M|||4099 FRANKLIN STREET^^APOPKA^NC^27400||(377)982-2730\rPV1|1|I|2000^2012^01",
     "report": {
       "replacements": [
         {
@@ -77,7 +77,8 @@ export const DEIDENTIFY_EXAMPLE = {
         "name": 3
       },
       "total": 10,
-      "notes": []
+      "notes": [],
+      "redacted": []
     }
   },
 };

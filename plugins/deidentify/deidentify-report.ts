@@ -20,6 +20,12 @@ export interface DeidentificationReport {
   total: number;
   /** Things the engine saw but left as they were, and why (a Z-segment without a profile, say). */
   notes: string[];
+  /**
+   * Paths whose values the engine could not classify (a Z-segment no profile defines, fields past a segment's
+   * definition, an extension it does not know) and so replaced by placeholders of the same shape. Mark one safe in
+   * `plugins.deidentify.safePaths` to keep its values.
+   */
+  redacted: string[];
 }
 
 /** Collects replacements while an engine walks a message. */
@@ -29,6 +35,7 @@ export class ReportBuilder {
   private readonly entries = new Map<string, Map<IdentifierKind, ReplacementEntry>>();
   private readonly list: ReplacementEntry[] = [];
   private readonly notes = new Set<string>();
+  private readonly redactedPaths = new Set<string>();
 
   /** Counts one replaced value. */
   add(path: string, kind: IdentifierKind): void {
@@ -46,6 +53,11 @@ export class ReportBuilder {
     }
   }
 
+  /** Records a path whose values were redacted as unclassifiable (kept once). */
+  redact(path: string): void {
+    this.redactedPaths.add(path);
+  }
+
   /** Adds a note (kept once). */
   note(text: string): void {
     this.notes.add(text);
@@ -60,7 +72,7 @@ export class ReportBuilder {
       byKind[entry.kind] = (byKind[entry.kind] ?? 0) + entry.count;
       total += entry.count;
     }
-    return { replacements, byKind, total, notes: [...this.notes] };
+    return { replacements, byKind, total, notes: [...this.notes], redacted: [...this.redactedPaths].sort() };
   }
 }
 

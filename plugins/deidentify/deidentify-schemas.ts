@@ -26,6 +26,7 @@ export const deidentificationReportSchema = z.object({
   byKind: z.record(z.string(), z.number().int()),
   total: z.number().int().min(0),
   notes: z.array(z.string()),
+  redacted: z.array(z.string()).describe('paths whose unclassifiable values were replaced by same-shape placeholders (mark them safe in plugins.deidentify.safePaths)'),
 });
 
 /** `data` of POST /api/deidentify. */

@@ -4,7 +4,11 @@
  * structure stay, so the resource validates as the original did. Paths in the report are element paths without
  * indexes (`Patient.name.family`, `Bundle.entry.resource.Patient.birthDate`).
  */
-import { looksLikeIsoDate, shiftIsoDate } from './date-shift.ts';
+import { scrubBase64 } from './attachments.ts';
+import { looksLikeIsoDate, ninetyPlusBirthDate, shiftIsoDate } from './date-shift.ts';
+import { FreeTextScrubber } from './free-text-scrubber.ts';
+import { travelJson } from './fhir-travel.ts';
+import { patientKey } from './patient-key.ts';
 import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
 import { MAX_JSON_DEPTH } from '../../kernel/json-depth.ts';
@@ -16,8 +20,25 @@ const PEOPLE = new Set(['Patient', 'RelatedPerson', 'Practitioner', 'Person', 'P
 const NPI_SYSTEM = 'http://hl7.org/fhir/sid/us-npi';
 const SSN_SYSTEM = 'http://hl7.org/fhir/sid/us-ssn';
 
-/** Keys whose string values are dates that must not move (they describe the record, not the patient). */
-const KEPT_DATE_KEYS = new Set(['lastUpdated', 'version', 'id']);
+/** Keys whose string values never move as dates (versions and ids that happen to look like one). */
+const KEPT_DATE_KEYS = new Set(['version', 'id', 'versionId']);
+
+/** Keys whose string values are codes, URIs and structure: neither free text nor identifying. */
+const STRUCTURAL_KEYS = new Set([
+  'resourceType', 'system', 'code', 'url', 'status', 'use', 'gender', 'version', 'versionId', 'unit', 'contentType', 'language', 'profile',
+  'mode', 'intent', 'priority', 'comparator', 'valueCode', 'valueUri', 'valueUrl', 'valueCanonical', 'valueId', 'valueOid', 'valueUuid',
+  'valueBoolean', 'type', 'kind', 'method', 'div', 'fullUrl', 'reference', 'id', 'security', 'tag', 'source', 'valueBase64Binary', 'data',
+  'birthDate', 'deceasedDateTime', 'lastUpdated', 'hash', 'xmlns',
+]);
+
+/** Keys whose string values are a person's name written out (an Annotation's author, a signature's who). */
+const PERSON_TEXT_KEYS = new Set(['authorString', 'valueHumanName', 'onBehalfOfString']);
+
+/** Extensions whose string value is a family name. */
+const FAMILY_NAME_EXTENSIONS = new Set(['http://hl7.org/fhir/StructureDefinition/patient-mothersMaidenName']);
+
+/** Extension URLs of the FHIR specification and its US Core and other HL7 guides: classified by their value's type. */
+const KNOWN_EXTENSION_PREFIXES = ['http://hl7.org/fhir/', 'http://hl7.org/fhir/us/core/'];
 
 /** Narrative that replaces a resource's own (well-formed XHTML, as txt-1 and txt-2 require). */
 const NARRATIVE_DIV = '<div xmlns="http://www.w3.org/1999/xhtml"><p>Narrative removed by de-identification.</p></div>';
@@ -40,17 +61,41 @@ function isObject(value: Json | undefined): value is { [key: string]: Json } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+interface WalkContext {
+  report: ReportBuilder;
+  offsetDays: number;
+  depth: number;
+}
+
 /** De-identifies FHIR JSON resources. */
 export class FhirDeidentifier {
-  constructor(private readonly pseudonyms: Pseudonymizer) {}
+  private readonly scrubber: FreeTextScrubber;
 
-  /** Rewrites a parsed resource in place and returns it; `report` receives what was replaced. */
-  deidentify(resource: Json, report: ReportBuilder): Json {
-    const offsetDays = this.pseudonyms.dateOffsetDays(this.patientKey(resource));
-    return this.walk(resource, '', '', { report, offsetDays, depth: 0 });
+  /** @param safePaths extension URLs and element paths kept when they cannot be classified */
+  constructor(
+    private readonly pseudonyms: Pseudonymizer,
+    private readonly safePaths: ReadonlySet<string> = new Set(),
+  ) {
+    this.scrubber = new FreeTextScrubber(pseudonyms);
   }
 
-  /** The first Patient's first identifier value, else its name and birth date, else the first patient reference. */
+  /**
+   * Rewrites a parsed resource in place and returns it; `report` receives what was replaced. `renameKeys` false
+   * leaves element names to the caller (FHIR XML rewrites them in the document).
+   */
+  deidentify(resource: Json, report: ReportBuilder, renameKeys = true): Json {
+    const offsetDays = this.pseudonyms.dateOffsetDays(this.patientKey(resource));
+    const walked = this.walk(resource, '', '', { report, offsetDays, depth: 0 });
+    const needles = this.pseudonyms.currentNeedles();
+    return needles ? travelJson(walked, needles, report, '', renameKeys) : walked;
+  }
+
+  /** Free text of a document around the resource (XML comments), with its identifiers replaced. */
+  scrubText(text: string): string {
+    return this.scrubber.scrub(text, 0);
+  }
+
+  /** The first Patient's name and birth date (patient-key.ts), else its first identifier, else the first patient reference. */
   private patientKey(resource: Json): string {
     let found: string | undefined;
     const visit = (node: Json, depth: number): void => {
@@ -63,8 +108,11 @@ export class FhirDeidentifier {
       if (node.resourceType === 'Patient') {
         const identifiers = Array.isArray(node.identifier) ? node.identifier : [];
         const first = identifiers.find((item) => isObject(item) && typeof item.value === 'string');
-        if (isObject(first)) found = `id:${String(first.value)}`;
-        else found = `name:${JSON.stringify(node.name ?? null)}|${String(node.birthDate ?? '')}`;
+        const name = Array.isArray(node.name) ? node.name.find(isObject) : undefined;
+        const given = name && Array.isArray(name.given) && typeof name.given[0] === 'string' ? name.given[0] : undefined;
+        const family = name && typeof name.family === 'string' ? name.family : undefined;
+        const birth = typeof node.birthDate === 'string' ? node.birthDate : undefined;
+        found = patientKey(family, given, birth, isObject(first) ? `id:${String(first.value)}` : `name:${JSON.stringify(node.name ?? null)}`);
         return;
       }
       for (const value of Object.values(node)) visit(value, depth + 1);
@@ -75,11 +123,19 @@ export class FhirDeidentifier {
     return /"reference"\s*:\s*"((?:[^"]*\/)?Patient\/[^"]+)"/.exec(text)?.[1] ?? '';
   }
 
-  private walk(node: Json, path: string, key: string, context: { report: ReportBuilder; offsetDays: number; depth: number }): Json {
+  private walk(node: Json, path: string, key: string, context: WalkContext): Json {
     if (context.depth > MAX_DEPTH) throw new TooDeepError();
     const deeper = { ...context, depth: context.depth + 1 };
     if (Array.isArray(node)) return node.map((item) => this.walk(item, path, key, deeper));
     if (typeof node === 'string') {
+      if (key === 'birthDate') {
+        const old = ninetyPlusBirthDate(node);
+        if (old !== undefined) {
+          this.pseudonyms.noteDate(node, old);
+          context.report.add(path, 'date');
+          return old;
+        }
+      }
       if (!KEPT_DATE_KEYS.has(key) && looksLikeIsoDate(node)) {
         const shifted = shiftIsoDate(node, context.offsetDays);
         if (shifted !== undefined && shifted !== node) {
@@ -88,14 +144,39 @@ export class FhirDeidentifier {
           return shifted;
         }
       }
-      return node;
+      if (STRUCTURAL_KEYS.has(key)) return node;
+      if (PERSON_TEXT_KEYS.has(key)) {
+        context.report.add(path, 'name');
+        return this.personText(node);
+      }
+      return this.scrub(node, path, context);
     }
     if (!isObject(node)) return node;
+    if (typeof node.url === 'string' && ('extension' in node || Object.keys(node).some((name) => name.startsWith('value')))) {
+      const handled = this.extension(node, path, context);
+      if (handled) return node;
+    }
     const base = typeof node.resourceType === 'string' ? (path ? `${path}.${node.resourceType}` : node.resourceType) : path;
     const { report } = context;
     const { pseudonyms } = this;
     for (const [name, value] of Object.entries(node)) {
       const childPath = `${base}.${name}`;
+      if (name === 'id' && typeof value === 'string' && typeof node.resourceType === 'string') {
+        node[name] = this.resourceId(value);
+        report.add(childPath, 'otherIdentifier');
+        continue;
+      }
+      if ((name === 'reference' || name === 'fullUrl') && typeof value === 'string') {
+        node[name] = this.referenceText(value);
+        if (node[name] !== value) report.add(childPath, 'otherIdentifier');
+        continue;
+      }
+      if (name === 'data' && typeof value === 'string' && (typeof node.contentType === 'string' || node.resourceType === 'Binary')) {
+        const result = scrubBase64(value, (text) => this.scrubber.scrub(text, context.offsetDays));
+        if (result.data !== value) report.add(childPath, result.binary ? 'photo' : 'freeText');
+        node[name] = result.data;
+        continue;
+      }
       if (name === 'text' && isObject(value) && typeof value.div === 'string') {
         value.div = NARRATIVE_DIV;
         report.add(`${childPath}.div`, 'freeText');
@@ -106,20 +187,22 @@ export class FhirDeidentifier {
         report.add(childPath, 'photo');
         continue;
       }
-      if (name === 'name' && value !== null && typeof value === 'object') {
+      if ((name === 'name' || name === 'valueHumanName') && value !== null && typeof value === 'object') {
         this.names(value, childPath, report);
         continue;
       }
-      if (name === 'telecom') {
+      if (name === 'telecom' || name === 'valueContactPoint') {
         this.telecoms(value, childPath, report);
         continue;
       }
-      if (name === 'address' && value !== null && typeof value === 'object') {
+      if ((name === 'address' || name === 'valueAddress') && value !== null && typeof value === 'object') {
         this.addresses(value, childPath, report);
+        this.walkRest(value, childPath, deeper);
         continue;
       }
-      if (name === 'identifier' && value !== null && typeof value === 'object') {
+      if ((name === 'identifier' || name === 'valueIdentifier') && value !== null && typeof value === 'object') {
         this.identifiers(value, childPath, report);
+        this.walkRest(value, childPath, deeper);
         continue;
       }
       if (name === 'display' && typeof value === 'string' && this.isPersonReference(node)) {
@@ -130,6 +213,74 @@ export class FhirDeidentifier {
       node[name] = this.walk(value, childPath, name, deeper);
     }
     return node;
+  }
+
+  /** Walks what the typed rewrites leave (an address's period, an identifier's assigner) for dates and free text. */
+  private walkRest(value: Json, path: string, context: WalkContext): void {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (!isObject(item)) continue;
+      for (const name of ['period', 'assigner', 'type', 'extension']) if (name in item) item[name] = this.walk(item[name]!, `${path}.${name}`, name, context);
+    }
+  }
+
+  /** Free text with its identifiers replaced (free-text-scrubber.ts). */
+  private scrub(text: string, path: string, context: WalkContext): string {
+    let count = 0;
+    const out = this.scrubber.scrub(text, context.offsetDays, undefined, () => count++);
+    if (count > 0) context.report.add(path, 'freeText');
+    return out;
+  }
+
+  /** A person's name written out: the last word a family name, the others given names. */
+  private personText(value: string): string {
+    const words = value.split(/\s+/);
+    return words.map((word, index) => (word === '' ? word : index === words.length - 1 ? this.pseudonyms.familyName(word) : this.pseudonyms.givenName(word))).join(' ');
+  }
+
+  /** A resource id: a UUID for a UUID, a keyed id of the same shape otherwise (ids built from an MRN leave no trace). */
+  private resourceId(id: string): string {
+    return UUID.test(id) ? this.pseudonyms.uuid(id) : this.pseudonyms.shaped('resourceId', id);
+  }
+
+  /** A reference or fullUrl with its id (and a `urn:uuid:`) replaced as {@link resourceId} replaces the resource's id. */
+  private referenceText(value: string): string {
+    if (UUID.test(value)) return this.pseudonyms.uuid(value);
+    if (value.startsWith('#')) return value;
+    const match = /^(.*?\b[A-Z][A-Za-z]+\/)([A-Za-z0-9\-.]{1,200})(\/_history\/[A-Za-z0-9\-.]{1,64})?$/.exec(value);
+    if (!match) return value.startsWith('urn:oid:') ? value : this.pseudonyms.url(value);
+    return `${match[1]}${this.resourceId(match[2]!)}${match[3] ?? ''}`;
+  }
+
+  /**
+   * An extension: one of the FHIR specification's or its HL7 guides' is walked by its value's type (a mother's
+   * maiden name is a family name); any other, unless its URL is marked safe, has every string value replaced by a
+   * same-shape placeholder and is listed in the report's `redacted`. Returns false when the node is walked normally.
+   */
+  private extension(node: { [key: string]: Json }, path: string, context: WalkContext): boolean {
+    const url = node.url as string;
+    if (FAMILY_NAME_EXTENSIONS.has(url) && typeof node.valueString === 'string') {
+      node.valueString = this.pseudonyms.familyName(node.valueString);
+      context.report.add(`${path}.valueString`, 'name');
+      return true;
+    }
+    if (KNOWN_EXTENSION_PREFIXES.some((prefix) => url.startsWith(prefix)) || this.safePaths.has(url)) return false;
+    const needles = this.pseudonyms.currentNeedles();
+    context.report.redact(`${path}(${needles ? url.replace(/[^/:.]+/g, (part) => (needles.scan(part).length > 0 ? 'redacted' : part)) : url})`);
+    const redact = (value: Json, depth: number): Json => {
+      if (depth > MAX_DEPTH) throw new TooDeepError();
+      if (typeof value === 'string') return looksLikeIsoDate(value) ? (shiftIsoDate(value, context.offsetDays) ?? this.pseudonyms.placeholder(value)) : this.pseudonyms.placeholder(value);
+      if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+      if (isObject(value)) {
+        for (const [name, inner] of Object.entries(value)) if (name !== 'url') value[name] = redact(inner, depth + 1);
+      }
+      return value;
+    };
+    for (const [name, value] of Object.entries(node)) {
+      if (name === 'url') continue;
+      node[name] = redact(value, context.depth + 1);
+      context.report.add(`${path}.${name}`, 'otherIdentifier');
+    }
+    return true;
   }
 
   private isPersonReference(node: { [key: string]: Json }): boolean {

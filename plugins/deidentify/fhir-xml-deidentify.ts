@@ -12,6 +12,8 @@ import type { XMLBuilder } from 'fast-xml-parser';
 import { checkXmlBeforeParsing, lazyXmlParser, type SafeXmlRefusal } from '../../kernel/safe-xml.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
 import type { FhirDeidentifier } from './fhir-deidentify.ts';
+import type { Pseudonymizer } from './pseudonyms.ts';
+import { travelXmlWithNeedles } from './xml-travel.ts';
 
 /** Largest FHIR XML document read, in characters. */
 const MAX_XML_CHARS = 32 * 1024 * 1024;
@@ -97,7 +99,10 @@ interface Binding {
 
 /** De-identifies FHIR XML documents with the FHIR JSON engine's rules. */
 export class FhirXmlDeidentifier {
-  constructor(private readonly json: FhirDeidentifier) {}
+  constructor(
+    private readonly json: FhirDeidentifier,
+    private readonly pseudonyms: Pseudonymizer,
+  ) {}
 
   /** The de-identified document; throws {@link FhirXmlUnreadableError} for XML that is refused or is no FHIR resource. */
   deidentify(content: string, report: ReportBuilder): string {
@@ -112,12 +117,17 @@ export class FhirXmlDeidentifier {
     if (!root || !rootTag || !/^[A-Z][A-Za-z]+$/.test(rootTag)) throw new FhirXmlUnreadableError('its root element is not a FHIR resource');
     const bindings: Binding[] = [];
     const view = this.resourceView(root, rootTag, bindings);
-    this.json.deidentify(view, report);
+    this.json.deidentify(view, report, false);
     for (const binding of bindings) this.writeBack(binding);
-    const output = build(tree);
+    const output = this.travel(build(tree), report);
     // The builder writes the declaration and the root on one line; the original's line break after it is kept.
     const declaration = /^<\?xml[^>]*\?>(\r?\n)/.exec(checked.content);
     return declaration ? output.replace(/^(<\?xml[^>]*\?>)/, `$1${declaration[1]}`) : output;
+  }
+
+  /** Known identifiers in comments, element names and any value the view did not hold; comments scrubbed as free text. */
+  private travel(xml: string, report: ReportBuilder): string {
+    return travelXmlWithNeedles(xml, this.pseudonyms.currentNeedles(), (value) => this.json.scrubText(value), report);
   }
 
   /** The JSON view of a resource element. */
@@ -131,6 +141,9 @@ export class FhirXmlDeidentifier {
   private fill(object: { [key: string]: Json }, element: OrderedNode, tag: string, bindings: Binding[]): void {
     const binding: Binding = { object, element, tag };
     bindings.push(binding);
+    // An extension's URL is an attribute in XML: the engine needs it to classify the extension.
+    const url = attributesOf(element)['@_url'];
+    if (url !== undefined && tag !== 'div') object.url = url;
     const groups = new Map<string, Json[]>();
     for (const child of childrenOf(element, tag)) {
       const name = tagOf(child);

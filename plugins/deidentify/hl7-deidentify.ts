@@ -11,7 +11,11 @@
  */
 import type { FieldDescription } from '../../kernel/standards-registry.ts';
 import { luhnCheckDigit } from '../identifiers/api.ts';
-import { shiftHl7Date } from './date-shift.ts';
+import { scrubBase64 } from './attachments.ts';
+import { ninetyPlusBirthDate, shiftHl7Date } from './date-shift.ts';
+import { FreeTextScrubber } from './free-text-scrubber.ts';
+import { replaceNeedles } from './needles.ts';
+import { patientKey } from './patient-key.ts';
 import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
 import type { ZSegmentTypes } from './z-segment-types.ts';
@@ -44,8 +48,42 @@ const EXPLICIT_KINDS: Record<string, FieldKind> = {
   'OBX.5': 'freeText',
 };
 
-/** OBX-2 value types whose OBX-5 identifies (free text may name anyone). */
-const OBX_VALUE_KINDS: Record<string, FieldKind> = { TX: 'freeText', FT: 'freeText', XPN: 'XPN', XAD: 'XAD', XTN: 'XTN', CX: 'CX', DT: 'DATE', DTM: 'DATE', TS: 'TS' };
+/** OBX-2 value types and how OBX-5 is read for each (a type not listed, or none, is read as free text). */
+const OBX_VALUE_KINDS: Record<string, FieldKind | null> = {
+  ST: 'freeText',
+  TX: 'freeText',
+  FT: 'freeText',
+  XPN: 'XPN',
+  XCN: 'XCN',
+  XAD: 'XAD',
+  XTN: 'XTN',
+  CX: 'CX',
+  DT: 'DATE',
+  DTM: 'DATE',
+  TS: 'TS',
+  CE: 'coded',
+  CWE: 'coded',
+  CNE: 'coded',
+  CF: 'coded',
+  ED: 'ED',
+  RP: 'RP',
+  NM: null,
+  SN: null,
+  NR: null,
+  ID: null,
+  IS: null,
+  TM: null,
+  CQ: null,
+  MO: null,
+};
+
+/** Birth dates, moved into the 90-or-older year when they make the patient older than 89. */
+const BIRTH_DATES = new Set(['PID.7', 'NK1.16', 'GT1.11', 'IN1.18', 'IN2.3']);
+
+/** Data types read as free text (scrubbed by the recognisers). */
+const TEXT_TYPES = new Set(['ST', 'TX', 'FT', 'GTS']);
+/** Coded types whose text components (2, 5 and 9: the texts beside the codes) are free text. */
+const CODED_TYPES = new Set(['CE', 'CWE', 'CNE', 'CF']);
 
 /** CX-5 identifier type codes (HL7 table 0203) and the Safe Harbor kind they are. */
 const CX_KINDS: Record<string, IdentifierKind> = {
@@ -90,7 +128,7 @@ function givenNames(pseudonyms: Pseudonymizer, text: string): string {
 }
 
 /** How one field is rewritten. */
-type FieldKind = 'XPN' | 'XCN' | 'XAD' | 'XTN' | 'CX' | 'DLN' | 'DATE' | 'TS' | IdentifierKind;
+type FieldKind = 'XPN' | 'XCN' | 'XAD' | 'XTN' | 'CX' | 'DLN' | 'DATE' | 'TS' | 'coded' | 'ED' | 'RP' | 'redact' | IdentifierKind;
 
 interface MessageContext {
   delimiters: Delimiters;
@@ -98,6 +136,19 @@ interface MessageContext {
   offsetDays: number;
   report: ReportBuilder;
   pseudonyms: Pseudonymizer;
+  /** Writes a replacement into the message: delimiters in it escaped. */
+  escape: (value: string) => string;
+}
+
+/** A value with the message's delimiters written as HL7 escape sequences. */
+function escapeFor(delimiters: Delimiters): (value: string) => string {
+  const { field, component, repetition, escape, subcomponent } = delimiters;
+  const names: Record<string, string> = { [escape]: 'E', [field]: 'F', [component]: 'S', [repetition]: 'R', [subcomponent]: 'T' };
+  return (value) => {
+    let out = '';
+    for (const char of value) out += names[char] !== undefined ? `${escape}${names[char]}${escape}` : char === '\r' || char === '\n' ? ' ' : char;
+    return out;
+  };
 }
 
 const SEGMENT_ID = /^[A-Z][A-Z0-9]{2}$/;
@@ -179,16 +230,21 @@ export class Hl7Deidentifier {
   private readonly planLists = new Map<string, Array<FieldKind | null>>();
   private readonly componentPaths = new Map<string, string[]>();
   private readonly fieldPaths = new Map<string, string[]>();
+  private readonly scrubber: FreeTextScrubber;
 
   /**
    * @param describe data types of the standard's fields
    * @param zSegmentTypes data types of Z-segment fields from the profile packs (z-segment-types.ts)
+   * @param safePaths segments (`ZPI`) and fields (`ZPI.3`) kept when they cannot be classified
    */
   constructor(
     private readonly pseudonyms: Pseudonymizer,
     private readonly describe: Hl7Describe,
     private readonly zSegmentTypes: ZSegmentTypes = new Map(),
-  ) {}
+    private readonly safePaths: ReadonlySet<string> = new Set(),
+  ) {
+    this.scrubber = new FreeTextScrubber(pseudonyms);
+  }
 
   /** Rewrites every message of `content`, adding what it replaced to `report`. */
   deidentify(content: string, report: ReportBuilder): string {
@@ -223,33 +279,37 @@ export class Hl7Deidentifier {
       offsetDays: this.pseudonyms.dateOffsetDays(this.patientKey(lines, delimiters)),
       report,
       pseudonyms: this.pseudonyms,
+      escape: escapeFor(delimiters),
     };
+    const bodies: string[] = [];
+    for (let index = 1; index < lines.length; index++) bodies.push(this.segment(lines[index]!.body, context));
+    // Known identifiers travel: every other occurrence of a replaced value, anywhere after MSH, gets its pseudonym.
+    const needles = this.pseudonyms.currentNeedles();
     let out = lines[0]!.body + lines[0]!.end;
     for (let index = 1; index < lines.length; index++) {
-      const { body, end } = lines[index]!;
-      out += this.segment(body, context) + end;
+      const body = needles ? replaceNeedles(bodies[index - 1]!, needles, context.escape, () => report.add(`${bodies[index - 1]!.slice(0, 3)}`, 'otherIdentifier')) : bodies[index - 1]!;
+      out += body + lines[index]!.end;
     }
     return out;
   }
 
-  /** The first patient identifier (PID-3's first CX.1 with its authority), else name and birth date, else none. */
+  /** The patient's name and birth date (patient-key.ts), else PID-3's first identifier, else none. */
   private patientKey(lines: Array<{ body: string }>, delimiters: Delimiters): string {
     const pid = lines.find((line) => line.body.startsWith('PID'));
     if (!pid) return '';
     const fields = pid.body.split(delimiters.field);
     const firstId = (fields[3] ?? '').split(delimiters.repetition)[0]!.split(delimiters.component);
-    if (firstId[0]) return `id:${firstId[0]}^${firstId[3] ?? ''}`;
-    return `name:${fields[5] ?? ''}|${fields[7] ?? ''}`;
+    const name = (fields[5] ?? '').split(delimiters.repetition)[0]!.split(delimiters.component);
+    const family = unescaped((name[0] ?? '').split(delimiters.subcomponent)[0]!, delimiters.escape);
+    const birth = (fields[7] ?? '').split(delimiters.component)[0];
+    return patientKey(family, unescaped(name[1] ?? '', delimiters.escape), birth, firstId[0] ? `id:${unescaped(firstId[0], delimiters.escape)}` : '');
   }
 
   private segment(body: string, context: MessageContext): string {
     const id = body.slice(0, 3);
     if (!SEGMENT_ID.test(id) || body.length > 3 && body[3] !== context.delimiters.field) return body;
-    if (id.startsWith('Z') && !this.zSegmentTypes.has(id)) {
-      context.report.note(`${id} (a Z-segment no profile pack defines) was left as it was: only a profile says what its fields hold.`);
-      return body;
-    }
-    // Segments with nothing to replace (most order and result segments in most versions) are not split at all.
+    if (id === 'MSH') return body;
+    // Segments with nothing to replace are not split at all.
     if (!this.segmentHasPlans(id, context.version)) return body;
     const fields = body.split(context.delimiters.field);
     let changed = false;
@@ -259,9 +319,15 @@ export class Hl7Deidentifier {
       const value = fields[number]!;
       if (value === '' || value === '""') continue;
       let kind = number < plans.length ? plans[number]! : this.plan(id, number, context.version);
-      if (id === 'OBX' && number === 5) kind = OBX_VALUE_KINDS[obxType] ?? null;
+      if (id === 'OBX' && number === 5) kind = obxType in OBX_VALUE_KINDS ? OBX_VALUE_KINDS[obxType]! : 'freeText';
       if (!kind) continue;
       const path = this.fieldPath(id, number);
+      if (kind === 'redact') {
+        fields[number] = this.redact(value, path, context);
+        changed = true;
+        continue;
+      }
+      // The ED and RP of OBX-5 hold their components in the field itself: never read as repetitions.
       let rewritten: string;
       if (!value.includes(context.delimiters.repetition)) rewritten = this.rewrite(kind, value, path, context);
       else {
@@ -298,7 +364,7 @@ export class Hl7Deidentifier {
     const key = `${version ?? ''}|${segment}`;
     let known = this.segmentPlans.get(key);
     if (known === undefined) {
-      known = segment === 'OBX' || segment === 'NTE';
+      known = segment === 'OBX' || segment === 'NTE' || segment.startsWith('Z');
       for (let number = 1; !known && number <= 100; number++) known = this.plan(segment, number, version) !== null;
       if (this.segmentPlans.size > 10_000) this.segmentPlans.clear();
       this.segmentPlans.set(key, known);
@@ -320,8 +386,14 @@ export class Hl7Deidentifier {
       } catch {
         type = undefined;
       }
-      // A profile's Z-segment text fields may say anything about anyone.
-      if (segment.startsWith('Z') && (type === 'TX' || type === 'FT')) kind = 'freeText';
+      const safe = this.safePaths.has(segment) || this.safePaths.has(path);
+      const zFields = segment.startsWith('Z') ? this.zSegmentTypes.get(segment) : undefined;
+      // Unknown means redacted: a Z-segment no pack defines, a field past a pack's or the standard's definition.
+      if (!safe && segment.startsWith('Z') && (!zFields || number > zFields.length)) return this.remember(key, 'redact');
+      if (!safe && !segment.startsWith('Z') && type === undefined && number > 1 && this.knownSegment(segment, version)) return this.remember(key, 'redact');
+      if (type !== undefined && TEXT_TYPES.has(type)) kind = 'freeText';
+      else if (type !== undefined && CODED_TYPES.has(type)) kind = 'coded';
+      else if (type === 'ED' || type === 'RP') kind = type;
       if (type === 'XPN' || type === 'XCN' || type === 'XAD' || type === 'XTN') kind = type;
       // PPN (a person with a time stamp, TXA-22 and the like) reads as XCN: the time stamp is component 15.
       else if (type === 'PPN') kind = 'XCN';
@@ -329,10 +401,47 @@ export class Hl7Deidentifier {
       else if (type === 'TS') kind = 'TS';
       else if ((type === 'CX' || type === 'DLN') && (PEOPLE_SEGMENTS.has(segment) || segment.startsWith('Z'))) kind = type;
     }
+    return this.remember(key, kind);
+  }
+
+  private remember(key: string, kind: FieldKind | null): FieldKind | null {
     // MSH-12 is the sender's text: the caches are cleared rather than grown by versions nobody defines.
     if (this.plans.size > 50_000) this.plans.clear();
     this.plans.set(key, kind);
     return kind;
+  }
+
+  /** Whether the standard defines `segment` in `version` (its first field has a type). */
+  private knownSegment(segment: string, version: string | undefined): boolean {
+    try {
+      return this.describe(`${segment}.1`, version)?.dataType !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * An unclassifiable value replaced by a keyed placeholder of the same shape (digits for digits, letters for letters
+   * of the same case; delimiters, blanks and punctuation kept), its path listed in the report's `redacted`.
+   */
+  private redact(value: string, path: string, context: MessageContext): string {
+    const { delimiters } = context;
+    context.report.redact(path);
+    context.report.add(path, 'otherIdentifier');
+    let out = '';
+    let run = '';
+    const flush = () => {
+      if (run) out += context.escape(this.pseudonyms.placeholder(unescaped(run, delimiters.escape)));
+      run = '';
+    };
+    for (const char of value) {
+      if (char === delimiters.component || char === delimiters.repetition || char === delimiters.subcomponent) {
+        flush();
+        out += char;
+      } else run += char;
+    }
+    flush();
+    return out;
   }
 
   /** `PID` and 5 -> `PID.5`, made once per segment id and field (see {@link componentPath}). */
@@ -383,7 +492,7 @@ export class Hl7Deidentifier {
       case 'phoneOrEmail':
         return text.includes('@') ? pseudonyms.email(text) : pseudonyms.phone(text);
       case 'freeText':
-        return pseudonyms.freeText();
+        return this.scrub(text, path, context);
       case 'ssn':
         return pseudonyms.ssn(text);
       case 'providerId':
@@ -488,8 +597,17 @@ export class Hl7Deidentifier {
         this.setComponent(components, 0, 'date', 'date', path, context);
         break;
       case 'freeText':
-        report.add(path, 'freeText');
-        return pseudonyms.freeText();
+        return this.scrub(value, path, context);
+      case 'coded':
+        for (const index of [1, 4, 8]) {
+          if (components[index]) components[index] = this.scrub(components[index]!, this.componentPath(path, index), context);
+        }
+        break;
+      case 'ED':
+        return this.attachment(components, path, context);
+      case 'RP':
+        if (components[0]) components[0] = this.scrub(components[0], this.componentPath(path, 0), context);
+        break;
       case 'ssn':
         report.add(path, 'ssn');
         return pseudonyms.ssn(unescaped(value, delimiters.escape));
@@ -503,6 +621,8 @@ export class Hl7Deidentifier {
         }
         this.setComponent(components, 0, 'county', 'county', path, context);
         break;
+      case 'redact':
+        return this.redact(value, path, context);
       default:
         this.setComponent(components, 0, kind, kind, path, context);
         break;
@@ -513,6 +633,29 @@ export class Hl7Deidentifier {
   private dateField(value: string, path: string, context: MessageContext): string {
     context.report.add(path, 'date');
     return this.shiftOrDisguise(value, path, context);
+  }
+
+  /** Free text (a whole field or a component) with its identifiers replaced; HL7 escapes are read as text. */
+  private scrub(value: string, path: string, context: MessageContext): string {
+    let count = 0;
+    const out = this.scrubber.scrub(value, context.offsetDays, context.escape, () => count++);
+    if (count > 0) context.report.add(path, 'freeText');
+    return out;
+  }
+
+  /** An ED value (source^type^subtype^encoding^data): base64 text scrubbed, anything else replaced. */
+  private attachment(components: string[], path: string, context: MessageContext): string {
+    const encoding = (components[3] ?? '').toUpperCase();
+    const data = components[4] ?? '';
+    if (encoding === 'BASE64') {
+      const result = scrubBase64(unescaped(data, context.delimiters.escape), (text) => this.scrubber.scrub(text, context.offsetDays));
+      if (result.data !== data) {
+        components[4] = result.data;
+        context.report.add(this.componentPath(path, 4), result.binary ? 'photo' : 'freeText');
+      }
+    } else if (encoding === 'A' || encoding === '') components[4] = this.scrub(data, this.componentPath(path, 4), context);
+    else components[4] = this.redact(data, this.componentPath(path, 4), context);
+    return components.join(context.delimiters.component);
   }
 
   /**
@@ -526,6 +669,11 @@ export class Hl7Deidentifier {
     // Blanks around the value are kept: a receiver (or validator) that objects to them still does.
     const lead = value.slice(0, value.indexOf(text));
     const trail = value.slice(lead.length + text.length);
+    const old = BIRTH_DATES.has(path) ? ninetyPlusBirthDate(text) : undefined;
+    if (old !== undefined) {
+      context.pseudonyms.noteDate(text, old);
+      return lead + old + trail;
+    }
     const shifted = shiftHl7Date(text, context.offsetDays);
     if (shifted !== undefined) {
       if (shifted !== text) context.pseudonyms.noteDate(text, shifted);

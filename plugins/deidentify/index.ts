@@ -22,6 +22,7 @@ export const plugin: PluginModule<DeidentifyConfig> = {
       context.standards,
       () => loadOrCreateKey(keyFilePath(context.dataDir, context.config.keyFile)),
       loadZSegmentTypes(context.profiles),
+      context.config.safePaths,
     );
     provideService(context.container, DEIDENTIFY_SERVICE, service);
     registerDeidentifyRoutes(context.routes, { service });

@@ -3,7 +3,11 @@
  * elements) and Telecommunication D.0 (patient, cardholder and prescriber fields by field id). Only element text and
  * D.0 field values change: tags, attributes, namespaces, separators and the fixed-width D.0 header stay as they were.
  */
-import { shiftHl7Date, shiftIsoDate } from './date-shift.ts';
+import { ninetyPlusBirthDate, shiftHl7Date, shiftIsoDate } from './date-shift.ts';
+import { FreeTextScrubber } from './free-text-scrubber.ts';
+import { replaceNeedles } from './needles.ts';
+import { patientKey } from './patient-key.ts';
+import { travelXmlWithNeedles } from './xml-travel.ts';
 import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
 
@@ -43,6 +47,7 @@ const SCRIPT_RULES: Record<string, ScriptRule> = {
   FacilityID: 'otherIdentifier',
   Date: 'date',
   DateTime: 'date',
+  SentTime: 'date',
 };
 
 /** D.0 field ids that identify a person, with the longest value the field takes. */
@@ -63,7 +68,27 @@ const D0_FIELDS: Record<string, { rule: ScriptRule; max: number }> = {
   DB: { rule: 'npi', max: 15 },
   '2Z': { rule: 'otherIdentifier', max: 15 },
   '4Y': { rule: 'phone', max: 10 },
+  // Prescriber: first name, phone, street, city, ZIP; primary care provider's last name and id.
+  '2J': { rule: 'given', max: 12 },
+  PM: { rule: 'phone', max: 10 },
+  '2K': { rule: 'street', max: 30 },
+  '2M': { rule: 'city', max: 20 },
+  '2P': { rule: 'postalCode', max: 15 },
+  '4E': { rule: 'family', max: 15 },
+  DL: { rule: 'otherIdentifier', max: 15 },
+  // Claim: the prescription/service reference number and the date the prescription was written.
+  D2: { rule: 'otherIdentifier', max: 12 },
+  DE: { rule: 'date', max: 8 },
+  // Patient e-mail and cardholder's plan fields.
+  C1: { rule: 'healthPlanNumber', max: 15 },
+  C3: { rule: 'healthPlanNumber', max: 3 },
 };
+
+/** D.0 fields of free text (message lines of a response, notes): scrubbed by the recognisers. */
+const D0_TEXT_FIELDS = new Set(['FQ', 'FB', '4U', '526', 'UH', 'DK', '3Q', '4B']);
+
+/** SCRIPT elements of free text: scrubbed by the recognisers wherever they are. */
+const SCRIPT_TEXT = new Set(['SigText', 'Note', 'Notes', 'Comment', 'Comments', 'FreeText', 'Message', 'PatientInstructions', 'ReasonForNotDispensed', 'Description', 'Text']);
 
 const KIND_OF: Record<ScriptRule, IdentifierKind> = {
   family: 'name',
@@ -85,7 +110,11 @@ const encodeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 
 /** De-identifies NCPDP SCRIPT XML and Telecommunication D.0 content. */
 export class NcpdpDeidentifier {
-  constructor(private readonly pseudonyms: Pseudonymizer) {}
+  private readonly scrubber: FreeTextScrubber;
+
+  constructor(private readonly pseudonyms: Pseudonymizer) {
+    this.scrubber = new FreeTextScrubber(pseudonyms);
+  }
 
   /** Rewrites `content` (XML when it starts with `<` after a BOM and blanks; D.0 otherwise). */
   deidentify(content: string, report: ReportBuilder): string {
@@ -125,11 +154,12 @@ export class NcpdpDeidentifier {
     }
   }
 
-  /** The patient's name and birth date as sent: one date offset per patient across messages. */
+  /** The patient's name and birth date (patient-key.ts): one date offset per patient across standards. */
   private scriptPatientKey(content: string): string {
     const patient = /<(?:\w+:)?Patient[\s>][\s\S]*?<\/(?:\w+:)?Patient>/.exec(content)?.[0] ?? '';
     const pick = (tag: string) => new RegExp(`<(?:\\w+:)?${tag}>([^<]*)<`).exec(patient)?.[1] ?? '';
-    return patient ? `script:${pick('LastName')}|${pick('FirstName')}|${pick('Date')}` : '';
+    const birth = /<(?:\w+:)?DateOfBirth>\s*<(?:\w+:)?Date(?:Time)?>([^<]*)</.exec(patient)?.[1] ?? pick('Date');
+    return patient ? patientKey(decodeXml(pick('LastName')), decodeXml(pick('FirstName')), birth, `script:${pick('LastName')}|${pick('FirstName')}`) : '';
   }
 
   private script(content: string, report: ReportBuilder): string {
@@ -141,16 +171,23 @@ export class NcpdpDeidentifier {
     const tag = /<(\/?)\s*([A-Za-z_][\w.:-]*)[^>]*?(\/?)>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[[\s\S]*?\]\]>|<![^>]*>/g;
     let match: RegExpExecArray | null;
     let openLeaf: string | undefined;
-    let inBody = false;
     while ((match = tag.exec(content)) !== null) {
       const text = content.slice(last, match.index);
       if (openLeaf !== undefined && match[1] === '/' && text.trim() !== '') {
         const rule = SCRIPT_RULES[openLeaf];
         const inPerson = stack.some((name) => PERSON_CONTEXTS.has(name));
         const isDate = rule === 'date';
-        if (rule && (inPerson || (isDate && inBody))) {
+        if (SCRIPT_TEXT.has(openLeaf) || (!rule && inPerson)) {
+          const value = decodeXml(text);
+          let count = 0;
+          const made = this.scrubber.scrub(value, offsetDays, undefined, () => count++);
+          out += count > 0 ? encodeXml(made) : text;
+          if (count > 0) report.add(stack.join('.'), 'freeText');
+        } else if (rule && (inPerson || isDate)) {
           const value = decodeXml(text.trim());
-          const made = this.replace(rule, value, offsetDays, true);
+          const old = isDate && stack.includes('DateOfBirth') && inPerson ? ninetyPlusBirthDate(value) : undefined;
+          if (old !== undefined) this.pseudonyms.noteDate(value, old);
+          const made = old ?? this.replace(rule, value, offsetDays, true);
           const path = stack.join('.');
           if (made !== undefined && made !== value) {
             out += text.replace(text.trim(), encodeXml(made));
@@ -165,33 +202,54 @@ export class NcpdpDeidentifier {
       if (match[1] === '/') {
         stack.pop();
         openLeaf = undefined;
-        if (local === 'Body') inBody = false;
       } else if (match[3] !== '/') {
         stack.push(local);
         openLeaf = local;
-        if (local === 'Body') inBody = true;
       }
     }
-    return out + content.slice(last);
+    return this.travelScript(out + content.slice(last), offsetDays, report);
+  }
+
+  /** Known identifiers anywhere else in the document; comments scrubbed as free text. */
+  private travelScript(xml: string, offsetDays: number, report: ReportBuilder): string {
+    return travelXmlWithNeedles(xml, this.pseudonyms.currentNeedles(), (value) => this.scrubber.scrub(value, offsetDays), report);
   }
 
   private telecom(content: string, report: ReportBuilder): string {
-    const patientKey = ['CB', 'CA', 'C4'].map((id) => this.d0Field(content, id)).join('|');
-    const offsetDays = this.pseudonyms.dateOffsetDays(patientKey === '||' ? '' : `d0:${patientKey}`);
+    const [family, given, birth] = ['CB', 'CA', 'C4'].map((id) => this.d0Field(content, id).trim());
+    const fallback = [family, given, birth].join('|');
+    const offsetDays = this.pseudonyms.dateOffsetDays(patientKey(family, given, birth, fallback === '||' ? '' : `d0:${fallback}`));
     // Segments and groups are split with their separators kept; the first field of a chunk is its segment id (after
     // the fixed-width transaction header in the first chunk), which is never touched.
-    return content
+    const rewritten = content
       .split(/([\x1D\x1E])/)
       .map((chunk) => {
         if (chunk === '\x1D' || chunk === '\x1E') return chunk;
         const fields = chunk.split('\x1C');
         const segmentId = fields[0]!.slice(-4);
+        // The request header's date of service (fixed width: BIN, version, transaction code, PCN, count, provider).
+        const header = /^(\d{6}D0[A-Z0-9]{2}.{10}\d.{2}.{15})(\d{8})/.exec(fields[0]!);
+        if (header && fields[0]!.startsWith(header[0])) {
+          const shifted = shiftHl7Date(header[2]!, offsetDays);
+          if (shifted !== undefined && shifted !== header[2]) {
+            fields[0] = header[1]! + shifted + fields[0]!.slice(header[0].length);
+            report.add('D0.header.dateOfService', 'date');
+          }
+        }
         for (let position = 1; position < fields.length; position++) {
           const field = fields[position]!;
-          const rule = D0_FIELDS[field.slice(0, 2)];
+          const id = field.slice(0, 2);
+          const rule = D0_FIELDS[id];
           const value = field.slice(2).trim();
+          if (D0_TEXT_FIELDS.has(id) && value !== '') {
+            fields[position] = id + this.scrubber.scrub(field.slice(2), offsetDays);
+            if (fields[position] !== field) report.add(`${/^AM\d\d$/.test(segmentId) ? segmentId : 'D0'}.${id}`, 'freeText');
+            continue;
+          }
           if (!rule || value === '') continue;
-          const made = this.replace(rule.rule, value, offsetDays, false);
+          const old = id === 'C4' ? ninetyPlusBirthDate(value) : undefined;
+          if (old !== undefined) this.pseudonyms.noteDate(value, old);
+          const made = old ?? this.replace(rule.rule, value, offsetDays, false);
           if (made === undefined || made === value) continue;
           fields[position] = field.slice(0, 2) + made.slice(0, rule.max);
           report.add(`${/^AM\d\d$/.test(segmentId) ? segmentId : 'D0'}.${field.slice(0, 2)}`, KIND_OF[rule.rule] ?? (rule.rule as IdentifierKind));
@@ -199,6 +257,15 @@ export class NcpdpDeidentifier {
         return fields.join('\x1C');
       })
       .join('');
+    // Known identifiers travel into every other field, once every segment gave its own (never a field's id).
+    const needles = this.pseudonyms.currentNeedles();
+    if (!needles || needles.size === 0) return rewritten;
+    const pieces = rewritten.split(/([\x1C\x1D\x1E])/);
+    for (let index = 2; index < pieces.length; index += 2) {
+      const piece = pieces[index]!;
+      if (pieces[index - 1] === '\x1C' && piece.length > 2) pieces[index] = piece.slice(0, 2) + replaceNeedles(piece.slice(2), needles);
+    }
+    return pieces.join('');
   }
 
   private d0Field(content: string, id: string): string {

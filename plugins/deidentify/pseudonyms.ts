@@ -10,6 +10,7 @@ import { createHmac, hash } from 'node:crypto';
 import { faker } from '@faker-js/faker';
 import { deaCheckDigit, deaProblem, isValidNpi, npiCheckDigit } from '../identifiers/api.ts';
 import type { NeedleLedger } from './needle-ledger.ts';
+import type { NeedleSet } from './needles.ts';
 
 /** HIPAA Safe Harbor identifier kinds (45 CFR 164.514(b)(2)) this engine replaces, plus free text. */
 export const IDENTIFIER_KINDS = [
@@ -39,6 +40,19 @@ export const IDENTIFIER_KINDS = [
 
 /** One identifier kind. */
 export type IdentifierKind = (typeof IDENTIFIER_KINDS)[number];
+
+/** Kinds replaced by {@link Pseudonymizer.identifier}: one pseudonym per value whatever kind a field says it is. */
+const IDENTIFIER_LIKE: ReadonlySet<string> = new Set([
+  'ssn', 'medicalRecordNumber', 'healthPlanNumber', 'accountNumber', 'licenseNumber', 'vehicleIdentifier', 'deviceIdentifier', 'otherIdentifier',
+]);
+
+/**
+ * Three-digit ZIP areas of 20,000 people or fewer (US Census 2000, as HHS guidance on Safe Harbor lists them): their
+ * ZIP codes become 000.
+ */
+export const RESTRICTED_ZIP3: ReadonlySet<string> = new Set([
+  '036', '059', '063', '102', '203', '556', '692', '790', '821', '823', '830', '831', '878', '879', '884', '890', '893',
+]);
 
 /** Largest number of remembered replacements; the cache is only a speed-up, outputs do not depend on it. */
 const CACHE_LIMIT = 200_000;
@@ -151,6 +165,11 @@ export class Pseudonymizer {
     }
   }
 
+  /** The needles of the de-identification under way (undefined outside {@link recording}). */
+  currentNeedles(): NeedleSet<string> | undefined {
+    return this.ledger?.needleSet;
+  }
+
   /** Records a replacement made outside this class (a shifted date, a recognised value) in the current ledger. */
   note(original: string, replacement: string): void {
     this.ledger?.record(original, replacement);
@@ -168,6 +187,21 @@ export class Pseudonymizer {
     if (!from || !to) return;
     this.ledger.record(`${from[1]}${from[2]}${from[3]}`, `${to[1]}${to[2]}${to[3]}`);
     this.ledger.record(`${from[2]}${from[3]}${from[1]}`, `${to[2]}${to[3]}${to[1]}`);
+  }
+
+  /**
+   * A keyed placeholder of the same shape as `value` for what could not be classified: unlike every other replacement
+   * it is not recorded as a needle (an unclassified value is not known to identify anyone, and a code or a field name
+   * travelling into the rest of the message would only break its structure).
+   */
+  placeholder(value: string): string {
+    const ledger = this.ledger;
+    this.ledger = undefined;
+    try {
+      return this.shaped('redacted', value);
+    } finally {
+      this.ledger = ledger;
+    }
   }
 
   private cached(kind: string, value: string, make: (bytes: ByteStream) => string): string {
@@ -280,6 +314,7 @@ export class Pseudonymizer {
    * original's was not (receivers that read it as a number keep its length).
    */
   shaped(kind: IdentifierKind | string, value: string): string {
+    if (IDENTIFIER_LIKE.has(kind)) return this.identifier(value);
     return this.cached(kind, value, (bytes) => {
       let out = this.shapedWith(bytes, value);
       // A pseudonym equal to its input would leak it (possible for short values): walk to the next one.
@@ -288,11 +323,25 @@ export class Pseudonymizer {
     });
   }
 
-  /** A US social security number of the same layout, never with area 000, 666 or 900-999 (not issued). */
+  /** A social security number: an {@link identifier} (an SSN-shaped value keeps an SSN's rules whatever it is called). */
   ssn(value: string): string {
-    return this.cached('ssn', value, (bytes) => {
+    return this.identifier(value);
+  }
+
+  /**
+   * An identifier of any kind (record, account, plan, licence number, SSN...): the same value gets the same pseudonym
+   * whatever field or type code it came in. A value laid out as an SSN (`123-45-6789`, nine digits) gets a US social
+   * security number of the same layout, never with area 000, 666 or 900-999 (not issued); any other value the same
+   * shape (see {@link shaped}).
+   */
+  identifier(value: string): string {
+    return this.cached('identifier', value, (bytes) => {
       const digits = value.replace(/\D/g, '');
-      if (digits.length !== 9) return this.shapedWith(bytes, value);
+      if (digits.length !== 9 || !/^(\d{3}-\d{2}-\d{4}|\d{9})$/.test(value.trim())) {
+        let out = this.shapedWith(bytes, value);
+        for (let attempt = 0; out === value && attempt < 8; attempt++) out = this.shapedWith(bytes, value);
+        return out;
+      }
       const area = String(1 + bytes.below(665)).padStart(3, '0');
       const safeArea = area === '666' ? '667' : area;
       const group = String(1 + bytes.below(99)).padStart(2, '0');
@@ -316,9 +365,18 @@ export class Pseudonymizer {
     });
   }
 
-  /** A postal code of the same shape (ZIP or ZIP+4; other countries' codes keep their letters/digits pattern). */
+  /**
+   * A postal code under HIPAA Safe Harbor: a US ZIP (or ZIP+4) keeps its first three digits, the rest zeros
+   * (`27401-1234` -> `27400-0000`), or becomes all zeros when its three-digit area holds 20,000 people or fewer
+   * ({@link RESTRICTED_ZIP3}); other countries' codes get a keyed code of the same letters/digits pattern.
+   */
   postalCode(value: string): string {
-    return this.shaped('postalCode', value);
+    const zip = /^(\s*)(\d{3})(\d{2})(-?)(\d{4})?(\s*)$/.exec(value);
+    if (!zip) return this.shaped('postalCode', value);
+    const area = RESTRICTED_ZIP3.has(zip[2]!) ? '000' : zip[2]!;
+    const made = `${zip[1]}${area}00${zip[4]}${zip[5] ? '0000' : ''}${zip[6]}`;
+    this.ledger?.record(value, made);
+    return made;
   }
 
   /**

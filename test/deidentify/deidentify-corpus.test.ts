@@ -213,14 +213,16 @@ describe('Z-segments', () => {
     'ZXX|1|PARKINSON OPHELIA',
   ].join('\r');
 
-  it('replaces the fields of Z-segments a profile pack defines, by their data types, and leaves others with a note', () => {
+  it('replaces the fields of Z-segments a profile pack defines by their data types, and redacts the others', () => {
     const result = service.deidentify(message, 'hl7');
     const lines = result.messageContent.split('\r');
     expect(lines[2]).not.toMatch(/PARKINSON|OPHELIA|20240102/);
     expect(lines[2]!.split('|')[3]).toBe('Y');
     expect(lines[3]).not.toMatch(/PARKINSON|OPHELIA|MORRISON|DELPHINE/);
     expect(result.report.replacements).toContainEqual({ path: 'ZVN.2', kind: 'freeText', count: 1 });
-    expect(lines[4]).toBe('ZXX|1|PARKINSON OPHELIA');
-    expect(result.report.notes.join(' ')).toMatch(/ZXX \(a Z-segment no profile pack defines\)/);
+    // Unknown means redacted: a same-shape placeholder, its path named for an analyst to mark safe.
+    expect(lines[4]).toMatch(/^ZXX\|\d\|[A-Z]{9} [A-Z]{7}$/);
+    expect(lines[4]).not.toMatch(/PARKINSON|OPHELIA/);
+    expect(result.report.redacted).toEqual(['ZXX.1', 'ZXX.2']);
   });
 });

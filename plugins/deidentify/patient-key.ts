@@ -1,0 +1,23 @@
+/**
+ * The key of a patient's date offset, the same whatever standard carried the patient: family name, first given name
+ * and birth date (as digits), normalised (case, accents, punctuation, spacing). An HL7 ADT, a FHIR Patient and an
+ * NCPDP NewRx of the same person therefore move their dates by the same number of days. Without all three the key
+ * falls back to what the message has (its first patient identifier, say), prefixed so the two kinds never collide.
+ */
+
+const normal = (value: string) =>
+  value
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/** The patient key of a person, or `fallback` (prefixed `other:`) when the name or birth date is missing. */
+export function patientKey(family: string | undefined, given: string | undefined, birthDate: string | undefined, fallback: string): string {
+  const digits = (birthDate ?? '').replace(/\D/g, '').slice(0, 8);
+  const last = normal(family ?? '');
+  const first = normal(given ?? '').split(' ')[0] ?? '';
+  if (last && first && digits.length === 8) return `person:${last}|${first}|${digits}`;
+  return fallback ? `other:${fallback}` : '';
+}

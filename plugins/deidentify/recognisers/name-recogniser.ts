@@ -1,0 +1,99 @@
+/**
+ * Person names in free text, by dictionary and context (name-dictionary.ts):
+ * - a given name followed by a name (optionally with a middle initial between): `Jane Roe`, `JANE Q ROE`;
+ * - a family name, a comma and a given name: `Roe, Jane`;
+ * - one to three capitalised words after a title (`Mr.`, `Mrs`, `Dr`, `Nurse`...): `Dr. Aaron Attend`;
+ * - a capitalised dictionary name after a word that introduces a person (`patient`, `wife`, `son`, `spoke with`, `per`,
+ *   `by`...), and the name right after it.
+ * Everyday words that are also names (`May`, `Will`, `White`) count only inside such a context, never in a pair alone.
+ */
+import { EVERYDAY_WORDS, nameDictionaries } from './name-dictionary.ts';
+import type { Recognised } from './recognised.ts';
+
+const WORD = /\p{L}[\p{L}'’-]*\.?/gu;
+const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'doctor', 'prof', 'professor', 'nurse', 'rn', 'np', 'pa', 'sister', 'brother', 'father', 'rev']);
+const INTRODUCERS = new Set([
+  'patient', 'pt', 'son', 'daughter', 'wife', 'husband', 'mother', 'father', 'mom', 'dad', 'sister', 'brother', 'spouse', 'partner', 'friend',
+  'caregiver', 'guardian', 'neighbor', 'neighbour', 'called', 'with', 'per', 'by', 'contact', 'named', 'name', 'signed', 'attending', 'resident',
+  'physician', 'provider', 'dear', 'cc', 'from', 'to', 'informant', 'aunt', 'uncle', 'grandmother', 'grandfather', 'niece', 'nephew', 'cousin',
+]);
+
+interface Token {
+  start: number;
+  end: number;
+  norm: string;
+  capital: boolean;
+  initial: boolean;
+  /** What separates this token from the previous one. */
+  gap: string;
+}
+
+function tokensOf(text: string): Token[] {
+  const tokens: Token[] = [];
+  WORD.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  let last = 0;
+  while ((match = WORD.exec(text)) !== null) {
+    const raw = match[0];
+    const word = raw.replace(/[.'’-]+$/, '');
+    const first = word[0] ?? '';
+    tokens.push({
+      start: match.index,
+      end: match.index + word.length,
+      norm: word.toLowerCase().replace(/['’]s$/, ''),
+      capital: first !== first.toLowerCase(),
+      initial: word.length === 1,
+      gap: text.slice(last, match.index),
+    });
+    last = match.index + raw.length;
+  }
+  return tokens;
+}
+
+/** Person names in `text` (each word of a name a span of its own: given or family). */
+export function recogniseNames(text: string): Recognised[] {
+  const { given, family } = nameDictionaries();
+  const isName = (token: Token | undefined) => !!token && token.capital && !token.initial && (given.has(token.norm) || family.has(token.norm));
+  const strong = (token: Token | undefined) => isName(token) && !EVERYDAY_WORDS.has(token!.norm);
+  const joined = (token: Token | undefined) => !!token && /^[ \t]{1,2}$|^\.? {1,2}$/.test(token.gap);
+  const tokens = tokensOf(text);
+  const kinds = new Map<number, 'givenName' | 'familyName'>();
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index]!;
+    const next = tokens[index + 1];
+    // Given Family, Given I. Family
+    if (token.capital && given.has(token.norm) && !token.initial) {
+      let family = next;
+      let at = index + 1;
+      if (next?.initial && next.capital && joined(next) && joined(tokens[index + 2])) {
+        family = tokens[index + 2];
+        at = index + 2;
+      }
+      if (family && joined(family) && isName(family) && (strong(token) || strong(family))) {
+        kinds.set(index, 'givenName');
+        kinds.set(at, 'familyName');
+      }
+    }
+    // Family, Given
+    if (isName(token) && family.has(token.norm) && next && /^, ?$/.test(next.gap) && next.capital && given.has(next.norm) && (strong(token) || strong(next))) {
+      kinds.set(index, 'familyName');
+      kinds.set(index + 1, 'givenName');
+    }
+    // Title Name [Name [Name]]
+    if (TITLES.has(token.norm) && token.capital && next && next.capital && /^\.? {1,2}$/.test(next.gap)) {
+      for (let at = index + 1; at <= index + 3 && at < tokens.length; at++) {
+        const word = tokens[at]!;
+        if (!word.capital || (at > index + 1 && !joined(word))) break;
+        if (word.initial) continue;
+        kinds.set(at, at === index + 1 && given.has(word.norm) ? 'givenName' : 'familyName');
+      }
+    }
+    // patient Jane, wife Mary Roe, spoke with Roe
+    if (INTRODUCERS.has(token.norm) && isName(next) && joined(next)) {
+      kinds.set(index + 1, given.has(next!.norm) ? 'givenName' : 'familyName');
+      const after = tokens[index + 2];
+      if (isName(after) && joined(after)) kinds.set(index + 2, 'familyName');
+    }
+  }
+  return [...kinds].map(([index, kind]) => ({ start: tokens[index]!.start, end: tokens[index]!.end, kind }));
+}
