@@ -108,6 +108,10 @@ export const kernelErrors = defineErrorCatalogue({
     status: 503,
     message: 'The service is busy with other large requests; retry in {retryAfter} seconds (Retry-After).',
   },
+  WORKER_UNAVAILABLE: {
+    status: 503,
+    message: 'The worker threads that run large requests are unavailable ({reason}); the service retries by itself. Retry in {retryAfter} seconds (Retry-After).',
+  },
   SERVICE_STOPPING: { status: 503, message: 'The service is stopping; the request was not completed.' },
   STORE_UNAVAILABLE: {
     status: 503,

@@ -74,6 +74,8 @@ export interface WorkbenchOptions extends PluginSetSources {
    * its schemas at boot (a mismatch is a boot error). Tests turn this on.
    */
   checkResponses?: boolean;
+  /** The module worker threads load; default the service's own. Tests point it at a module that does not load. */
+  poolWorkerEntry?: { filename: string; sourceEntry?: string };
   /**
    * Build the HTTP servers (default true). One-shot CLI commands boot without them: routes are accepted and not
    * served, and the web framework is never loaded, so the command starts fast.
@@ -393,6 +395,8 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
                 logLevel: kernelConfig.logging.level,
               },
               logger,
+              ...(options.poolWorkerEntry ? { entry: options.poolWorkerEntry } : {}),
+              onWorkersFailing: (reason) => (reason ? faults.report('worker-pool', reason) : faults.clear('worker-pool')),
             });
             standardsRunner.usePool(pool);
             if (work.warmOnStart) pool.warm();

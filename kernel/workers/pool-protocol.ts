@@ -28,7 +28,9 @@ export type PooledTask =
   /** The adapter's reading capability over received content; every message is validated in the worker. */
   | { operation: 'read'; standard: string; content: Uint8Array; options: Omit<ReadContentOptions, 'validateHere'> }
   /** Received files read from disk and by a reading capability, a batch in one task (received-files.ts). */
-  | { operation: 'readFiles'; files: ReceivedFileRequest[]; options: ReadFilesOptions };
+  | { operation: 'readFiles'; files: ReceivedFileRequest[]; options: ReadFilesOptions }
+  /** Answers at once: the pool's probe that a worker boots again after workers failed to start. */
+  | { operation: 'ping' };
 
 /** What the pool sends a worker: the task and its number, which the worker reports when it begins the work. */
 export interface PoolRequest {

@@ -12,7 +12,7 @@ import { bootWorkerPlugins } from './worker-plugins.ts';
 
 const standards = await bootWorkerPlugins(workerData as WorkerBootData);
 
-function perform(adapter: StandardAdapter, task: Exclude<PooledTask, { operation: 'readFiles' }>): unknown {
+function perform(adapter: StandardAdapter, task: Exclude<PooledTask, { operation: 'readFiles' | 'ping' }>): unknown {
   switch (task.operation) {
     case 'validate':
       return adapter.validate(task.content, task.options);
@@ -29,6 +29,7 @@ function perform(adapter: StandardAdapter, task: Exclude<PooledTask, { operation
 /** Runs one task (piscina calls the default export). */
 export default function runPooledTask({ id, task }: PoolRequest): TaskOutcome {
   parentPort?.postMessage({ taskStarted: id } satisfies TaskStarted);
+  if (task.operation === 'ping') return { ok: true, value: 'ready' };
   if (task.operation === 'readFiles') return { ok: true, value: readReceivedFiles(standards.list(), task.files, task.options) };
   const adapter = standards.get(task.standard);
   if (!adapter) throw new Error(`No standard adapter "${task.standard}" is registered in the worker thread.`);

@@ -1,8 +1,12 @@
 /**
  * The kernel's worker pool (piscina): heavy work runs in worker threads so the event loop keeps answering health
- * checks and small requests on every base. Each task has a time budget, counted from the moment a worker begins it;
- * a task over budget has its worker terminated and replaced (the only way to stop JavaScript that is running) and
- * the caller gets 422 PROCESSING_TIME_EXCEEDED. Each worker's heap is capped, so a task that would need more memory
+ * checks and small requests on every base. Each task's time is bounded from the moment it is submitted: waiting for a
+ * worker (the queue and a worker's boot) at most as long as the tasks ahead of it may take ({@link waitLimitMs}),
+ * then 503; running at most the time budget, counted from the moment a worker begins it. A task over budget has its
+ * worker terminated and replaced (the only way to stop JavaScript that is running) and the caller gets 422
+ * PROCESSING_TIME_EXCEEDED. A worker that cannot start (its module does not load: a build replaced under the running
+ * service) fails the waiting tasks at once with 503 WORKER_UNAVAILABLE naming the cause, and the pool tries to boot a
+ * worker again every few seconds by itself, so it is ready again before the next request once the cause is gone. Each worker's heap is capped, so a task that would need more memory
  * ends its worker, not the process (422 PROCESSING_MEMORY_EXCEEDED). The queue is bounded (503 SERVER_BUSY).
  * Closing the pool terminates running work at once, so shutdown never waits for a validation.
  *
@@ -37,6 +41,10 @@ export interface WorkPoolSettings {
   /** What each worker boots (plugins, their config, profile packs). */
   boot: WorkerBootData;
   logger: Logger;
+  /** The module workers load; default the service's own (pool-worker-entry.ts). */
+  entry?: { filename: string; sourceEntry?: string };
+  /** Told when workers cannot start (the reason) and when they start again (undefined); health shows it. */
+  onWorkersFailing?: (reason: string | undefined) => void;
 }
 
 /** Seconds a refused caller is told to wait (Retry-After). */
@@ -48,14 +56,34 @@ export function poolSize(threads: number | null): number {
 }
 
 const TIME_BUDGET = 'time budget';
+const WAITED_TOO_LONG = 'waited too long';
+const WORKERS_FAILING = 'workers failing';
+/** Milliseconds between attempts to boot a worker again after workers failed to start. */
+export const WORKER_RETRY_MS = 2_000;
+
+/**
+ * What a worker's boot may add to a task's wait (loading every standard's definitions takes seconds on a busy machine).
+ * A boot that fails is noticed at once; this bounds one that neither fails nor ends.
+ */
+export const WORKER_BOOT_ALLOWANCE_MS = 60_000;
+
+/**
+ * The longest a task may wait for a worker (queue and boot): the budgets of the tasks that can be ahead of it on its
+ * thread, its own turn's worth, and the boot allowance.
+ */
+export function waitLimitMs(settings: Pick<WorkPoolSettings, 'threads' | 'maxQueued' | 'timeBudgetMs'>): number {
+  const ahead = Math.ceil(Math.max(1, settings.maxQueued) / poolSize(settings.threads)) + 1;
+  return settings.timeBudgetMs * ahead + WORKER_BOOT_ALLOWANCE_MS;
+}
 
 function isTaskStarted(message: unknown): message is TaskStarted {
   return typeof message === 'object' && message !== null && typeof (message as TaskStarted).taskStarted === 'number';
 }
 
-/** A task in flight: its abort switch and the budget timer armed when a worker begins it. */
+/** A task in flight: its abort switch, the wait timer armed at submission and the budget timer armed when it begins. */
 interface InFlight {
   controller: AbortController;
+  waitTimer?: NodeJS.Timeout;
   timer?: NodeJS.Timeout;
 }
 
@@ -65,6 +93,11 @@ export class WorkPool {
   private readonly inFlight = new Map<number, InFlight>();
   private nextId = 1;
   private closed = false;
+  /** Why workers cannot start, while they cannot; tasks are refused at once meanwhile. */
+  private failing: string | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  /** Workers of the current piscina that finished booting (they began a task). */
+  private workersBooted = false;
 
   constructor(private readonly settings: WorkPoolSettings) {}
 
@@ -83,11 +116,22 @@ export class WorkPool {
     if (!this.closed) this.workers();
   }
 
+  /** Why workers cannot start now, or undefined when they can (as far as the pool knows). */
+  get workersFailing(): string | undefined {
+    return this.failing;
+  }
+
   /** Runs one task in a worker; rejects with a {@link WorkbenchError} the caller can answer with. */
-  async run<T>(task: PooledTask): Promise<T> {
-    if (this.closed) throw kernelErrors.create('SERVICE_STOPPING');
+  run<T>(task: PooledTask): Promise<T> {
+    if (this.closed) return Promise.reject(kernelErrors.create('SERVICE_STOPPING'));
+    if (this.failing !== undefined) return Promise.reject(this.unavailable(this.failing));
+    return this.submit<T>(task);
+  }
+
+  private async submit<T>(task: PooledTask): Promise<T> {
     const id = this.nextId++;
     const flight: InFlight = { controller: new AbortController() };
+    flight.waitTimer = setTimeout(() => flight.controller.abort(WAITED_TOO_LONG), waitLimitMs(this.settings));
     this.inFlight.set(id, flight);
     try {
       const outcome = await this.workers().run({ id, task }, { signal: flight.controller.signal });
@@ -99,6 +143,7 @@ export class WorkPool {
     } catch (error) {
       throw this.explain(error, flight.controller.signal);
     } finally {
+      clearTimeout(flight.waitTimer);
       clearTimeout(flight.timer);
       this.inFlight.delete(id);
     }
@@ -108,6 +153,7 @@ export class WorkPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.retryTimer);
     // piscina's destroy() would leave the promises of running tasks pending; aborting them first settles them.
     for (const { controller } of this.inFlight.values()) controller.abort('stopping');
     await this.piscina?.destroy();
@@ -116,7 +162,8 @@ export class WorkPool {
   private workers(): Piscina<PoolRequest, TaskOutcome> {
     if (this.piscina) return this.piscina;
     const size = this.size;
-    const entry = poolWorkerEntry();
+    const entry = this.settings.entry ?? poolWorkerEntry();
+    this.workersBooted = false;
     const piscina = new Piscina<PoolRequest, TaskOutcome>({
       filename: entry.filename,
       // A warm pool keeps its workers (booting one loads every standard's definitions again); otherwise they start on
@@ -132,15 +179,57 @@ export class WorkPool {
     });
     piscina.on('message', (message: unknown) => {
       if (!isTaskStarted(message)) return;
+      this.workersBooted = true;
       const flight = this.inFlight.get(message.taskStarted);
       if (!flight || flight.timer) return;
+      clearTimeout(flight.waitTimer);
       flight.timer = setTimeout(() => flight.controller.abort(TIME_BUDGET), this.settings.timeBudgetMs);
     });
-    // A worker that dies with no task on it is replaced by piscina; the event needs a listener or it would end the
-    // process.
-    piscina.on('error', (error: unknown) => this.settings.logger.error({ err: error }, 'a pool worker failed'));
+    // A worker that dies with no task on it (above all one whose module does not load) is reported here; the event
+    // needs a listener or it would end the process. piscina would keep the waiting tasks queued for ever and start
+    // failing workers again and again: the pool fails them at once and tries again by itself.
+    piscina.on('error', (error: unknown) => this.workersFailed(piscina, error));
     this.piscina = piscina;
     return piscina;
+  }
+
+  /** Workers of `piscina` cannot start: fail every task in flight with 503, drop the pool and try again later. */
+  private workersFailed(piscina: Piscina<PoolRequest, TaskOutcome>, error: unknown): void {
+    this.settings.logger.error({ err: error }, 'a pool worker failed to start or ended on its own');
+    if (this.piscina !== piscina || this.closed) return;
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 300);
+    if (this.failing === undefined) this.settings.onWorkersFailing?.(`Worker threads cannot start: ${reason}`);
+    this.failing = reason;
+    this.piscina = undefined;
+    for (const { controller } of this.inFlight.values()) controller.abort(WORKERS_FAILING);
+    void piscina.destroy().catch(() => undefined);
+    this.retryLater();
+  }
+
+  /** Boots a worker again after {@link WORKER_RETRY_MS} (a probe task); success ends the failure. */
+  private retryLater(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.closed || this.failing === undefined) return;
+      this.submit({ operation: 'ping' }).then(
+        () => {
+          this.settings.logger.info('pool workers start again');
+          this.failing = undefined;
+          this.settings.onWorkersFailing?.(undefined);
+        },
+        // a failed start has already scheduled the next attempt; anything else tries again too
+        () => {
+          if (!this.retryTimer && this.failing !== undefined) this.retryLater();
+        },
+      );
+    }, WORKER_RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  private unavailable(reason: string): WorkbenchError {
+    const retryAfter = Math.ceil(WORKER_RETRY_MS / 1000);
+    return kernelErrors.create('WORKER_UNAVAILABLE', { reason, retryAfter }, undefined, { 'retry-after': String(retryAfter) });
   }
 
   private explain(error: unknown, signal: AbortSignal): WorkbenchError {
@@ -150,6 +239,15 @@ export class WorkPool {
       return kernelErrors.create('PROCESSING_TIME_EXCEEDED', { budgetMs: this.settings.timeBudgetMs });
     }
     if (this.closed) return kernelErrors.create('SERVICE_STOPPING');
+    if (signal.aborted && signal.reason === WORKERS_FAILING) return this.unavailable(this.failing ?? 'a worker failed to start');
+    if (signal.aborted && signal.reason === WAITED_TOO_LONG) {
+      const waited = waitLimitMs(this.settings);
+      if (!this.workersBooted) return this.unavailable(`no worker thread started within ${waited} ms`);
+      this.settings.logger.info({ waitedMs: waited }, 'pooled work waited too long for a worker');
+      return kernelErrors.create('SERVER_BUSY', { retryAfter: BUSY_RETRY_AFTER_SECONDS }, undefined, {
+        'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
+      });
+    }
     const { code, message } = error as { code?: string; message?: string };
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
       this.settings.logger.info({ limitMb: this.settings.workerHeapMb }, 'pooled work over the worker heap limit; worker replaced');
