@@ -77,6 +77,11 @@ export const kernelErrors = defineErrorCatalogue({
   FORBIDDEN: { status: 403, message: '{reason}' },
   HOST_NOT_ALLOWED: { status: 403, message: 'Host header "{host}" is not a loopback address of this service.' },
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'Origin "{origin}" may not change state on this service.' },
+  CROSS_SITE_REFUSED: {
+    status: 403,
+    message:
+      'The browser marks this request as {site} (Sec-Fetch-Site): a page of another site or port may not read data or start work here; open this service\'s own page, or list that origin in http.allowedOrigins.',
+  },
   NOT_FOUND: { status: 404, message: '{what} was not found.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No route {method} {url}.' },
   FEATURE_DISABLED: {

@@ -2,12 +2,15 @@
  * DNS-rebinding and cross-site protection, run on the raw HTTP server before fastify sees the request (so before
  * routing, and without the cost of a hook on every request): the Host header must name this server by a loopback
  * name (`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`), and a state-changing request carrying a browser Origin
- * must come from one of those or from an origin the config allows. CORS headers are only sent for allowed origins.
+ * must come from one of those or from an origin the config allows; and a request a browser marks as coming from
+ * another site (`Sec-Fetch-Site`, cross-site.ts) may neither read data nor start work, whatever its method. CORS
+ * headers are only sent for allowed origins.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { kernelErrors, type WorkbenchError } from '../errors.ts';
 import { errorEnvelope } from './envelope.ts';
 import { excerpt } from '../text-excerpt.ts';
+import { refusedCrossSite } from './cross-site.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -62,6 +65,11 @@ export function createGuardedServer(handler: Handler, options: RequestGuardOptio
     const host = request.headers.host;
     if (!host || !allowedHosts.has(host.toLowerCase())) {
       refuse(response, kernelErrors.create('HOST_NOT_ALLOWED', { host: excerpt(host ?? '') }));
+      return;
+    }
+    const foreignSite = refusedCrossSite(request, sameOrigins, configuredOrigins);
+    if (foreignSite !== undefined) {
+      refuse(response, kernelErrors.create('CROSS_SITE_REFUSED', { site: excerpt(foreignSite) }), { vary: 'Sec-Fetch-Site' });
       return;
     }
     const origin = request.headers.origin;

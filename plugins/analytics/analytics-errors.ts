@@ -16,6 +16,10 @@ export const analyticsErrors = defineErrorCatalogue({
     message:
       'granularity {granularity} over this window gives {points} points, more than {max}; choose a coarser granularity or a shorter window.',
   },
+  ANALYTICS_EXPORTS_BUSY: {
+    status: 429,
+    message: '{max} CSV exports are streaming already; retry in {retryAfter} seconds (Retry-After).',
+  },
   ANALYTICS_INTERFACE_NOT_FOUND: { status: 404, message: 'interfaceId {interfaceId} names no monitored interface.' },
   ANALYTICS_TEMPLATE_NOT_FOUND: { status: 404, message: 'No dashboard template {template}; known templates: {known}.' },
   ANALYTICS_TEMPLATE_PARAMETER_MISSING: {

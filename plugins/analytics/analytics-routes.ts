@@ -13,7 +13,7 @@ import { ANALYTICS_EXAMPLES } from './analytics-examples.ts';
 import { dashboardSchema, queryResultSchema, timeseriesSchema, topNSchema } from './analytics-schemas.ts';
 import type { DashboardEngine } from './dashboard-engine.ts';
 import { alertMatches, filterInterfaceIds, messageFilterOf, queryFiltersSchema } from './query-filters.ts';
-import { checkExportRows, seriesCsv, seriesFileName } from './series-csv.ts';
+import { checkExportRows, ExportSlots, seriesCsv, seriesFileName } from './series-csv.ts';
 import { checkPoints, checkWindowLength, GRANULARITIES, resolveWindow, stepOf } from './time-window.ts';
 
 /** What the read routes use. */
@@ -38,6 +38,7 @@ const seriesQuery = z
 /** Registers timeseries, topn, query, dashboards and export/csv. */
 export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsRouteDeps): void {
   const { source, clock } = deps;
+  const exportSlots = new ExportSlots();
 
   async function checkInterface(interfaceId: string | undefined): Promise<void> {
     if (interfaceId !== undefined && !(await source.interfaceExists(interfaceId))) {
@@ -180,7 +181,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/export/csv',
-    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_TOO_MANY_POINTS', 'ANALYTICS_INTERFACE_NOT_FOUND'],
+    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_TOO_MANY_POINTS', 'ANALYTICS_INTERFACE_NOT_FOUND', 'ANALYTICS_EXPORTS_BUSY'],
     summary: 'A time series as a CSV file (RFC 4180, header row, UTC, formula-safe), streamed from the roll-ups',
     tags: ['analytics'],
     query: seriesQuery,
@@ -191,11 +192,12 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
       const request = { interfaceId: query.interfaceId ?? null, granularity: query.granularity, metric: query.metric, window };
       checkExportRows(request);
       await checkInterface(query.interfaceId);
+      const release = exportSlots.take();
       return {
         raw: true,
         contentType: 'text/csv; charset=utf-8',
         headers: { 'content-disposition': `attachment; filename="${seriesFileName(request)}"` },
-        body: seriesCsv(source, request),
+        body: seriesCsv(source, request, release),
       };
     },
   });

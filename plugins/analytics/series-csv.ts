@@ -1,11 +1,14 @@
 /**
  * The CSV export of a time series: the window is read from the monitor's roll-ups one slice of buckets at a time
  * and written through the kernel's CSV writer as the client reads, so a year of minutes never sits in memory (the
- * next slice is read only when the previous one has been sent).
+ * next slice is read only when the previous one has been sent). The slices are small and take turns with the rest of
+ * the event loop (kernel LoopSlice), so an export of two years of minutes never holds another request for long; and
+ * at most {@link MAX_CONCURRENT_EXPORTS} exports stream at once, the next one answered 429 with Retry-After.
  */
 import type { Readable } from 'node:stream';
 import type { RollupMetric } from '../monitor/api.ts';
 import { csvBatchStream, csvField } from '../../kernel/csv.ts';
+import { LoopSlice } from '../../kernel/loop-slice.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
 import { bucketCount, bucketStart, STEP_MS, stepOf, type Granularity, type Window } from './time-window.ts';
@@ -13,8 +16,14 @@ import { bucketCount, bucketStart, STEP_MS, stepOf, type Granularity, type Windo
 /** Most rows one export writes: two years of minutes. */
 export const MAX_CSV_ROWS = 2 * 366 * 1440;
 
-/** Buckets read from the roll-ups per slice. */
-const SLICE_BUCKETS = 10_000;
+/** Buckets read from the roll-ups per slice: a day of minutes, a few milliseconds of work. */
+const SLICE_BUCKETS = 1_440;
+
+/** Exports that stream at once; one more is refused with 429 (each holds the loop's turns for seconds). */
+export const MAX_CONCURRENT_EXPORTS = 2;
+
+/** Seconds a refused export is told to wait (Retry-After). */
+export const EXPORT_RETRY_AFTER_SECONDS = 5;
 
 /** The CSV columns, in order. */
 export const SERIES_CSV_COLUMNS = ['bucketStart', 'interfaceId', 'granularity', 'metric', 'value', 'messages', 'failed', 'successful'] as const;
@@ -48,7 +57,10 @@ export async function* seriesRows(source: AnalyticsSource, request: SeriesExport
   const middle = `,${csvField(request.interfaceId ?? 'all')},${csvField(request.granularity)},${csvField(request.metric)},`;
   const end = request.window.until.getTime();
   let sliceStart = request.window.since.getTime();
+  const turns = new LoopSlice();
   while (sliceStart < end) {
+    // the roll-up reads answer at once on SQLite: without a turn, slice after slice would run in one stretch
+    if (turns.spent()) await turns.pass();
     const sliceEnd = Math.min(end, bucketStart(sliceStart, step) + SLICE_BUCKETS * width);
     const points = await source.series({
       ...(request.interfaceId ? { interfaceIds: [request.interfaceId] } : {}),
@@ -66,9 +78,33 @@ export async function* seriesRows(source: AnalyticsSource, request: SeriesExport
   }
 }
 
-/** The export as a CSV stream with a header row. */
-export function seriesCsv(source: AnalyticsSource, request: SeriesExport): Readable {
-  return csvBatchStream(SERIES_CSV_COLUMNS, seriesRows(source, request));
+/** Counts the exports streaming now, so that at most {@link MAX_CONCURRENT_EXPORTS} run at once. */
+export class ExportSlots {
+  private active = 0;
+
+  constructor(readonly max = MAX_CONCURRENT_EXPORTS) {}
+
+  /** Takes a slot, or throws 429 ANALYTICS_EXPORTS_BUSY with Retry-After; the answer gives the slot back once. */
+  take(): () => void {
+    if (this.active >= this.max) {
+      const retryAfter = EXPORT_RETRY_AFTER_SECONDS;
+      throw analyticsErrors.create('ANALYTICS_EXPORTS_BUSY', { max: this.max, retryAfter }, undefined, { 'retry-after': String(retryAfter) });
+    }
+    this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+    };
+  }
+}
+
+/** The export as a CSV stream with a header row; `release` is called once the stream has ended, failed or been closed. */
+export function seriesCsv(source: AnalyticsSource, request: SeriesExport, release: () => void = () => {}): Readable {
+  const stream = csvBatchStream(SERIES_CSV_COLUMNS, seriesRows(source, request));
+  stream.once('close', release);
+  return stream;
 }
 
 /** A file name that says what the export holds (`analytics-all-messagesTotal-oneHour-20260101T0000Z.csv`). */

@@ -86,3 +86,41 @@ describe('Origin header', () => {
     expect(preflight.headers['access-control-allow-methods']).toContain('POST');
   });
 });
+
+describe('Sec-Fetch-Site (a request a browser marks as from another site)', () => {
+  it.each(BASES)('refuses a cross-site GET of data on the %s base (an <img> or link to an API route)', async (base) => {
+    const res = await wb.call(base, { path: '/api/sample/notes/1', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe('CROSS_SITE_REFUSED');
+    expect(res.json.error.message).toContain('cross-site');
+  });
+
+  it('refuses same-site from another loopback port, with or without its Origin, on every method', async () => {
+    const port = Number(new URL(wb.urls.monitor).port);
+    const otherPort = `http://127.0.0.1:${port + 1}`;
+    const img = await wb.call('monitor', { path: '/api/sample/notes/1', headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors' } });
+    expect(img.status).toBe(403);
+    const fetched = await wb.call('monitor', { path: '/api/sample/notes/1', headers: { 'sec-fetch-site': 'same-site', origin: otherPort } });
+    expect(fetched.status).toBe(403);
+    const navigated = await wb.call('monitor', { path: '/api/sample/notes/1', headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' } });
+    expect(navigated.status).toBe(403);
+    const posted = await wb.call('monitor', { method: 'POST', path: '/api/sample/notes', body: { text: 'x' }, headers: { 'sec-fetch-site': 'same-site' } });
+    expect(posted.status).toBe(403);
+    expect(posted.json.error.code).toBe('CROSS_SITE_REFUSED');
+  });
+
+  it("keeps the pages' own requests, typed-in addresses, other tools, allowed origins and links to a page working", async () => {
+    const created = await wb.call('monitor', { path: '/api/sample/notes', body: { text: 'kept' }, headers: { 'sec-fetch-site': 'same-origin', origin: wb.urls.monitor } });
+    expect(created.status).toBe(201);
+    const id = created.json.data.id;
+    const kept: Array<Record<string, string>> = [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' }, {}];
+    for (const headers of kept) {
+      expect((await wb.call('monitor', { path: `/api/sample/notes/${id}`, headers })).status).toBe(200);
+    }
+    const allowed = await withCors.call('monitor', { path: '/openapi.json', headers: { 'sec-fetch-site': 'same-site', origin: 'http://localhost:3000' } });
+    expect(allowed.status).toBe(200);
+    // a link from another site to a page (not /api/) still opens it
+    const link = await wb.call('monitor', { path: '/openapi.json', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
+    expect(link.status).toBe(200);
+  });
+});
