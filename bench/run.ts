@@ -28,6 +28,8 @@ const benches: Bench[] = [
   ['triage', async () => (await import('./ai-triage-bench.ts')).runAiTriageBench],
   ['audit', async () => (await import('./audit-bench.ts')).runAuditBench],
   ['work', async () => (await import('./work-pool-bench.ts')).runWorkPoolBench],
+  // the longest pause of every base during a CSV export and a big batch file: `npm run bench -- loopPauses`
+  ['loopPauses', async () => (await import('./loop-pause-bench.ts')).runLoopPauseBench],
   ['bounds', async () => (await import('./output-bounds-bench.ts')).runOutputBoundsBench],
   // A minute of load (WORKBENCH_LOAD_SECONDS): run only when named, `npm run bench -- load`.
   ['load', async () => (await import('./load-bench.ts')).runLoadBench, true],

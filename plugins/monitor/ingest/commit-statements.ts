@@ -3,10 +3,12 @@
  * once and kept, and run on the database's own handle inside a transaction taken while Kysely's connection is held
  * (so no other query runs in between): no query building, no preparing per batch. On PostgreSQL (or SQLite without
  * its handle) they run in a Kysely transaction, inserts as multi-row statements. Statements are written with `?`
- * placeholders, in SQL both stores accept (`on conflict ... do update` included).
+ * placeholders, in SQL both stores accept (`on conflict ... do update` included). Long inserts take turns with the
+ * rest of the event loop (kernel LoopSlice) while the connection stays held.
  */
 import type SQLiteDatabase from 'better-sqlite3';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { LoopSlice } from '../../../kernel/loop-slice.ts';
 
 /** The store a commit writes to. */
 export interface CommitStore {
@@ -69,7 +71,13 @@ function sqliteStatements(handle: SQLiteDatabase.Database): CommitStatements {
     async insert(table, columns, rows, onConflict) {
       if (rows.length === 0) return;
       const insert = statement(insertSql(table, columns, 1, onConflict));
-      for (const row of rows) insert.run(row);
+      // the rows of a batch file of 100,000 messages take seconds: other work gets its turns meanwhile (Kysely's
+      // connection stays held, so no other statement runs inside this transaction)
+      const slice = new LoopSlice();
+      for (const row of rows) {
+        insert.run(row);
+        if (slice.spent()) await slice.pass();
+      }
     },
   };
 }

@@ -22,6 +22,7 @@ import { FACT_COLUMNS, factValues, storableText } from '../message-facts.ts';
 import type { ReadMessage } from './message-reading.ts';
 import { addToRollups, applyLatencyLimits, DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
 import type { FileRow, FileTable, MessageRow, MonitorDatabase } from '../monitor-tables.ts';
+import { LoopSlice } from '../../../kernel/loop-slice.ts';
 
 /** How a file relates to what the ledger holds for its path. */
 export type FileVerdict =
@@ -306,10 +307,13 @@ export async function commitFiles(
     const identifiers: unknown[][] = [];
     if (options.appendOnly !== false) await keepOrderAppendOnly(statements, files);
     const fileIds = await writeFileRows(statements, files, store.dialect);
+    // the rows of a batch file of 100,000 messages take a second to build: other work gets its turns meanwhile
+    const slice = new LoopSlice();
     for (const [index, file] of files.entries()) {
       const fileId = fileIds[index];
       committed.push({ file, fileId });
       for (const m of file.messages) {
+        if (slice.spent()) await slice.pass();
         applyLatencyLimits(m, latencyLimits);
         messages.push(messageRow(file, fileId, m, keepRaw));
         const seen = new Set<string>();

@@ -19,6 +19,7 @@ import type {
 import { chooseReadingAdapter, type ReadFilesOptions, type ReceivedFile, type ReceivedFileRequest } from '../../../kernel/received-files.ts';
 import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from '../api.ts';
 import { digestOf, noFacts, readFacts } from '../message-facts.ts';
+import { LoopSlice } from '../../../kernel/loop-slice.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;
@@ -195,7 +196,10 @@ export async function readContent(
   const { read, warning } = reading;
   if (read.messageCount === 0) return failed(read.problems[read.problems.length - 1] ?? `The content holds no ${adapter.displayName} message.`);
   const messages: ReadMessage[] = [];
+  // a batch file of 100,000 messages costs a second here: the loop takes turns with everything else
+  const slice = new LoopSlice();
   for (const message of read.messages) {
+    if (slice.spent()) await slice.pass();
     const facts = readFacts(message.facts);
     const verdict = message.verdict ? stored(message.verdict, warning) : await validate(readers, adapter, message.raw, monitored);
     const time = facts.messageTime === null ? Number.NaN : Date.parse(facts.messageTime);

@@ -1,0 +1,115 @@
+/**
+ * Loop pauses bench (`npm run bench -- loopPauses`): the longest pause any base sees while heavy work runs, beside the
+ * 100 ms ceiling and beside the same probe over an idle service in the same run (the machine's own noise):
+ *
+ * - the CSV export of two years by minute (1,051,200 rows), alone and two at once (a third is refused with 429);
+ * - a batch file near the monitor's size limit (a 20 MB HL7 file of 90,000 messages) ingested from a watched
+ *   folder, the bridge's `/openapi.json` probed every 50 ms as in the report that found the freeze.
+ *
+ * The figures are the event loop's longest delay (every base shares the one loop) and the slowest probe answer.
+ */
+import http from 'node:http';
+import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { send } from '../test/helpers/http-client.ts';
+import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
+import { startPauseProbe, type PauseFigures } from './loop-pause-probe.ts';
+
+/** The pause every base may see at most. */
+const CEILING_MS = 100;
+const DAY_MS = 86_400_000;
+
+/** Reads a URL to its end; answers its status. */
+function readAll(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (response) => {
+        response.on('data', () => {});
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** The figures of a probe over `work`, printed beside the ceiling. */
+async function probed(label: string, baseUrl: string, path: string, everyMs: number, work: () => Promise<unknown>): Promise<PauseFigures> {
+  const probe = startPauseProbe(baseUrl, path, everyMs);
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  const figures = await probe.stop();
+  const worst = Math.max(figures.maxLoopDelayMs, figures.maxProbeMs);
+  console.log(
+    `${label} (${seconds.toFixed(1)} s): longest loop delay ${figures.maxLoopDelayMs} ms, slowest of ${figures.probes} probes ${figures.maxProbeMs} ms; ` +
+      `beside the ${CEILING_MS} ms ceiling: ratio ${(worst / CEILING_MS).toFixed(2)}x`,
+  );
+  return figures;
+}
+
+/** HL7 batch text of `count` small ADT messages, CR segment ends, as a sending system writes them. */
+function batchFile(count: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const time = `20260101${String(Math.floor(i / 3600) % 24).padStart(2, '0')}${String(Math.floor(i / 60) % 60).padStart(2, '0')}${String(i % 60).padStart(2, '0')}`;
+    parts.push(
+      `MSH|^~\\&|SENDAPP|SENDFAC|RECVAPP|RECVFAC|${time}||ADT^A01^ADT_A01|B${i}|P|2.5.1\r` +
+        `EVN|A01|${time}\r` +
+        `PID|1||${100000 + i}^^^HOSP^MR||DOE^JANE^Q||19800101|F|||1 MAIN ST^^TOWN^ST^12345\r` +
+        `PV1|1|I|WARD^101^A||||1234^SMITH^JOHN\r`,
+    );
+  }
+  return parts.join('');
+}
+
+export async function runLoopPauseBench(): Promise<Record<string, number>> {
+  const bench = await startBenchWorkbench('workbench-loop-pause-bench-', { monitor: { checkIntervalMs: 60_000 } });
+  const monitor = bench.urls.monitor.replace(/\/$/, '');
+  const bridge = bench.urls.bridge.replace(/\/$/, '');
+  try {
+    await createIdleInterfaces(bench, 1);
+    const untilMs = Math.floor(Date.now() / 60_000) * 60_000;
+    const csv = `${monitor}/api/monitor/analytics/export/csv?since=${new Date(untilMs - 730 * DAY_MS).toISOString()}&until=${new Date(untilMs).toISOString()}&granularity=oneMinute`;
+
+    const idle = await probed('idle service, 3 s', monitor, '/api/health', 20, () => new Promise((resolve) => setTimeout(resolve, 3_000)));
+    const one = await probed('CSV export, 2 years by minute', monitor, '/api/health', 20, () => readAll(csv));
+    let refused = 0;
+    const three = await probed('CSV export, three asked at once', monitor, '/api/health', 20, async () => {
+      const statuses = await Promise.all([readAll(csv), readAll(csv), readAll(csv)]);
+      refused = statuses.filter((status) => status === 429).length;
+    });
+    console.log(`three exports asked at once: ${refused} answered 429 (at most two stream at once)`);
+
+    const folder = join(bench.dir, 'batch');
+    mkdirSync(folder);
+    const created = await send(bench.urls.monitor, { method: 'POST', path: '/api/monitor/interfaces', body: { name: 'Batch', directoryPath: folder } });
+    const id = (created.json as { data: { id: string } }).data.id;
+    const messages = 90_000;
+    const text = batchFile(messages);
+    const megabytes = Buffer.byteLength(text) / 1024 / 1024;
+    const counted = async () => ((await send(bench.urls.monitor, { path: `/api/monitor/interfaces/${id}/metrics?sinceHours=8760` })).json as { data: { messagesTotal: number } }).data.messagesTotal;
+    const ingest = await probed(`ingest of a ${megabytes.toFixed(1)} MB batch file (${messages.toLocaleString('en-US')} messages)`, bridge, '/openapi.json', 50, async () => {
+      writeFileSync(join(folder, 'batch.hl7'), text);
+      const deadline = Date.now() + 1_200_000;
+      while ((await counted()) < messages) {
+        if (Date.now() > deadline) throw new Error('the batch file was not ingested within 20 minutes');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    });
+
+    const worst = (figures: PauseFigures) => Math.max(figures.maxLoopDelayMs, figures.maxProbeMs);
+    return {
+      ceilingMs: CEILING_MS,
+      idleMaxPauseMs: worst(idle),
+      csvOneMaxPauseMs: worst(one),
+      csvOneRatio: Number((worst(one) / CEILING_MS).toFixed(2)),
+      csvThreeMaxPauseMs: worst(three),
+      csvThreeRefused: refused,
+      ingestBatchMb: Number(megabytes.toFixed(1)),
+      ingestMaxPauseMs: worst(ingest),
+      ingestRatio: Number((worst(ingest) / CEILING_MS).toFixed(2)),
+    };
+  } finally {
+    await bench.stop();
+  }
+}
