@@ -22,6 +22,7 @@ const benches: Bench[] = [
   ['messages', async () => (await import('./monitor-messages-bench.ts')).runMonitorMessagesBench],
   ['monitorShared', async () => (await import('./monitor-shared-bench.ts')).runMonitorSharedBench],
   ['analytics', async () => (await import('./analytics-bench.ts')).runAnalyticsBench],
+  ['bridgePages', async () => (await import('./bridge-pages-bench.ts')).runBridgePagesBench],
   // several nodes on one PostgreSQL store (WORKBENCH_TEST_POSTGRES_URL): `npm run bench -- team`
   ['team', async () => (await import('./team-bench.ts')).runTeamBench, true],
   ['tracing', async () => (await import('./tracing-bench.ts')).runTracingBench],

@@ -10,6 +10,12 @@ import { DiffView } from './diff-view.js';
 import { GenerateView } from './generate-view.js';
 import { DeidentifyView } from './deidentify-view.js';
 import { LookupView } from './lookup-view.js';
+// named here too, though only the views use them, so the browser asks for every module in one round, not three
+import './choices.js';
+import './message-layout.js';
+import '../shared/api.js';
+import '../shared/bases.js';
+import '../shared/field-hover.js';
 
 const VIEWS = {
   validate: { label: 'Validate', View: ValidateView },
