@@ -1,6 +1,7 @@
 // The model path over real HTTP: a loopback chat-completions server records every request while a PHI corpus (HL7,
-// FHIR JSON and XML, NCPDP, identifiers planted in free text, coded text, Z-segments, extensions, notes and in the
-// caller's validation errors) goes through triage, and through patterns and summary of an interface that read it.
+// FHIR JSON and XML, NCPDP SCRIPT and D.0; identifiers planted in free text, coded text, Z-segments, extensions,
+// notes and in the caller's validation errors) goes through triage, and through patterns and summary of an interface
+// that read it.
 // Not one planted value (compared normalised) reaches the recorder; a request that would carry one is withheld, with
 // a note naming the path (not the value), a log line naming the path, and the withheld-calls metric.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,8 +94,7 @@ describe('the model path: nothing planted reaches the model', () => {
   it('patterns and summary of an interface that read the corpus leak no planted value', async () => {
     const dir = h.folder('phi-feed');
     PHI_CORPUS.forEach((sample, index) => {
-      const extension = sample.standard === 'hl7' ? 'hl7' : sample.content.startsWith('{') ? 'json' : 'xml';
-      writeFileSync(join(dir, `m${index}.${extension}`), sample.content);
+      writeFileSync(join(dir, `m${index}.${sample.extension}`), sample.content);
     });
     writeFileSync(join(dir, 'm9.hl7'), STRUCTURED_ONLY);
     const created = await h.post('/api/monitor/interfaces', { name: 'PHI feed', directoryPath: dir });

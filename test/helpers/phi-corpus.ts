@@ -1,6 +1,6 @@
 /**
- * A small PHI corpus of one made-up patient: an HL7 v2 ADT, a FHIR Bundle (JSON), a FHIR Patient (XML) and an NCPDP
- * SCRIPT NewRx, with her identifiers planted in the known fields and in places that are not: free text, coded text,
+ * A small PHI corpus of one made-up patient: an HL7 v2 ADT, a FHIR Bundle (JSON), a FHIR Patient (XML), an NCPDP
+ * SCRIPT NewRx and a Telecommunication D.0 claim, with her identifiers planted in the known fields and in places that are not: free text, coded text,
  * base64 data, a Z-segment, extensions, notes, narrative, resource ids, an element name, an XML comment, and in the
  * caller's validation errors. Used by the compiled-service smoke test and by the model-path test, which asserts that
  * no planted value (compared normalised, see {@link normalisedText}) reaches a model.
@@ -10,6 +10,8 @@
 export interface PhiSample {
   name: string;
   standard: 'hl7' | 'fhir' | 'ncpdp';
+  /** Extension of a file holding it (`hl7`, `json`, `xml`, `txt`). */
+  extension: string;
   content: string;
   /** What a caller pastes from its own validator: paths, codes and, as callers do, values. */
   validationErrors: string[];
@@ -155,11 +157,21 @@ const NCPDP_NEWRX = [
   '</MedicationPrescribed></NewRx></Body></Message>',
 ].join('\n');
 
+/** A D.0 billing request: patient, cardholder id and prescriber (first name 2J and phone PM too) in their fields. */
+const NCPDP_D0_CLAIM = [
+  '999999D0B1PCN00000001011234567890     20260629SW00000000',
+  `\x1cAM01\x1cCA${GIVEN.toUpperCase()}\x1cCB${SURNAME.toUpperCase()}\x1cC419480307\x1cC52\x1cCM${STREET.toUpperCase()}\x1cCN${CITY.toUpperCase()}\x1cCOOH\x1cCP43210\x1cCQ6145550187`,
+  `\x1cAM04\x1cC2${MRN}`,
+  `\x1cAM03\x1cEZ01\x1cDB1056595915\x1c2J${DOCTOR[1].toUpperCase()}\x1cDR${DOCTOR[0].toUpperCase()}\x1cPM6145550187`,
+  '\x1cAM07\x1cEM1\x1cD2RX0001\x1cE103\x1cD700093017401\x1cE730000\x1cD30\x1cD530\x1cD61\x1cD80\x1cDE20260601',
+].join('\x1e');
+
 /** The corpus: one message per standard and form. */
 export const PHI_CORPUS: readonly PhiSample[] = [
   {
     name: 'hl7 ADT^A01',
     standard: 'hl7',
+    extension: 'hl7',
     content: HL7_ADT,
     validationErrors: [
       'PV1.2 REQUIRED_FIELD_MISSING: patient class is empty',
@@ -172,19 +184,29 @@ export const PHI_CORPUS: readonly PhiSample[] = [
   {
     name: 'fhir Bundle (JSON)',
     standard: 'fhir',
+    extension: 'json',
     content: FHIR_BUNDLE,
     validationErrors: [`Patient.birthDate INVALID_DATE: ${GIVEN} ${SURNAME} born 1948-03-07`, `${MAIDEN}.Patient not found`, `Patient.identifier ${SSN}`],
   },
   {
     name: 'fhir Patient (XML)',
     standard: 'fhir',
+    extension: 'xml',
     content: FHIR_XML_PATIENT,
     validationErrors: [`Patient.name.family ${SURNAME} too long`, `${ACCOUNT} unknown account`],
   },
   {
     name: 'ncpdp SCRIPT NewRx',
     standard: 'ncpdp',
+    extension: 'xml',
     content: NCPDP_NEWRX,
     validationErrors: [`NewRx.Patient.HumanPatient.Name.LastName ${SURNAME} too long`, `Prescriber ${DOCTOR[1]} ${DOCTOR[0]} unknown`],
+  },
+  {
+    name: 'ncpdp D.0 claim',
+    standard: 'ncpdp',
+    extension: 'txt',
+    content: NCPDP_D0_CLAIM,
+    validationErrors: [`AM04.C2 ${MRN} not on file`, `AM01.CB ${SURNAME.toUpperCase()} does not match the cardholder`, 'AM03.PM 6145550187 invalid'],
   },
 ];

@@ -1,7 +1,8 @@
 // The compiled build: `scripts/build.mjs` compiles kernel and plugins once; the compiled CLI loads every plugin from
 // its TypeScript-named manifest entry without a TypeScript loader, validates, generates and serves. The smoke suite
-// runs the compiled service (HTTP) and CLI for every standard's de-identify, validate and triage, so a difference
-// between the compiled code and the sources the other tests run cannot pass unseen.
+// runs the compiled service (HTTP, triage with a model recorder behind the outgoing guard) and CLI for every
+// standard's de-identify, validate and triage, so a difference between the compiled code and the sources the other
+// tests run cannot pass unseen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../kernel/project-root.ts';
 import { send } from '../helpers/http-client.ts';
-import { PHI_CORPUS } from '../helpers/phi-corpus.ts';
+import { PHI_CORPUS, plantedValuesIn } from '../helpers/phi-corpus.ts';
+import { startChatCompletionsRecorder, type ChatCompletionsRecorder } from '../helpers/chat-completions-recorder.ts';
 
 // The output folder sits inside the project so the compiled code resolves node_modules as an install would.
 const outDir = mkdtempSync(join(projectRoot, '.build-test-'));
@@ -38,9 +40,9 @@ afterAll(() => {
 });
 
 /** Starts the compiled service on ephemeral ports; resolves with the printed base addresses once it serves. */
-async function startCompiledService(): Promise<{ output: string; bases: Record<string, string>; stop(): Promise<number | null> }> {
+async function startCompiledService(extraEnv: Record<string, string> = {}): Promise<{ output: string; bases: Record<string, string>; stop(): Promise<number | null> }> {
   const child = spawn(process.execPath, [cliEntry, 'start'], {
-    env: { ...env, WORKBENCH_BRIDGE_PORT: '0', WORKBENCH_MONITOR_PORT: '0', WORKBENCH_POPULATION_PORT: '0' },
+    env: { ...env, WORKBENCH_BRIDGE_PORT: '0', WORKBENCH_MONITOR_PORT: '0', WORKBENCH_POPULATION_PORT: '0', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -124,11 +126,17 @@ describe('compiled build', () => {
 
 describe('compiled service smoke: every standard through de-identify, validate and triage', () => {
   let service: Awaited<ReturnType<typeof startCompiledService>>;
+  let recorder: ChatCompletionsRecorder;
   beforeAll(async () => {
-    service = await startCompiledService();
+    // Triage with the model on, so the compiled guard runs too: what reaches the model is recorded.
+    recorder = await startChatCompletionsRecorder(() => JSON.stringify({ rootCause: 'Rephrased.', explanation: 'Rephrased.', additionalFixes: [] }));
+    const configFile = join(work, 'smoke-config.json');
+    writeFileSync(configFile, JSON.stringify({ plugins: { 'ai-triage': { llm: { enabled: true, baseUrl: recorder.baseUrl, model: 'smoke-model', timeoutMs: 5_000 } } } }));
+    service = await startCompiledService({ WORKBENCH_CONFIG: configFile });
   }, 90_000);
   afterAll(async () => {
     expect(await service.stop()).toBe(0);
+    await recorder.close();
   });
 
   for (const sample of PHI_CORPUS) {
@@ -146,9 +154,12 @@ describe('compiled service smoke: every standard through de-identify, validate a
       for (const body of [{ messageContent: sample.content }, { messageContent: sample.content, validationErrors: sample.validationErrors }]) {
         const triaged = await send(bridge, { path: '/api/monitor/triage', body });
         expect(triaged.status, triaged.text).toBe(200);
-        expect(triaged.json.data).toMatchObject({ standard: sample.standard, engine: 'rules' });
-        expect(triaged.json.data.rootCause).toEqual(expect.any(String));
+        expect(triaged.json.data.standard).toBe(sample.standard);
+        // The model answered, or the guard withheld the call with a note.
+        if (triaged.json.data.engine === 'rules') expect(triaged.json.data.notes.join(' ')).toMatch(/model call was withheld/);
+        else expect(triaged.json.data).toMatchObject({ engine: 'smoke-model', rootCause: 'Rephrased.' });
       }
+      expect(recorder.received.flatMap((body) => plantedValuesIn(body))).toEqual([]);
     });
   }
 
@@ -157,7 +168,7 @@ describe('compiled service smoke: every standard through de-identify, validate a
     const out = join(work, 'cli-out');
     mkdirSync(input, { recursive: true });
     const names = PHI_CORPUS.map((sample, index) => {
-      const name = `sample-${index}.${sample.content.startsWith('MSH') ? 'hl7' : sample.content.startsWith('{') ? 'json' : 'xml'}`;
+      const name = `sample-${index}.${sample.extension}`;
       writeFileSync(join(input, name), sample.content);
       return name;
     });
