@@ -46,11 +46,25 @@ function newer<T extends WrittenFile>(a: T | undefined, b: T | undefined): T | u
   return writtenAfter(b, a) ? b : a;
 }
 
+/**
+ * The newest file written (by mtime, then path) of an interface in the ledger with a state (`ingested`: it parsed;
+ * `unparsable`), or undefined. One look-up of the `monitor_files_written` index.
+ */
+async function newestInLedger(db: Kysely<MonitorDatabase>, interfaceId: string, state: 'ingested' | 'unparsable'): Promise<WrittenFile | undefined> {
+  const row = await db
+    .selectFrom('monitor_files')
+    .select(['path', 'mtime_ms'])
+    .where('interface_id', '=', interfaceId)
+    .where('state', '=', state)
+    .orderBy('mtime_ms', 'desc')
+    .orderBy('path', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { path: row.path, mtimeMs: Number(row.mtime_ms) } : undefined;
+}
+
 /** Evaluates the rules of interfaces and keeps their episodes. */
 export class AlertRuleEngine {
-  /** Per interface, the newest file written that parsed (see filesCommitted). */
-  private readonly newestParsed = new Map<string, WrittenFile>();
-
   constructor(
     private readonly db: Kysely<MonitorDatabase>,
     private readonly episodes: AlertEpisodes,
@@ -121,33 +135,29 @@ export class AlertRuleEngine {
   }
 
   /**
-   * After-commit listener: per interface, the newest file written (by mtime, then path) decides the unparsable-file
-   * episode: a bad file opens it, a file that parses and was written after it ends it. Files written together settle
-   * in whatever order the file system reports them, and may commit in one batch or two; the order they were written
-   * in does not change, so a bad file followed by good ones opens and closes the episode (it stays visible) however
-   * they were batched. The newest parsed file of each interface is remembered between batches.
+   * After-commit listener: per interface, the files' write times (mtime, then path) decide the unparsable-file
+   * episode, whatever order the files commit in: a bad file opens it, and it ends only once the newest file written
+   * that parsed was written after the newest bad one. Both come from the ledger (committed data, shared by every
+   * node, kept across restarts), so a file that commits late (a held file whose open tail was judged after its grace
+   * period, a file that settled slowly) never ends the episode of a bad file written after it, and a bad file followed
+   * by good ones opens and closes the episode (it stays visible) however they were batched. A file only touched
+   * decides nothing.
    */
   async filesCommitted(files: ReadonlyArray<{ file: ReadFile; monitored: MonitoredInterface }>): Promise<void> {
-    const batch = new Map<string, { monitored: MonitoredInterface; bad?: ReadFile; good?: ReadFile }>();
+    const batch = new Map<string, { monitored: MonitoredInterface; bad?: ReadFile }>();
     for (const { file, monitored } of files) {
       if (file.verdict.kind === 'touched') continue;
       const entry = batch.get(file.interfaceId) ?? { monitored };
       batch.set(file.interfaceId, entry);
       if (file.state === 'unparsable') entry.bad = newer(entry.bad, file);
-      else entry.good = newer(entry.good, file);
     }
-    for (const [id, { monitored, bad, good }] of batch) {
-      const newestGood = newer(this.newestParsed.get(id), good);
-      if (newestGood) this.newestParsed.set(id, newestGood);
+    for (const [id, { monitored, bad }] of batch) {
       if (bad) await this.fileParsed(monitored, bad.path, bad.error ?? 'unreadable');
-      const ends = bad ? newestGood !== undefined && writtenAfter(newestGood, bad) : good !== undefined;
-      if (ends && newestGood) await this.fileParsed(monitored, newestGood.path, undefined);
+      const newestBad = await newestInLedger(this.db, id, 'unparsable');
+      const newestGood = await newestInLedger(this.db, id, 'ingested');
+      const ends = newestGood !== undefined && (newestBad === undefined || writtenAfter(newestGood, newestBad));
+      if (ends) await this.fileParsed(monitored, newestGood.path, undefined);
     }
-  }
-
-  /** Forgets what the rules remember of a deleted interface (its newest parsed file). */
-  forgetInterface(interfaceId: string): void {
-    this.newestParsed.delete(interfaceId);
   }
 
   /** A file could not be parsed (warning), or a later file parsed again. */

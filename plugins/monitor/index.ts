@@ -175,7 +175,6 @@ export const plugin: PluginModule<MonitorConfig> = {
         // a batch already being committed for it lands before its rows are removed
         await queue.idle();
         await alerts.closeAll(id);
-        rules.forgetInterface(id);
         await ownership.forget(id);
         shared.changed();
         events.emit('monitor.interface.deleted', { interfaceId: id });

@@ -342,6 +342,12 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
     },
     '009_rollup_dimensions_by_interface': rollupDimensionsByInterfaceMigration,
     '010_message_search': messageSearchMigration(dialect),
+    '011_files_by_write_time': {
+      // the unparsable-file rule asks for an interface's newest file written of a state (ingested or unparsable)
+      async up(db: Kysely<any>) {
+        await db.schema.createIndex('monitor_files_written').on('monitor_files').columns(['interface_id', 'state', 'mtime_ms', 'path']).execute();
+      },
+    },
     '004_interface_standard': {
       // interfaces made before an interface declared its standard read every file as it comes (auto)
       async up(db: Kysely<any>) {
