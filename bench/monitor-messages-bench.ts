@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- messages`: the message routes (`GET /api/monitor/messages`, `GET /api/monitor/messages/{id}`)
- * over 1,000,000 stored messages (20 interfaces, 30 days, 10 messages a file, 2 % failed), on SQLite, and on
+ * over 1,000,000 stored messages (20 interfaces, 30 days, 10 messages a file, 1 in 47 failed), on SQLite, and on
  * PostgreSQL too when WORKBENCH_TEST_POSTGRES_URL is set. Each query is timed over HTTP on loopback (p95 of the
  * round trip: the server's time plus the loopback hop) beside the same query run on the store alone (the query
  * contract in process, no HTTP, no summaries), printed as a ratio: the list filtered by interface and status, a
@@ -16,6 +16,7 @@ import type { Kysely } from 'kysely';
 import { resolveService } from '../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageFilter, type MonitorService } from '../plugins/monitor/api.ts';
 import type { MonitorDatabase } from '../plugins/monitor/monitor-tables.ts';
+import { send } from '../test/helpers/http-client.ts';
 import { freshPostgresSchema } from '../test/helpers/postgres-schema.ts';
 import { round } from './timing.ts';
 
@@ -31,7 +32,7 @@ const RUNS = 60;
 function messageRow(i: number, interfaceIds: readonly string[], start: number) {
   const fileId = Math.floor(i / PER_FILE) + 1;
   const receivedAt = new Date(start + Math.floor(((fileId - 1) * PER_FILE * DAYS * 86_400_000) / MESSAGES)).toISOString();
-  const failed = i % 50 === 0;
+  const failed = i % 47 === 0;
   const mrn = `MRN${i % PATIENTS}`;
   const raw = [
     `MSH|^~\\&|SENDAPP|FAC${i % 7}|RECVAPP|RECVFAC|20260101120000||ADT^A01^ADT_A01|CTRL${i}|P|2.5`,
@@ -173,22 +174,23 @@ async function measure(label: 'sqlite' | 'postgres', postgresUrl: string | undef
     for (let i = 0; i < INTERFACES; i++) {
       const folder = join(service.dir, `feed-${i}`);
       mkdirSync(folder, { recursive: true });
-      const created = await fetch(`${service.monitorUrl}/api/monitor/interfaces`, {
+      const created = await send(service.monitorUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `Feed ${String(i).padStart(2, '0')}`, directoryPath: folder, filePattern: '*.none' }),
+        path: '/api/monitor/interfaces',
+        body: { name: `Feed ${String(i).padStart(2, '0')}`, directoryPath: folder, filePattern: '*.none' },
       });
-      interfaceIds.push(((await created.json()) as { data: { id: string } }).data.id);
+      interfaceIds.push((created.json as { data: { id: string } }).data.id);
     }
     const seedStarted = performance.now();
     await seed(service.workbench, interfaceIds);
     console.log(`[${label}] stored ${MESSAGES.toLocaleString('en-US')} messages in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
     const store: MonitorService = resolveService(service.workbench.container, MONITOR_SERVICE);
     const fields = ['interfaceId', 'isValid', 'messageType', 'triggerEvent', 'controlId', 'patientIds', 'accountNumber', 'receivedAt', 'errors'] as const;
+    // a new connection per request (as a browser's first request): no kept-alive socket the server closed meanwhile
     const get = async (path: string) => {
-      const response = await fetch(`${service.monitorUrl}${path}`);
-      const body = (await response.json()) as { data: { items?: unknown[] } };
-      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+      const response = await send(service.monitorUrl, { method: 'GET', path });
+      const body = response.json as { data: { items?: unknown[] } };
+      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.text}`);
       return body.data;
     };
     const cases: Array<{ name: string; path: (run: number) => string; filter: (run: number) => MessageFilter; expect: (items: number) => boolean }> = [
@@ -196,7 +198,7 @@ async function measure(label: 'sqlite' | 'postgres', postgresUrl: string | undef
         name: 'interfaceStatus',
         path: (r) => `/api/monitor/messages?interfaceId=${interfaceIds[r % INTERFACES]}&status=failed&limit=50`,
         filter: (r) => ({ interfaceIds: [interfaceIds[r % INTERFACES]], isValid: false }),
-        expect: (n) => n === 50,
+        expect: (n) => n > 0 && n <= 50,
       },
       {
         name: 'mrn',

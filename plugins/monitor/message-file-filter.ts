@@ -1,7 +1,7 @@
 /**
  * The `fileName` filter of stored messages: messages of the files whose path under the watched folder, or whose
- * name (the path's last part), is the given text in any letter case; `*` matches any characters. The ledger's files are matched (one
- * row per file read), then their messages by the file id, so the messages are never scanned for it.
+ * name (the path's last part), is the given text in any letter case; `*` matches any characters. The ledger's files
+ * are matched (one row per file read), then their messages by the file id, so the messages are never scanned for it.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { monitorErrors } from './errors.ts';

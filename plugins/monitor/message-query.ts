@@ -22,7 +22,7 @@ import { decodeCursor, encodeCursor, type MessagePosition } from './message-curs
 import { MESSAGE_FACTS, projectFact, projectFacts } from './message-facts.ts';
 import { monitorErrors } from './errors.ts';
 import { fileNameCondition, checkFileName } from './message-file-filter.ts';
-import { postgresSearchCondition, searchWords, sqliteSearchMatches } from './message-text-search.ts';
+import { searchMatches, searchWords } from './message-text-search.ts';
 import type { MessageRow, MonitorDatabase } from './monitor-tables.ts';
 
 /** Most messages in one page. */
@@ -320,14 +320,13 @@ export class MessageQueries {
       const ids = byIdentifier('account', filter.accountNumber);
       q = q.innerJoin(ids.as('a'), (join) => join.onRef('a.file_id', '=', 'm.file_id').onRef('a.index_in_file', '=', 'm.index_in_file')) as unknown as Query;
     }
-    if (filter.words !== undefined && this.dialect === 'sqlite') {
+    if (filter.words !== undefined) {
       // the full-text index drives: each hit is one look-up of the message by its key
-      const hits = sqliteSearchMatches(filter.words).as('t');
+      const hits = searchMatches(this.dialect, filter.words).as('t');
       q = q.innerJoin(hits, (join) => join.onRef('t.file_id', '=', 'm.file_id').onRef('t.index_in_file', '=', 'm.index_in_file')) as unknown as Query;
     }
     return q.where((eb) => {
       const all = [];
-      if (filter.words !== undefined && this.dialect === 'postgres') all.push(postgresSearchCondition(filter.words));
       if (filter.fileName !== undefined) all.push(fileNameCondition(filter.fileName));
       if (filter.interfaceIds !== undefined) {
         all.push(filter.interfaceIds.length === 0 ? sql<boolean>`1 = 0` : eb('m.interface_id', 'in', filter.interfaceIds));
