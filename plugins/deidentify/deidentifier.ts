@@ -18,6 +18,29 @@ import type { ZSegmentTypes } from './z-segment-types.ts';
 
 const STANDARDS: readonly DeidentifiableStandard[] = ['hl7', 'fhir', 'ncpdp'];
 
+/** Largest content one call reads, in characters: more is refused (400), never passed through. */
+export const MAX_DEIDENTIFY_CHARS = 16 * 1024 * 1024;
+
+/** Deepest JSON nesting read (FHIR resources are far shallower); checked on the text before it is parsed. */
+const MAX_JSON_DEPTH = 200;
+
+/** Whether JSON text nests deeper than `max` (one pass, strings skipped), so nothing recursive ever sees it. */
+function jsonNestsDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 92 /* \\ */) index++;
+      else if (code === 34 /* " */) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 123 || code === 91) {
+      if (++depth > max) return true;
+    } else if (code === 125 || code === 93) depth--;
+  }
+  return false;
+}
+
 interface Engines {
   pseudonyms: Pseudonymizer;
   hl7: Hl7Deidentifier;
@@ -90,6 +113,9 @@ export function createDeidentifier(
         throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR XML', reason: error.message.slice(0, 200) });
       }
     }
+    if (jsonNestsDeeper(text, MAX_JSON_DEPTH)) {
+      throw deidentifyErrors.create('DEIDENTIFY_CONTENT_UNREADABLE', { field, standard: 'FHIR JSON', reason: `it is nested deeper than ${MAX_JSON_DEPTH} levels` });
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -113,6 +139,9 @@ export function createDeidentifier(
 
   return {
     deidentify(content, standard, field = 'messageContent'): DeidentifyResult {
+      if (content.length > MAX_DEIDENTIFY_CHARS) {
+        throw deidentifyErrors.create('DEIDENTIFY_CONTENT_TOO_LARGE', { field, chars: content.length, max: MAX_DEIDENTIFY_CHARS });
+      }
       const id = pick(content, standard, field);
       const ledger = new NeedleLedger();
       const result = ready().pseudonyms.recording(ledger, () => run(id, content, field));

@@ -7,6 +7,10 @@ export const deidentifyErrors = defineErrorCatalogue({
     status: 400,
     message: '{field} is not recognisable as HL7 v2, FHIR or NCPDP; name it with "standard" or check the content.',
   },
+  DEIDENTIFY_CONTENT_TOO_LARGE: {
+    status: 400,
+    message: '{field} has {chars} characters, more than the {max} one de-identification reads; split it into smaller messages.',
+  },
   DEIDENTIFY_CONTENT_UNREADABLE: {
     status: 400,
     message: '{field} cannot be read as {standard}: {reason}.',

@@ -102,6 +102,8 @@ export class FreeTextScrubber {
         return p.identifier(value);
       case 'street':
         return p.streetLine(value);
+      case 'city':
+        return p.city(value);
       case 'postalCode':
         return p.postalCode(value);
       case 'age':

@@ -262,13 +262,15 @@ export class Pseudonymizer {
 
   /** A street line: a house number of the same digit count and a street name. */
   streetLine(value: string): string {
-    return this.cached('street', value.trim().toUpperCase(), (bytes) => {
+    // Cached by the value without its case, the case applied after: the same street in any case maps alike.
+    const made = this.cached('street', value.trim().toUpperCase(), (bytes) => {
       const digits = /^\s*(\d+)/.exec(value)?.[1]?.length ?? 3;
       let number = String(1 + bytes.below(9));
       for (let index = 1; index < digits; index++) number += String(bytes.below(10));
       const street = LISTS.streets[bytes.below(LISTS.streets.length)] ?? 'Main Street';
-      return matchCase(value.replace(/\d/g, ''), `${number} ${street}`);
+      return `${number} ${street}`;
     });
+    return matchCase(value.replace(/\d/g, ''), made);
   }
 
   /** Free text: removed, with its length kept out of the output as well (length can identify short notes). */
@@ -405,11 +407,11 @@ export class Pseudonymizer {
   }
 
   private initial(value: string): string {
-    return this.cached('initial', value.toUpperCase(), (bytes) => {
-      let letter = UPPER[bytes.below(26)]!;
-      if (letter === value.toUpperCase()) letter = UPPER[(UPPER.indexOf(letter) + 1) % 26]!;
-      return value === value.toLowerCase() ? letter.toLowerCase() : letter;
+    const letter = this.cached('initial', value.toUpperCase(), (bytes) => {
+      const made = UPPER[bytes.below(26)]!;
+      return made === value.toUpperCase() ? UPPER[(UPPER.indexOf(made) + 1) % 26]! : made;
     });
+    return value === value.toLowerCase() ? letter.toLowerCase() : letter;
   }
 
   private word(kind: string, value: string, list: string[]): string {

@@ -169,6 +169,15 @@ describe('POST /api/deidentify', () => {
     expect(broken.json.error.code).toBe('DEIDENTIFY_CONTENT_UNREADABLE');
     const deep = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: '['.repeat(5000) + ']'.repeat(5000), standard: 'fhir' } });
     expect(deep.status).toBe(400);
+    // Nested too deep inside an object: refused before anything recursive reads it (it was a 500 once).
+    const deepInside = await server.call('bridge', {
+      method: 'POST',
+      path: '/api/deidentify',
+      body: { messageContent: `{"resourceType":"Patient","a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, standard: 'fhir' },
+    });
+    expect(deepInside.status).toBe(400);
+    expect(deepInside.json.error.code).toBe('DEIDENTIFY_CONTENT_UNREADABLE');
+    expect(deepInside.json.error.message).toMatch(/nested deeper than 200 levels/);
   });
 });
 

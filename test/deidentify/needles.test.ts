@@ -70,3 +70,12 @@ describe('DeidentifyResult.needles', () => {
     expect(service.findNeedles('note: Jane ROE called', needles).length).toBe(2);
   });
 });
+
+describe('input too large to de-identify', () => {
+  it('is refused with a 400 naming the size, never passed through', async () => {
+    const { MAX_DEIDENTIFY_CHARS } = await import('../../plugins/deidentify/deidentifier.ts');
+    const service = createTestDeidentifier(createStandards());
+    const huge = `MSH|^~\\&|A|B|C|D|20250101||ADT^A01|1|P|2.5.1\rNTE|1||${'Jane Roe '.repeat(MAX_DEIDENTIFY_CHARS / 9 + 1)}`;
+    expect(() => service.deidentify(huge, 'hl7')).toThrow(expect.objectContaining({ status: 400, code: 'DEIDENTIFY_CONTENT_TOO_LARGE' }));
+  });
+});

@@ -3,8 +3,10 @@
  * - a given name followed by a name (optionally with a middle initial between): `Jane Roe`, `JANE Q ROE`;
  * - a family name, a comma and a given name: `Roe, Jane`;
  * - one to three capitalised words after a title (`Mr.`, `Mrs`, `Dr`, `Nurse`...): `Dr. Aaron Attend`;
- * - a capitalised dictionary name after a word that introduces a person (`patient`, `wife`, `son`, `spoke with`, `per`,
- *   `by`...), and the name right after it.
+ * - any capitalised word that is not everyday English after a relation or title (`mother Thistlewood`, `wife Ann
+ *   Roe`, `patient`, `named`), and the word right after it;
+ * - a capitalised dictionary name after a word that introduces a person (`spoke with`, `per`, `by`...), and the name
+ *   right after it.
  * Everyday words that are also names (`May`, `Will`, `White`) count only inside such a context, never in a pair alone.
  */
 import { EVERYDAY_WORDS, nameDictionaries } from './name-dictionary.ts';
@@ -12,6 +14,11 @@ import type { Recognised } from './recognised.ts';
 
 const WORD = /\p{L}[\p{L}'’-]*\.?/gu;
 const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'doctor', 'prof', 'professor', 'nurse', 'rn', 'np', 'pa', 'sister', 'brother', 'father', 'rev']);
+/** Words after which a capitalised word is a name even when no dictionary lists it (`mother Thistlewood`). */
+const RELATIONS = new Set([
+  'patient', 'pt', 'son', 'daughter', 'wife', 'husband', 'mother', 'father', 'mom', 'dad', 'sister', 'brother', 'spouse', 'partner', 'guardian',
+  'caregiver', 'aunt', 'uncle', 'grandmother', 'grandfather', 'niece', 'nephew', 'cousin', 'named', 'mr', 'mrs', 'ms', 'miss', 'dr', 'maiden',
+]);
 const INTRODUCERS = new Set([
   'patient', 'pt', 'son', 'daughter', 'wife', 'husband', 'mother', 'father', 'mom', 'dad', 'sister', 'brother', 'spouse', 'partner', 'friend',
   'caregiver', 'guardian', 'neighbor', 'neighbour', 'called', 'with', 'per', 'by', 'contact', 'named', 'name', 'signed', 'attending', 'resident',
@@ -45,7 +52,8 @@ function tokensOf(text: string): Token[] {
       initial: word.length === 1,
       gap: text.slice(last, match.index),
     });
-    last = match.index + raw.length;
+    // A full stop after a word belongs to the gap before the next one: a sentence end breaks a name.
+    last = match.index + word.length;
   }
   return tokens;
 }
@@ -55,7 +63,8 @@ export function recogniseNames(text: string): Recognised[] {
   const { given, family } = nameDictionaries();
   const isName = (token: Token | undefined) => !!token && token.capital && !token.initial && (given.has(token.norm) || family.has(token.norm));
   const strong = (token: Token | undefined) => isName(token) && !EVERYDAY_WORDS.has(token!.norm);
-  const joined = (token: Token | undefined) => !!token && /^[ \t]{1,2}$|^\.? {1,2}$/.test(token.gap);
+  const joined = (token: Token | undefined) => !!token && /^[ \t]{1,2}$/.test(token.gap);
+  const afterInitial = (token: Token | undefined) => !!token && /^\.? {1,2}$/.test(token.gap);
   const tokens = tokensOf(text);
   const kinds = new Map<number, 'givenName' | 'familyName'>();
   for (let index = 0; index < tokens.length; index++) {
@@ -65,7 +74,7 @@ export function recogniseNames(text: string): Recognised[] {
     if (token.capital && given.has(token.norm) && !token.initial) {
       let family = next;
       let at = index + 1;
-      if (next?.initial && next.capital && joined(next) && joined(tokens[index + 2])) {
+      if (next?.initial && next.capital && joined(next) && afterInitial(tokens[index + 2])) {
         family = tokens[index + 2];
         at = index + 2;
       }
@@ -80,13 +89,19 @@ export function recogniseNames(text: string): Recognised[] {
       kinds.set(index + 1, 'givenName');
     }
     // Title Name [Name [Name]]
-    if (TITLES.has(token.norm) && token.capital && next && next.capital && /^\.? {1,2}$/.test(next.gap)) {
+    if (TITLES.has(token.norm) && token.capital && next && next.capital && afterInitial(next)) {
       for (let at = index + 1; at <= index + 3 && at < tokens.length; at++) {
         const word = tokens[at]!;
-        if (!word.capital || (at > index + 1 && !joined(word))) break;
+        if (!word.capital || (at > index + 1 && !(joined(word) || (tokens[at - 1]!.initial && afterInitial(word))))) break;
         if (word.initial) continue;
         kinds.set(at, at === index + 1 && given.has(word.norm) ? 'givenName' : 'familyName');
       }
+    }
+    // mother Thistlewood, wife Mary Roe: after a relation any capitalised word that is not everyday English
+    if (RELATIONS.has(token.norm) && next && next.capital && !next.initial && joined(next) && !EVERYDAY_WORDS.has(next.norm) && !kinds.has(index + 1)) {
+      kinds.set(index + 1, given.has(next.norm) ? 'givenName' : 'familyName');
+      const after = tokens[index + 2];
+      if (after && after.capital && !after.initial && joined(after) && !EVERYDAY_WORDS.has(after.norm)) kinds.set(index + 2, 'familyName');
     }
     // patient Jane, wife Mary Roe, spoke with Roe
     if (INTRODUCERS.has(token.norm) && isName(next) && joined(next)) {

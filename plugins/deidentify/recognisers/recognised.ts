@@ -15,6 +15,7 @@ export type RecognisedKind =
   | 'ipAddress'
   | 'identifier'
   | 'street'
+  | 'city'
   | 'postalCode'
   | 'date'
   | 'age';
