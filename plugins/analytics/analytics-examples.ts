@@ -23,6 +23,7 @@ const ALERT = {
   message: '3 of 42 messages failed validation in the last 15 minutes (7.1 %). Warning threshold: 5 %.',
   triggeredAt: '2026-01-15T09:12:03.417Z',
   acknowledgedAt: null,
+  acknowledgedBy: null,
   rule: 'error-rate-warning',
   clearedAt: null,
   escalatedAt: null,

@@ -43,6 +43,7 @@ function toAlert(row: AlertRow): Alert {
     message: row.message,
     triggeredAt: row.triggered_at,
     acknowledgedAt: row.acknowledged_at,
+    acknowledgedBy: row.acknowledged_by ?? null,
     rule: row.rule,
     clearedAt: row.cleared_at,
     escalatedAt: row.escalated_at ?? null,
@@ -165,12 +166,15 @@ export class AlertEpisodes {
     });
   }
 
-  /** Sets acknowledgedAt once (a second call keeps the first time); undefined for an unknown id. */
-  async acknowledge(id: string): Promise<Alert | undefined> {
+  /**
+   * Sets acknowledgedAt and who acknowledged once (a second call keeps the first time and person); undefined for an
+   * unknown id.
+   */
+  async acknowledge(id: string, by: string | null = null): Promise<Alert | undefined> {
     const at = this.clock.now().toISOString();
     const result = await this.db
       .updateTable('monitor_alerts')
-      .set({ acknowledged_at: at })
+      .set({ acknowledged_at: at, acknowledged_by: by })
       .where('id', '=', id)
       .where('acknowledged_at', 'is', null)
       .executeTakeFirst();

@@ -8,3 +8,10 @@ export const alertEscalationMigration: Migration = {
     await db.schema.alterTable('monitor_alerts').addColumn('escalated_at', 'varchar(30)').execute();
   },
 };
+
+/** Migration `012_alert_acknowledged_by`: who acknowledged an alert (the alert history names them). */
+export const alertAcknowledgedByMigration: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema.alterTable('monitor_alerts').addColumn('acknowledged_by', 'varchar(300)').execute();
+  },
+};

@@ -49,14 +49,16 @@ export function registerAlertRoutes(routes: RouteRegistrar, deps: AlertRouteDeps
     url: '/api/monitor/alerts/:id/acknowledge',
     examples: MONITOR_EXAMPLES.acknowledgeAlert,
     minimumRole: 'MonitorOperator',
-    summary: 'Acknowledge an alert; acknowledgedAt is set once (a second call keeps the first time)',
+    summary: 'Acknowledge an alert; acknowledgedAt and acknowledgedBy are set once (a second call keeps the first)',
     tags: ['monitor'],
     tier: 'professional',
     params: idParams,
     errors: ['NOT_FOUND'],
     response: alertSchema,
-    async handler({ params }) {
-      const alert = await alerts.acknowledge(params.id);
+    async handler({ params, principal, sourceAddress }) {
+      // who: the credential's kind and subject, or the local address of a caller who sent none
+      const by = principal ? `${principal.kind} ${principal.subject}` : `local caller ${sourceAddress}`;
+      const alert = await alerts.acknowledge(params.id, by);
       if (!alert) throw kernelErrors.create('NOT_FOUND', { what: `Alert ${params.id}` });
       return alert;
     },

@@ -35,6 +35,8 @@ export const alertSchema = z.object({
   message: z.string(),
   triggeredAt: z.string(),
   acknowledgedAt: z.string().nullable(),
+  /** Who acknowledged it: `api-key NAME`, `jwt SUBJECT`, `session USER`, or `local caller ADDRESS` without credentials. */
+  acknowledgedBy: z.string().nullable(),
   rule: z.string(),
   clearedAt: z.string().nullable(),
   /** When the episode's severity last rose; null while it kept its first one. */
@@ -152,6 +154,8 @@ export interface Alert {
   message: string;
   triggeredAt: string;
   acknowledgedAt: string | null;
+  /** Who acknowledged it (see alertSchema); null while nobody did. */
+  acknowledgedBy: string | null;
   /** Rule key (`error-rate`, `silence`, `latency-p99`, `folder-unreachable`, `unparsable-file`, or a registered rule's key). */
   rule: string;
   /** When the condition stopped; null while the episode is open. */

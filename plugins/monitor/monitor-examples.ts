@@ -39,6 +39,7 @@ const ERROR_RATE_ALERT = {
   message: '3 of 42 messages failed validation in the last 15 minutes (7.1 %). Warning threshold: 5 %.',
   triggeredAt: '2026-01-15T09:12:03.417Z',
   acknowledgedAt: null,
+  acknowledgedBy: null,
   rule: 'error-rate',
   clearedAt: null,
   escalatedAt: null,
@@ -134,7 +135,7 @@ export const MONITOR_EXAMPLES = {
   },
   acknowledgeAlert: {
     params: { id: ERROR_RATE_ALERT.id },
-    response: { ...ERROR_RATE_ALERT, acknowledgedAt: '2026-01-15T09:20:45.002Z' },
+    response: { ...ERROR_RATE_ALERT, acknowledgedAt: '2026-01-15T09:20:45.002Z', acknowledgedBy: 'jwt jane.doe' },
   },
   metrics: { params: { id: INTERFACE_ID }, query: { sinceHours: 3 }, response: METRICS },
   status: { response: { state: 'degraded', checkedAt: '2026-01-15T09:30:00.412Z', interfaces: [STATUS] } },

@@ -4,7 +4,7 @@
  * index that starts with the interface and the time, so its cost follows the window, not the table.
  */
 import type { Generated, Kysely, Migration, Selectable } from 'kysely';
-import { alertEscalationMigration } from './alert-migration.ts';
+import { alertAcknowledgedByMigration, alertEscalationMigration } from './alert-migration.ts';
 import {
   rollupCoveringIndexesMigration,
   rollupDimensionsByInterfaceMigration,
@@ -143,6 +143,8 @@ export interface AlertRow {
   triggered_at: string;
   cleared_at: string | null;
   acknowledged_at: string | null;
+  /** Who acknowledged it (see Alert.acknowledgedBy); null before, and for alerts acknowledged before it was kept. */
+  acknowledged_by?: string | null;
   /** When the episode's severity last rose; null while it kept its first severity. */
   escalated_at: string | null;
 }
@@ -348,6 +350,7 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
         await db.schema.createIndex('monitor_files_written').on('monitor_files').columns(['interface_id', 'state', 'mtime_ms', 'path']).execute();
       },
     },
+    '012_alert_acknowledged_by': alertAcknowledgedByMigration,
     '004_interface_standard': {
       // interfaces made before an interface declared its standard read every file as it comes (auto)
       async up(db: Kysely<any>) {

@@ -1,7 +1,7 @@
 // The analyst's loop in a real browser (Debian's Chromium through playwright-core; skipped with a notice without it):
 // a failing file dropped into a watched folder shows on the dashboard, its interface opens the message list, the
 // message opens with the finding marked at its field and the field named on hover ("Patient Name" at PID.5), and
-// "open in the bridge" carries the message to the bridge's page. The same for a FHIR resource (a tree) and an NCPDP
+// "open in the bridge" carries the message to the bridge's page, where it is fixed and valid. The same for a FHIR resource (a tree) and an NCPDP
 // SCRIPT message (a tree of elements). Every page: no console error, nothing from another origin, no serious axe
 // violation. WORKBENCH_UPDATE_SCREENSHOT=1 writes the pages into docs/.
 import { writeFileSync } from 'node:fs';
@@ -96,6 +96,16 @@ describe.skipIf(!hasBrowser)('message browser and message view in a browser', ()
     const link = await page.getAttribute('#open-in-bridge', 'href');
     expect(link?.startsWith(`${h.wb.urls.bridge}/#message=`)).toBe(true);
     for (const url of requests) expect(new URL(url).origin).toBe(new URL(h.wb.urls.monitor).origin);
+
+    // in the bridge: the handed-over message is validated at once (invalid), fixed on the page, and valid
+    await page.goto(link as string);
+    await page.waitForSelector('#verdict');
+    expect(await page.textContent('#verdict')).toContain('Invalid');
+    expect(await page.inputValue('#validate-message')).toContain('PAGES-HL7-1');
+    await page.fill('#validate-message', adtMessage('PAGES-HL7-1', { patientId: 'MRN-PAGES-1' }));
+    await page.click('#validate-run');
+    await page.waitForSelector('#verdict:has-text("Valid")');
+    expect(await page.textContent('#verdict')).not.toContain('Invalid');
     expect(problems).toEqual([]);
   }, 90_000);
 

@@ -1,7 +1,7 @@
 // Alerts, open and past: each with its severity, interface, when it was raised, and for the past ones when (and by
 // whom, where the API knows it) it was acknowledged and when it cleared. Filters by state, interface, severity and
 // window live in the address. Every alert opens its interface's messages around the time it was raised.
-import { html, useState } from '../vendor/preact-htm.js';
+import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { api, queryString, useApi } from '../shared/api.js';
 import { formatAgo, formatDuration, formatTime } from '../shared/duration.js';
 import { Problem, Table } from '../shared/layout.js';
@@ -13,7 +13,7 @@ const WINDOWS = [24, 168, 720, 8760];
 /** True while an alert is neither cleared nor acknowledged. */
 const isOpen = (alert) => alert.clearedAt === null && alert.acknowledgedAt === null;
 
-/** The message list of an alert's interface from an hour before it was raised to its clearing (or now). */
+/** The message list of an alert's interface (a system alert has none) from an hour before it was raised to its clearing (or now). */
 function messagesOf(alert) {
   const since = new Date(Date.parse(alert.triggeredAt) - 3_600_000).toISOString();
   return `/messages${queryString({ interfaceId: alert.interfaceId, since, until: alert.clearedAt ?? '' })}`;
@@ -31,7 +31,9 @@ export function Alerts({ route }) {
     severity: route.query.get('severity') ?? '',
     sinceHours: route.query.get('sinceHours') ?? '168',
   };
-  const list = useApi(`/api/monitor/alerts${queryString(filters)}`);
+  const list = useApi(`/api/monitor/alerts${queryString(filters)}`, { refreshMs: 15_000 });
+  // another state shown: read the alerts again, they may have been acknowledged or cleared meanwhile
+  useEffect(() => list.reload(), [show]);
   const interfaces = useApi('/api/monitor/interfaces');
   const [problem, setProblem] = useState(null);
   const go = (changes) => navigate(`/alerts${queryString({ show, ...filters, ...changes })}`, { replace: true });
@@ -50,7 +52,9 @@ export function Alerts({ route }) {
     (alert) => html`<tr key=${alert.id} data-alert-id=${alert.id}>
       <td title=${formatTime(alert.triggeredAt)}>${formatAgo(alert.triggeredAt)}</td>
       <td class=${`severity-${alert.severity}`}>${alert.severity}</td>
-      <td><a href=${messagesOf(alert)} aria-label=${`Messages of ${alert.interfaceName} around this alert`}>${alert.interfaceName}</a></td>
+      <td>${alert.interfaceId
+        ? html`<a href=${messagesOf(alert)} aria-label=${`Messages of ${alert.interfaceName} around this alert`}>${alert.interfaceName}</a>`
+        : html`<span class="muted">the service</span>`}</td>
       <td>${alert.title}<br /><span class="muted">${alert.message}</span></td>
       <td class="acknowledged">${alert.acknowledgedAt
         ? html`${formatTime(alert.acknowledgedAt)}${who(alert)}`

@@ -28,8 +28,9 @@ function Timeline({ trace }) {
   const after = new Map();
   const unplaced = [];
   for (const gap of trace.gaps) {
-    const last = gap.seen.at(-1);
-    if (last) after.set(last.messageId, [...(after.get(last.messageId) ?? []), gap]);
+    // a missing step belongs after the step before it, the first message it saw; a late one after the late message
+    const anchor = gap.kind === 'missing' ? gap.seen[0] : gap.seen.at(-1);
+    if (anchor) after.set(anchor.messageId, [...(after.get(anchor.messageId) ?? []), gap]);
     else unplaced.push(gap);
   }
   const lateIds = new Set(trace.gaps.filter((gap) => gap.kind === 'late' || gap.kind === 'out-of-order').map((gap) => gap.seen.at(-1)?.messageId));
@@ -60,8 +61,7 @@ function Trace({ search }) {
   if (!trace.data) return html`<p class="muted">Loading…</p>`;
   const { events, gaps, totalSpanMs, truncated } = trace.data;
   return html`
-    <p id="trace-summary">${events.length} message${events.length === 1 ? '' : 's'} across ${new Set(events.map((e) => e.interfaceId)).size} interface(s) over ${formatDuration(totalSpanMs)};
-      ${gaps.length === 0 ? 'no gap.' : html`<strong>${gaps.length} gap${gaps.length === 1 ? '' : 's'}</strong>.`}${truncated ? ' (The first 500 messages only.)' : ''}</p>
+    <p id="trace-summary">${events.length} message${events.length === 1 ? '' : 's'} across ${new Set(events.map((e) => e.interfaceId)).size} interface(s) over ${formatDuration(totalSpanMs)};${' '}${gaps.length === 0 ? 'no gap.' : html`<strong>${gaps.length} gap${gaps.length === 1 ? '' : 's'}</strong>.`}${truncated ? ' (The first 500 messages only.)' : ''}</p>
     ${events.length === 0 ? html`<p class="muted">No stored message matches.</p>` : html`<${Timeline} trace=${trace.data} />`}
   `;
 }
