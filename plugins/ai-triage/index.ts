@@ -11,9 +11,10 @@ import { MONITOR_SERVICE } from '../monitor/api.ts';
 import { triageErrors } from './errors.ts';
 import { InterfaceAnalysis } from './interface-analysis.ts';
 import { loadKnowledgeBase } from './knowledge-base.ts';
-import { callerNeedles, structureVocabulary } from './caller-needles.ts';
-import { llmConfigProblem, ModelGateway, rephraseWithModel, withNote } from './llm-client.ts';
-import { buildTriagePrompt, SYSTEM_PROMPT } from './llm-prompt.ts';
+import { structureVocabulary } from './caller-needles.ts';
+import { llmConfigProblem, ModelGateway, withNote } from './llm-client.ts';
+import { SYSTEM_PROMPT } from './llm-prompt.ts';
+import { triageWithModel } from './model-triage.ts';
 import { type TriageConfig, triageConfigSchema } from './triage-config.ts';
 import { TriageEngine, type TriageInput, type TriageResult } from './triage-engine.ts';
 import { registerTriageRoutes } from './triage-routes.ts';
@@ -49,38 +50,12 @@ export const plugin: PluginModule<TriageConfig> = {
       events: context.events,
       env: process.env,
     });
-    const vocabulary = structureVocabulary(base, SYSTEM_PROMPT);
+    const modelDeps = { gateway, deidentify, adapterOf: (id: string) => context.standards.get(id), vocabulary: structureVocabulary(base, SYSTEM_PROMPT) };
     const triage = async (input: TriageInput): Promise<TriageResult> => {
       const offline = await engine.triage(input);
       if (!llm.enabled) return offline;
       if (llmProblem) return withNote(offline, `The model is off: ${llmProblem}.`);
-      // Content of no standard is not in the prompt at all (its answer is fixed text); any other is de-identified first,
-      // and withheld when it cannot be.
-      const adapter = offline.standard ? context.standards.get(offline.standard) : undefined;
-      let deidentified: { messageContent: string; needles: readonly string[] } | null = null;
-      if (adapter) {
-        try {
-          deidentified = deidentify.deidentify(input.content, adapter.id);
-        } catch {
-          return withNote(offline, gateway.withhold('triage', 'not-deidentified').note);
-        }
-      }
-      // The guard's needles: every identifying value of the original message, and every token of the caller's own
-      // texts that is not structure.
-      const version = adapter && offline.version && adapter.versions.includes(offline.version) ? offline.version : undefined;
-      const callers = callerNeedles([...(input.validationErrors ?? []), input.interfaceContext ?? ''], {
-        vocabulary,
-        describe: (path) => {
-          try {
-            return adapter?.describe(path, version ? { version } : {}) ?? undefined;
-          } catch {
-            return undefined;
-          }
-        },
-        declared: [...(adapter?.versions ?? []), offline.version ?? '', offline.messageType ?? ''],
-      });
-      const prompt = buildTriagePrompt(offline, deidentified?.messageContent ?? null);
-      return rephraseWithModel(gateway, offline, prompt, [...(deidentified?.needles ?? []), ...callers]);
+      return triageWithModel(offline, input, modelDeps);
     };
     // The monitor is resolved on use: its service is registered by then (manifest `requires`).
     const monitor = () => resolveService(context.container, MONITOR_SERVICE);
