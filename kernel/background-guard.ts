@@ -8,6 +8,9 @@ import type { Logger } from 'pino';
 import type { DiskWatch } from './disk-full.ts';
 import type { ServiceFaults } from './service-faults.ts';
 
+/** How long health shows a failure reported without a next run that could clear it. */
+export const ONE_OFF_REPORT_MS = 60_000;
+
 /** Options of a guarded timer. */
 export interface GuardedTimerOptions {
   /** Whether the timer keeps the process alive (default false: shutdown never waits for it). */
@@ -22,6 +25,11 @@ export interface BackgroundJobs {
   after(name: string, delayMs: number, job: () => unknown, options?: GuardedTimerOptions): NodeJS.Timeout;
   /** `setInterval` whose callback runs guarded; a run still going when the next is due is not started twice. */
   every(name: string, intervalMs: number, job: () => unknown, options?: GuardedTimerOptions): NodeJS.Timeout;
+  /**
+   * Logs and reports a failure of background work that catches its own errors (a promise's `.catch`); having no next
+   * run to clear it, the report lasts {@link ONE_OFF_REPORT_MS}.
+   */
+  failed(name: string, error: unknown): void;
 }
 
 /** Failures of background work, told to the log and the service's conditions. */
@@ -39,6 +47,7 @@ export class BackgroundGuard implements BackgroundJobs {
       run: (name, job) => this.run(scoped(name), job),
       after: (name, delayMs, job, options) => this.after(scoped(name), delayMs, job, options),
       every: (name, intervalMs, job, options) => this.every(scoped(name), intervalMs, job, options),
+      failed: (name, error) => this.failed(scoped(name), error, ONE_OFF_REPORT_MS),
     };
   }
 
@@ -70,11 +79,15 @@ export class BackgroundGuard implements BackgroundJobs {
     return timer;
   }
 
-  /** Logs and reports one failure of a job (also for callers that catch themselves and want the same report). */
-  failed(name: string, error: unknown): void {
+  /**
+   * Logs and reports one failure of a job; the report lasts until the job next succeeds, or `lastsMs` when given (a
+   * failure with no next run to clear it).
+   */
+  failed(name: string, error: unknown, lastsMs?: number): void {
     const full = this.disk?.noticed(error) ?? false;
     this.logger.error({ err: error, job: name }, full ? 'background job failed: the disk is full' : 'background job failed');
     const message = error instanceof Error ? error.message : String(error);
-    this.faults.report(`job:${name}`, `The background job ${name} failed: ${message.slice(0, 300)}`);
+    const until = lastsMs === undefined ? undefined : Date.now() + lastsMs;
+    this.faults.report(`job:${name}`, `The background job ${name} failed: ${message.slice(0, 300)}`, until === undefined ? undefined : () => Date.now() < until);
   }
 }

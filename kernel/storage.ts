@@ -85,6 +85,9 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     // fails (the monitor retries its batch), data routes answer 503 STORE_UNAVAILABLE and health reports it.
     const { guardPostgresPool } = await import('./connection-loss.ts');
     guardPostgresPool(pool, options.onConnectionLost ?? (() => undefined));
+    // Text is made storable in one place: every parameter bound on the store's connections (NUL -> U+FFFD).
+    const { bindStorableText } = await import('./storable-text.ts');
+    pool.on('connect', (client) => bindStorableText(client as unknown as Parameters<typeof bindStorableText>[0]));
     db = new Kysely({ dialect: new PostgresDialect({ pool }) });
     // Health asks on a connection of its own, so a pool busy with a dashboard's queries never delays its answer.
     // A lost connection is dropped and the next ping connects again.

@@ -172,7 +172,10 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
       sqliteFile: kernelConfig.storage.sqliteFile,
       onConnectionLost: (error) => logger.warn({ reason: error.message }, 'a connection to the PostgreSQL store was lost'),
       checkpointInThread: serve,
-      onCheckpointFailed: (reason) => logger.warn({ reason }, 'a checkpoint of the SQLite store failed; it is tried again'),
+      // a checkpoint refused for want of space is the full disk's condition (health says so), not only a log line
+      onCheckpointFailed: (reason) => {
+        if (!disk.noticed({ message: reason })) logger.warn({ reason }, 'a checkpoint of the SQLite store failed; it is tried again');
+      },
     });
   };
   // A server opens its database at boot; a one-shot command only when it uses one (see CliCommand.usesStorage).

@@ -16,6 +16,7 @@ import { kernelErrors } from '../errors.ts';
 import { parseInput } from './input-validation.ts';
 import { loneSurrogatePath } from './well-formed-text.ts';
 import { requireJsonDepth } from '../json-depth.ts';
+import { refuseControlCharacters } from './identifier-text.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies, mediaTypeOf } from './body-types.ts';
 import type { OpenApiCollector } from './openapi-document.ts';
 import { checkResponse } from './response-check.ts';
@@ -209,6 +210,7 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
             const { query } = parseInput({ query: definition.query }, { params: {}, query: request.query, body: undefined });
             body = definition.rawBody.toBody(body as Record<string, unknown>, query as z.output<Q>);
           }
+          refuseControlCharacters(request.params, request.query, body);
           const input = hasInput
             ? parseInput(definition, { params: request.params, query: request.query, body })
             : { params: request.params, query: request.query, body: undefined };

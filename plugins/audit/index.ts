@@ -56,7 +56,7 @@ export const plugin: PluginModule<AuditConfig> = {
       (entry) => store.record(entry),
       context.clock,
       context.config.refusalWindowSeconds * 1000,
-      (error) => context.logger.error({ err: error }, 'a refused credential could not be audited'),
+      (error) => context.background.failed('refusal-record', error),
     );
     // A trail cut while the service was down is told at once, not at the next audited action.
     context.lifecycle.onStart(() => void context.background.run('tail-check', () => store.checkTail()));
