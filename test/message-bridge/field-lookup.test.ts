@@ -5,6 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { runCli } from '../helpers/cli-process.ts';
+import fc from 'fast-check';
+import { resolveService } from '../../kernel/service-ref.ts';
+import { TOKENS } from '../../kernel/tokens.ts';
+import { WorkbenchError } from '../../kernel/errors.ts';
+import { lookUpField } from '../../plugins/message-bridge/field-lookup.ts';
 
 let wb: TestWorkbench;
 const dir = mkdtempSync(join(tmpdir(), 'wb-lookup-'));
@@ -83,6 +88,29 @@ describe('GET /api/lookup', () => {
     expect(badVersion.json.error.message).toContain('9.9');
     expect((await lookup({ path: 'PID.5', maxCodes: '100000' })).status).toBe(400);
     expect((await lookup({ path: '' })).status).toBe(400);
+  });
+});
+
+describe('lookUpField over any text', () => {
+  // path-like text: the pieces of every standard's syntax in any order, and plain noise
+  const pieces = ['PID', 'MSH', 'ZZZ', 'OBX', '5', '1', '99', '0', '.', '-', '[2]', '[x]', '[', '@', 'Patient', 'name', 'value[x]', 'valueQuantity', 'AM07', 'D2', 'Header', 'A3', 'NewRx', 'Gender', ' ', ''];
+  const pathLike = fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((parts) => parts.join(''));
+
+  it('answers a description with at most maxCodes codes, a 400 or a 404, never anything else', () => {
+    const standards = resolveService(wb.workbench.container, TOKENS.Standards);
+    fc.assert(
+      fc.property(fc.oneof(pathLike, fc.string({ maxLength: 40 })), fc.constantFrom(undefined, 'hl7', 'fhir', 'ncpdp'), fc.nat(4), (path, standard, maxCodes) => {
+        try {
+          const found = lookUpField(standards, { path, maxCodes, ...(standard ? { standard } : {}) });
+          expect(found.codes?.length ?? 0).toBeLessThanOrEqual(maxCodes);
+          if (standard) expect(found.standard).toBe(standard);
+        } catch (error) {
+          expect(error).toBeInstanceOf(WorkbenchError);
+          expect([400, 404]).toContain((error as WorkbenchError).status);
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

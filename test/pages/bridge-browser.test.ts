@@ -1,7 +1,7 @@
 // The bridge's page in a real browser (Debian's Chromium through playwright-core; skipped with a notice without it):
 // a failing HL7 message handed over in the address's fragment is validated at once, its finding at PID.5 highlighted
-// and named "Patient Name" on hover, then fixed and valid; a diff with a field ignored from the page; generation of
-// messages and of journeys with a fault; the field lookup with a child followed. axe-core finds no serious or
+// and named "Patient Name" on hover, then fixed and valid; a FHIR finding highlighted in the resource's tree; a diff with a field ignored from the page; generation of
+// messages and of journeys with a fault; de-identification; the field lookup with a child followed. axe-core finds no serious or
 // critical violation in any view, nothing fails in the console, and nothing is asked of another origin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -57,6 +57,13 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     await page.click('#validate-run');
     await page.waitForSelector('#verdict:has-text("Valid")');
     expect(await page.textContent('#verdict')).not.toContain('Invalid');
+    // a FHIR resource is laid out as a tree, its finding's element highlighted and described from the lookup
+    await page.fill('#validate-message', JSON.stringify({ resourceType: 'Patient', gender: 'robot', birthDate: '1961-06-15' }));
+    await page.click('#validate-run');
+    await page.waitForSelector('#detected-standard:text-is("HL7 FHIR R4")');
+    const gender = page.locator('.tree .field.marked[data-path="Patient.gender"]');
+    await gender.hover();
+    await page.waitForSelector('.tree .field-tip:has-text("administrative-gender")');
     // the mode chosen on the page is in the address
     await page.selectOption('#validate-mode', 'compatibility');
     expect(new URL(page.url()).searchParams.get('mode')).toBe('compatibility');
@@ -93,7 +100,18 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     expect(await seriousViolations(page)).toEqual([]);
     await page.click('#generated li:first-child button:has-text("Validate this")');
     await page.waitForSelector('#validate-message');
-    expect(await page.inputValue('#validate-message')).toContain('ADT^A01');
+    const admission = await page.inputValue('#validate-message');
+    expect(admission).toContain('ADT^A01');
+    // de-identified: the patient's identifiers are replaced and counted, no value is reported
+    await open('/?tab=deidentify');
+    await page.fill('#deidentify-message', admission);
+    await page.click('#deidentify-run');
+    await page.waitForSelector('#deidentified');
+    expect(await page.locator('#replacements tbody tr').count()).toBeGreaterThan(0);
+    const name = admission.split(/\r|\n/).find((line) => line.startsWith('PID|'))?.split('|')[5]?.split('^')[0] as string;
+    expect(name).toBeTruthy();
+    expect(await page.inputValue('#deidentified-text')).not.toContain(name);
+    expect(await seriousViolations(page)).toEqual([]);
   }, 60_000);
 
   it('looks a field up with its codes and follows a child; readable at 800 px', async () => {
