@@ -139,14 +139,14 @@ const FHIR_XML_PATIENT = [
   '</Patient>',
 ].join('\n');
 
-/** A SCRIPT NewRx: PHI in the patient and prescriber, the Sig text, a note and an XML comment. */
+/** A SCRIPT NewRx: PHI in the patient (address included) and prescriber, the Sig text, a note and an XML comment. */
 const NCPDP_NEWRX = [
   '<?xml version="1.0" encoding="UTF-8"?>',
   '<Message xmlns="http://www.ncpdp.org/schema/SCRIPT" DatatypesVersion="20170715" TransportVersion="20170715" TransactionDomain="SCRIPT" TransactionVersion="20170715" StructuresVersion="20170715" ECLVersion="20170715">',
   '<Header><To Qualifier="P">3911150</To><From Qualifier="D">1056595915</From><MessageID>PHI0001</MessageID><SentTime>2025-05-28T00:21:11Z</SentTime></Header>',
   `<!-- ${GIVEN} ${SURNAME}, ${PHONE} -->`,
   '<Body><NewRx>',
-  `<Patient><HumanPatient><Name><LastName>${SURNAME}</LastName><FirstName>${GIVEN}</FirstName></Name><Gender>F</Gender><DateOfBirth><Date>1948-03-07</Date></DateOfBirth></HumanPatient></Patient>`,
+  `<Patient><HumanPatient><Name><LastName>${SURNAME}</LastName><FirstName>${GIVEN}</FirstName></Name><Gender>F</Gender><DateOfBirth><Date>1948-03-07</Date></DateOfBirth><Address><AddressLine1>${STREET}</AddressLine1><City>${CITY}</City><StateProvince>OH</StateProvince><PostalCode>43210</PostalCode><CountryCode>US</CountryCode></Address></HumanPatient></Patient>`,
   '<Pharmacy><Identification><NCPDPID>3911150</NCPDPID><NPI>2751010127</NPI></Identification><BusinessName>Community Pharmacy</BusinessName></Pharmacy>',
   `<Prescriber><NonVeterinarian><Identification><NPI>1056595915</NPI></Identification><Name><LastName>${DOCTOR[0]}</LastName><FirstName>${DOCTOR[1]}</FirstName></Name></NonVeterinarian></Prescriber>`,
   '<MedicationPrescribed><DrugDescription>Levothyroxine Sodium 0.05 MG Oral Tablet</DrugDescription>',
