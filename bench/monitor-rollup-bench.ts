@@ -3,14 +3,17 @@
  * own commit, plugins/monitor/testing.ts), then, each as the median of 15 runs, a `series` over the 30 days by hour
  * (every interface, error rate) and a `topN` over the last 24 h (message types by messages), each beside the same
  * question answered from the raw messages in the same run (one SQL aggregate over monitor_messages on its received
- * time index). The two answers are checked equal before they are timed. `WORKBENCH_BENCH_MONITOR_ROLLUP_MESSAGES`
- * scales the store down for a quick run.
+ * time index). The two answers are checked equal before they are timed. Then one interface is deleted through
+ * `DELETE /api/monitor/interfaces/{id}` (its messages, ledger and every roll-up in one transaction), timed beside the
+ * time its messages took to store, and the series is checked equal to the raw messages again (nothing of the deleted
+ * interface left in any roll-up). `WORKBENCH_BENCH_MONITOR_ROLLUP_MESSAGES` scales the store down for a quick run.
  */
 import { sql } from 'kysely';
 import { TOKENS } from '../kernel/tokens.ts';
 import { resolveService } from '../kernel/service-ref.ts';
 import { MONITOR_SERVICE } from '../plugins/monitor/api.ts';
 import { recordMessages, type RecordedMessage } from '../plugins/monitor/testing.ts';
+import { send } from '../test/helpers/http-client.ts';
 import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
 import { medianMs, round } from './timing.ts';
 
@@ -61,8 +64,11 @@ export async function runMonitorRollupBench(): Promise<Record<string, number>> {
     const ids = await createIdleInterfaces(bench, INTERFACES);
     const untilMs = Math.floor(Date.now() / 3_600_000) * 3_600_000;
     const started = performance.now();
+    let lastStoreMs = 0;
     for (let i = 0; i < ids.length; i++) {
+      const one = performance.now();
       await recordMessages(storage, ids[i], history(i, Math.ceil(total / INTERFACES), untilMs), { filesPerCommit: 500 });
+      lastStoreMs = performance.now() - one;
     }
     const storeSeconds = (performance.now() - started) / 1000;
     console.log(`stored ${total.toLocaleString('en-US')} messages over ${DAYS} days across ${INTERFACES} interfaces in ${round(storeSeconds, 1)} s`);
@@ -108,7 +114,26 @@ export async function runMonitorRollupBench(): Promise<Record<string, number>> {
     console.log(
       `topN message types over 24 h: ${round(topNMs)} ms median; the same from raw messages: ${round(rawTopNMs)} ms; ratio ${round(rawTopNMs / topNMs, 1)}x faster`,
     );
+
+    // deleting an interface takes it out of every roll-up in its transaction: timed once, beside storing its messages
+    const deleted = ids[ids.length - 1]!;
+    const deleteStarted = performance.now();
+    const removed = await send(bench.urls.monitor, { method: 'DELETE', path: `/api/monitor/interfaces/${deleted}` });
+    const deleteMs = performance.now() - deleteStarted;
+    if (removed.status !== 200) throw new Error(`interface not deleted: ${removed.status}`);
+    const afterDelete = new Map((await rawSeries()).rows.map((r) => [r.hour, Number(r.messages)]));
+    for (const point of await series()) {
+      const raw = afterDelete.get(point.start.slice(0, 13)) ?? 0;
+      if (raw !== point.messages) throw new Error(`series after the deletion differs at ${point.start}: roll-ups ${point.messages}, raw ${raw}`);
+    }
+    console.log(
+      `delete one interface (${Math.ceil(total / INTERFACES).toLocaleString('en-US')} messages, every roll-up): ${round(deleteMs)} ms; ` +
+        `storing its messages took ${round(lastStoreMs)} ms; ratio ${round(deleteMs / lastStoreMs, 2)} of the store time`,
+    );
     return {
+      interfaceDeleteMs: round(deleteMs),
+      interfaceStoreMs: round(lastStoreMs),
+      interfaceDeleteToStoreRatio: round(deleteMs / lastStoreMs, 2),
       rollupMessages: total,
       rollupStoreSeconds: round(storeSeconds, 1),
       series30DaysByHourMs: round(seriesMs),
