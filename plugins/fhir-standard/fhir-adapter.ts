@@ -22,6 +22,7 @@ import { FHIR_R4_VERSION, type FhirDefinitions, createFhirDefinitions, stripCano
 import { detectFhir } from './fhir-detect.ts';
 import { createIgnoreMatcher, diffResources, unmatchedIgnoredFields } from './fhir-diff.ts';
 import { createElementWalker } from './fhir-element-walk.ts';
+import { createInvariantChecker } from './fhir-invariants.ts';
 import { FHIR_MESSAGE_TYPES, type FhirMessageType, createFhirGenerator } from './fhir-generator.ts';
 import { createFhirParser } from './fhir-parser.ts';
 import { createFhirDescriber } from './fhir-describe.ts';
@@ -63,6 +64,7 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
     parser,
     structure: createStructureCheck(definitions),
     walker: createElementWalker(definitions, createBindingChecker(terminology)),
+    invariants: createInvariantChecker(definitions),
     profileRules: createProfileRules(terminology),
     profiles: () => profiles,
   });

@@ -10,6 +10,7 @@ import { checkBundleRules } from './fhir-bundle-rules.ts';
 import { scanFhirContent } from './fhir-content-scan.ts';
 import { FHIR_R4_VERSION, stripCanonicalVersion } from './fhir-definitions.ts';
 import type { ElementWalker } from './fhir-element-walk.ts';
+import type { InvariantChecker } from './fhir-invariants.ts';
 import type { FhirFinding, FhirValidationMode } from './fhir-issues.ts';
 import { toIssue } from './fhir-issues.ts';
 import type { FhirParser } from './fhir-parser.ts';
@@ -22,6 +23,8 @@ export interface FhirValidatorParts {
   parser: FhirParser;
   structure: StructureCheck;
   walker: ElementWalker;
+  /** The core invariants the structural validation does not evaluate (data types, warnings, skipped keys). */
+  invariants: InvariantChecker;
   profileRules: ProfileRules;
   /** Loaded profiles, looked up by canonical URL for meta.profile. */
   profiles: () => readonly FhirProfile[];
@@ -83,6 +86,27 @@ function beneathAny(field: string, elements: ReadonlySet<string>): boolean {
     if (elements.has(field.slice(0, dot))) return true;
   }
   return false;
+}
+
+/** The key an invariant finding names (`fails invariant per-1:`), with its place. */
+function invariantPlace(finding: FhirFinding): string | undefined {
+  if (finding.code !== 'CONSTRAINT_FAILED') return undefined;
+  const key = /invariant (\S+?):/.exec(finding.message)?.[1];
+  return key ? `${finding.field} ${key}` : undefined;
+}
+
+/** Invariant findings the structural validation has not already reported at the same place. */
+function notYetReported(invariants: FhirFinding[], structural: readonly FhirFinding[]): FhirFinding[] {
+  const reported = new Set<string>();
+  for (const finding of structural) {
+    const place = invariantPlace(finding);
+    if (place) reported.add(place);
+  }
+  if (reported.size === 0) return invariants;
+  return invariants.filter((finding) => {
+    const place = invariantPlace(finding);
+    return !place || !reported.has(place);
+  });
 }
 
 /** Builds the validator. */
@@ -155,6 +179,8 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       append(findings, parsed.findings);
       append(findings, scanned.findings);
       append(findings, walked.findings);
+      // Invariants over values the walk or the structural validation found malformed would only repeat them.
+      if (walked.malformed.length === 0 && !structure.gaveUp) append(findings, notYetReported(parts.invariants.check(resource), structure.findings));
       if (resource.resourceType === 'Bundle') append(findings, checkBundleRules(resource, walked.references));
       const profiles = profileFindings(resource, options.profile);
       append(findings, profiles.findings);

@@ -1,0 +1,126 @@
+/**
+ * The R4 core invariants the structural validation leaves out, through the real bridge: those of data types wherever
+ * the type is used (per-1 on a Period, qty-3 on a Quantity, ref-1 on a Reference), the error invariants it skips
+ * (dom-3, org-1), `warning` invariants as warnings in both modes (nor-1, vsd-0), each named by its key at its place;
+ * and the valid form of each passes without that finding.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+
+interface Issue {
+  field: string;
+  code: string;
+  severity: string;
+  message: string;
+}
+
+let wb: TestWorkbench;
+beforeAll(async () => {
+  wb = await startTestWorkbench();
+});
+afterAll(async () => {
+  await wb?.stop();
+});
+
+async function validate(resource: unknown, mode: 'strict' | 'compatibility' = 'strict'): Promise<{ isValid: boolean; errors: Issue[]; warnings: Issue[] }> {
+  const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: resource, standard: 'fhir', mode } });
+  expect(res.status).toBe(200);
+  return res.json.data;
+}
+
+const failing = (issues: Issue[], key: string): string[] => issues.filter((i) => i.message.includes(`invariant ${key}:`)).map((i) => i.field);
+
+const NARRATIVE = { status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml">An example</div>' };
+
+const cases: Array<{ key: string; severity: 'error' | 'warning'; invalid: unknown; at: string; valid: unknown }> = [
+  {
+    key: 'per-1',
+    severity: 'error',
+    invalid: { resourceType: 'Patient', name: [{ family: 'Chalmers', period: { start: '2020-01-02', end: '2020-01-01' } }] },
+    at: 'Patient.name[0].period',
+    valid: { resourceType: 'Patient', name: [{ family: 'Chalmers', period: { start: '2020-01-01', end: '2020-01-02' } }] },
+  },
+  {
+    key: 'qty-3',
+    severity: 'error',
+    invalid: { resourceType: 'Observation', status: 'final', code: { text: 'Body weight' }, valueQuantity: { value: 72, code: 'kg' } },
+    at: 'Observation.valueQuantity',
+    valid: { resourceType: 'Observation', status: 'final', code: { text: 'Body weight' }, valueQuantity: { value: 72, code: 'kg', system: 'http://unitsofmeasure.org' } },
+  },
+  {
+    key: 'ref-1',
+    severity: 'error',
+    invalid: { resourceType: 'Patient', generalPractitioner: [{ reference: '#gp' }] },
+    at: 'Patient.generalPractitioner[0]',
+    valid: { resourceType: 'Patient', contained: [{ resourceType: 'Practitioner', id: 'gp', name: [{ family: 'Careful' }] }], generalPractitioner: [{ reference: '#gp' }] },
+  },
+  {
+    key: 'dom-3',
+    severity: 'error',
+    invalid: { resourceType: 'Patient', contained: [{ resourceType: 'Organization', id: 'org', name: 'Clinic' }] },
+    at: 'Patient',
+    valid: { resourceType: 'Patient', contained: [{ resourceType: 'Organization', id: 'org', name: 'Clinic' }], managingOrganization: { reference: '#org' } },
+  },
+  {
+    key: 'org-1',
+    severity: 'error',
+    invalid: { resourceType: 'Organization', active: true },
+    at: 'Organization',
+    valid: { resourceType: 'Organization', active: true, name: 'Health Level Seven International' },
+  },
+  {
+    key: 'nor-1',
+    severity: 'warning',
+    invalid: { resourceType: 'NutritionOrder', status: 'active', intent: 'order', patient: { reference: 'Patient/example' }, dateTime: '2024-01-01' },
+    at: 'NutritionOrder',
+    valid: { resourceType: 'NutritionOrder', status: 'active', intent: 'order', patient: { reference: 'Patient/example' }, dateTime: '2024-01-01', oralDiet: { type: [{ text: 'Regular diet' }] } },
+  },
+  {
+    key: 'vsd-0',
+    severity: 'warning',
+    invalid: { resourceType: 'ValueSet', status: 'draft', name: 'lower case name', text: NARRATIVE },
+    at: 'ValueSet',
+    valid: { resourceType: 'ValueSet', status: 'draft', name: 'UpperCamelName', text: NARRATIVE },
+  },
+];
+
+describe('core invariants the structural validation leaves out', () => {
+  for (const example of cases) {
+    it(`${example.key}: reported as ${example.severity === 'error' ? 'an error in strict mode' : 'a warning in both modes'} at its place, and the valid form passes`, async () => {
+      const strict = await validate(example.invalid, 'strict');
+      const compatibility = await validate(example.invalid, 'compatibility');
+      if (example.severity === 'error') {
+        expect(failing(strict.errors, example.key)).toEqual([example.at]);
+        expect(strict.isValid).toBe(false);
+        expect(failing(compatibility.warnings, example.key)).toEqual([example.at]);
+      } else {
+        expect(failing(strict.warnings, example.key)).toEqual([example.at]);
+        expect(failing(compatibility.warnings, example.key)).toEqual([example.at]);
+        expect(failing(strict.errors, example.key)).toEqual([]);
+      }
+      const valid = await validate(example.valid, 'strict');
+      expect(failing([...valid.errors, ...valid.warnings], example.key)).toEqual([]);
+    });
+  }
+
+  it('evaluates a data type invariant inside a Bundle entry and a contained resource', async () => {
+    const period = { start: '2021-06-02', end: '2021-06-01' };
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        {
+          fullUrl: 'urn:uuid:8f7b4a52-5a1f-4d41-9d0e-1f0b0c2d3e4f',
+          resource: { resourceType: 'Encounter', status: 'finished', class: { code: 'AMB' }, period, contained: [{ resourceType: 'Location', id: 'loc', name: 'Ward', operationalStatus: { code: 'O' } }], location: [{ location: { reference: '#loc' }, period }] },
+        },
+      ],
+    };
+    const result = await validate(bundle);
+    expect(failing(result.errors, 'per-1').sort()).toEqual(['Bundle.entry[0].resource.location[0].period', 'Bundle.entry[0].resource.period']);
+  });
+
+  it('reports a failed invariant once, however many engines see it (ext-1)', async () => {
+    const result = await validate({ resourceType: 'Patient', extension: [{ url: 'http://example.org/fhir/StructureDefinition/empty' }] });
+    expect(failing(result.errors, 'ext-1')).toEqual(['Patient.extension[0]']);
+  });
+});
