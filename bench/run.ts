@@ -23,6 +23,7 @@ const benches: Bench[] = [
   ['monitorShared', async () => (await import('./monitor-shared-bench.ts')).runMonitorSharedBench],
   ['analytics', async () => (await import('./analytics-bench.ts')).runAnalyticsBench],
   ['bridgePages', async () => (await import('./bridge-pages-bench.ts')).runBridgePagesBench],
+  ['monitorPages', async () => (await import('./monitor-pages-bench.ts')).runMonitorPagesBench],
   // several nodes on one PostgreSQL store (WORKBENCH_TEST_POSTGRES_URL): `npm run bench -- team`
   ['team', async () => (await import('./team-bench.ts')).runTeamBench, true],
   ['tracing', async () => (await import('./tracing-bench.ts')).runTracingBench],
