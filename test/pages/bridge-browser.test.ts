@@ -57,6 +57,12 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     await page.click('#validate-run');
     await page.waitForSelector('#verdict:has-text("Valid")');
     expect(await page.textContent('#verdict')).not.toContain('Invalid');
+    // a site-defined Z-segment is shown without a lookup (none could answer: no 404 in the console)
+    await page.fill('#validate-message', `${FIXED}\rZPI|1|VIP`);
+    await page.click('#validate-run');
+    await page.waitForSelector('.message-layout .segment:has-text("ZPI")');
+    await page.hover('.message-layout .segment:has-text("ZPI") span:text-is("VIP")');
+    expect(await page.locator('.message-layout .field-tip').count()).toBe(0);
     // a FHIR resource is laid out as a tree, its finding's element highlighted and described from the lookup
     await page.fill('#validate-message', JSON.stringify({ resourceType: 'Patient', gender: 'robot', birthDate: '1961-06-15' }));
     await page.click('#validate-run');
@@ -90,13 +96,14 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     await page.waitForSelector('#generated');
     expect(await page.locator('#generated pre').count()).toBe(2);
     expect(await page.textContent('#generated pre')).toContain('ADT^A04');
-    await open('/?tab=generate&scenario=admission&patients=1&seed=3&faults=drop:ORM%5EO01');
+    await open('/?tab=generate&scenario=admission&patients=1&seed=3&faults=drop:ORM%5EO01&start=2025-06-15T08:00:00Z');
     expect(await page.textContent('.faults')).toContain('drop ORM^O01');
     await page.click('#generate-run');
     await page.waitForSelector('#generated');
     const journey = await page.locator('#generated pre').allTextContents();
     expect(journey).toHaveLength(3);
     expect(journey.join('\n')).not.toContain('ORM^O01');
+    expect(journey[0]).toContain('|20250615080000');
     expect(await seriousViolations(page)).toEqual([]);
     await page.click('#generated li:first-child button:has-text("Validate this")');
     await page.waitForSelector('#validate-message');

@@ -30,7 +30,13 @@ export function generateBody(query) {
   const number = (name) => (query.get(name) ? Number(query.get(name)) : undefined);
   const seed = number('seed');
   if (query.get('scenario')) {
-    return { scenario: query.get('scenario'), patients: number('patients') ?? 1, faults: faultsOf(query.get('faults')), ...(seed === undefined ? {} : { seed }) };
+    return {
+      scenario: query.get('scenario'),
+      patients: number('patients') ?? 1,
+      faults: faultsOf(query.get('faults')),
+      ...(query.get('start') ? { start: query.get('start') } : {}),
+      ...(seed === undefined ? {} : { seed }),
+    };
   }
   return {
     ...(query.get('gstandard') ? { standard: query.get('gstandard') } : {}),
@@ -96,7 +102,8 @@ export function GenerateView({ query }) {
       <div class="filters">
         <${Select} id="generate-what" label="What" value=${journey ? 'admission' : ''} options=${[['', 'Single messages'], ['admission', 'Patient journeys (admission: ADT^A01, ORM^O01, ORU^R01, ADT^A03)']]} onChange=${(scenario) => updateQuery({ scenario })} />
         ${journey
-          ? field('patients', 'Patients', { min: 1, max: 1000, placeholder: '1' })
+          ? html`${field('patients', 'Patients', { min: 1, max: 1000, placeholder: '1' })}
+              <label for="generate-start">First admission (ISO time with offset; empty: now)<input id="generate-start" value=${query.get('start') ?? ''} placeholder="2025-06-15T08:00:00Z" onChange=${(e) => updateQuery({ start: e.currentTarget.value.trim() })} /></label>`
           : html`
               <${Select} id="generate-standard" label="Standard" value=${standard} options=${(standards ?? [{ id: 'hl7', displayName: 'HL7 v2' }]).map((s) => [s.id, s.displayName])} onChange=${(value) => updateQuery({ gstandard: value === 'hl7' ? '' : value, type: '', gversion: '' })} />
               <${Select} id="generate-type" label="Message type" value=${query.get('type') ?? ''} options=${[['', 'Default'], ...(chosen?.messageTypes ?? []).map((t) => [t, t])]} onChange=${(type) => updateQuery({ type })} />

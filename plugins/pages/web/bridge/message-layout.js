@@ -40,6 +40,12 @@ function Hl7Layout({ text, marks, version }) {
   return html`<div class="raw message-layout" aria-label="The message by segment and field">
     ${hl7Segments(text).map((segment) => {
       const segmentMarked = keys.has(`${segment.name}#${segment.occurrence}`);
+      // a Z-segment is site-defined: no definitions name it, so its fields are shown without a lookup
+      if (segment.name.startsWith('Z')) {
+        return html`<div class=${`segment${segmentMarked ? ' marked-segment' : ''}`}><span class="segment-name">${segment.name}</span>${segment.fields.map(
+          (field) => html`<span class="sep" aria-hidden="true">${segment.separator}</span><span class=${keys.has(`${segment.name}#${segment.occurrence}#${field.number}`) ? 'field marked' : ''}>${field.value}</span>`,
+        )}</div>`;
+      }
       return html`<div class=${`segment${segmentMarked ? ' marked-segment' : ''}`}>
         <${FieldRef} standard="hl7" path=${segment.name} version=${version} marked=${segmentMarked} label="segment"><span class="segment-name">${segment.name}</span><//>
         ${segment.fields.map((field) => {
