@@ -3,16 +3,20 @@
  * A real `workbench start` child on a PostgreSQL store of its own (a cluster this script creates, never the
  * machine's server) watches a folder while files arrive at full speed and dashboard clients poll and validate (the
  * load child of `npm run bench -- load`); meanwhile the service is killed with SIGKILL and started again several
- * times, and the PostgreSQL server is stopped for a while and started again. This process only probes
+ * times, and the PostgreSQL server is stopped for a while and started again. Faults beside them (scripts/soak-faults.ts):
+ * a file with a NUL in MSH-10 and PID-3 on an interface of its own (counted, and gaps keep answering), an interface
+ * deleted while the load runs, and a minute with the data folder's disk full (a small tmpfs, when mounting is allowed)
+ * while refused credentials make the audit trail write. This process only probes
  * `GET /api/health`. At the end every file must be counted exactly once. Prints one JSON line: files written,
  * counted, lost, double-counted, failed requests (outside the planned kills and outage, and during them: a request
  * counts as caught by one when the time from sending it to its failure overlaps it, every failure counted), health
- * p99 outside them, and restarts needed beyond the planned kills (a process that ended on its own). Failures outside
- * the windows are also logged by kind, cause and time.
+ * p99 outside them, restarts needed beyond the planned kills (a process that ended on its own), and the outcome of
+ * each fault. Failures outside the windows are also logged by kind, cause and time.
  *
  * Settings (environment): SOAK_SECONDS (180), SOAK_KILLS (3), SOAK_OUTAGE_SECONDS (20), SOAK_POLLERS (50),
- * SOAK_VALIDATORS (10), SOAK_FILES_PER_SECOND (0: full speed). Exit code 1 when a file was lost or counted twice
- * or a restart was needed.
+ * SOAK_VALIDATORS (10), SOAK_FILES_PER_SECOND (0: full speed), SOAK_FULL_DISK_SECONDS (60; 0 skips it). Exit code 1
+ * when a file was lost or counted twice, a restart was needed, the NUL file was not counted or stopped gaps answering,
+ * the deleted interface stayed, or the full disk was not reported in health or not recovered from.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +29,7 @@ import pg from 'pg';
 import { sourceCliArgs } from '../test/helpers/cli-process.ts';
 import { startOwnPostgres, type OwnPostgres } from '../test/helpers/own-postgres.ts';
 import { envNumber, percentile, postJson, timedGet, type LoadOutcome } from '../bench/load-http.ts';
+import { adtMessage, call, fillDisk, healthConditions, mountSmallDisk, writeNulFile } from './soak-faults.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -34,6 +39,7 @@ const outageSeconds = envNumber('SOAK_OUTAGE_SECONDS', 20);
 const pollers = envNumber('SOAK_POLLERS', 50);
 const validators = envNumber('SOAK_VALIDATORS', 10);
 const filesPerSecond = envNumber('SOAK_FILES_PER_SECOND', 0);
+const fullDiskSeconds = envNumber('SOAK_FULL_DISK_SECONDS', 60);
 const log = (line: string) => process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -112,6 +118,9 @@ async function waitHealthy(url: string, limitMs = 180_000): Promise<void> {
 let server: OwnPostgres | undefined;
 let service: Service | undefined;
 const root = mkdtempSync(join(tmpdir(), 'wb-soak-'));
+// The data folder on a disk of its own that the full-disk minute fills (the store is PostgreSQL, elsewhere).
+const smallDisk = fullDiskSeconds > 0 ? mountSmallDisk(root, 16) : undefined;
+if (fullDiskSeconds > 0 && !smallDisk) log('[notice] mounting a tmpfs is not allowed here: the full-disk minute is skipped');
 try {
   server = await startOwnPostgres();
   const admin = new pg.Client({ connectionString: server.url });
@@ -127,7 +136,7 @@ try {
   writeFileSync(
     configPath,
     JSON.stringify({
-      dataDir: join(root, 'data'),
+      dataDir: join(smallDisk?.folder ?? root, 'data'),
       storage: { url: storeUrl },
       servers: { bridge: { port: ports.bridge }, monitor: { port: ports.monitor }, population: { port: ports.population } },
       plugins: { monitor: { settleMs: 200, checkIntervalMs: 500 } },
@@ -142,6 +151,18 @@ try {
   const created = await postJson(`${monitorUrl}/api/monitor/interfaces`, { name: 'soak', directoryPath: folder });
   if (created.status !== 201) throw new Error(`interface not created: ${JSON.stringify(created.json)}`);
   const interfaceId = created.json.data.id as string;
+  // The NUL file, on an interface of its own so the main count stays exact.
+  const nulFolder = join(root, 'nul');
+  mkdirSync(nulFolder);
+  const nulInterface = await postJson(`${monitorUrl}/api/monitor/interfaces`, { name: 'soak-nul', directoryPath: nulFolder });
+  const nulInterfaceId = nulInterface.json?.data?.id as string;
+  writeNulFile(nulFolder);
+  // An interface deleted while the load runs, once its files are counted.
+  const doomedFolder = join(root, 'deleted');
+  mkdirSync(doomedFolder);
+  const doomed = await postJson(`${monitorUrl}/api/monitor/interfaces`, { name: 'soak-deleted', directoryPath: doomedFolder });
+  const doomedId = doomed.json?.data?.id as string;
+  for (let n = 0; n < 3; n++) writeFileSync(join(doomedFolder, `doomed-${n}.hl7`), `${adtMessage(`doomed-${n}`, `PAT-DOOMED-${n}`)}\r`);
   log(`service up, ${seconds} s with ${kills} kills and a ${outageSeconds} s store outage; files at ${filesPerSecond || 'full'} speed`);
 
   // The load: its own process, for the whole run, through every kill and the outage.
@@ -156,7 +177,19 @@ try {
 
   // Planned disruptions: windows during which failures are expected.
   const windows: Array<{ from: number; to: number }> = [];
+  const faults = { interfaceDeleted: false, fullDisk: smallDisk ? { degraded: false, recovered: false } : ('skipped' as const) };
   const disruptions = (async () => {
+    // the deletion first, while the load runs
+    const doomedCounted = Date.now() + 60_000;
+    while (Date.now() < doomedCounted) {
+      const metrics = await call('GET', `${monitorUrl}/api/monitor/interfaces/${doomedId}/metrics?sinceHours=2`);
+      if ((metrics.json?.data?.messagesTotal ?? 0) >= 3) break;
+      await sleep(500);
+    }
+    const deleted = await call('DELETE', `${monitorUrl}/api/monitor/interfaces/${doomedId}`);
+    const gone = await call('GET', `${monitorUrl}/api/monitor/interfaces/${doomedId}`);
+    faults.interfaceDeleted = deleted.status < 300 && gone.status === 404;
+    log(`interface deleted during the load: ${deleted.status}, then ${gone.status}`);
     const slots = kills + 2;
     for (let k = 0; k < kills; k++) {
       await sleep(Math.max(0, started + ((k + 1) * seconds * 1000) / slots - Date.now()));
@@ -177,6 +210,25 @@ try {
       log('PostgreSQL store started again');
       await waitHealthy(healthUrl);
       windows.push({ from, to: Date.now() });
+    }
+    if (smallDisk && typeof faults.fullDisk === 'object') {
+      // The full-disk minute: refused credentials are audited, whose checkpoint cannot be written.
+      log(`data folder's disk full for ${fullDiskSeconds} s`);
+      const filler = fillDisk(smallDisk.folder);
+      const until = Date.now() + fullDiskSeconds * 1000;
+      while (Date.now() < until) {
+        await call('GET', `${monitorUrl}/api/monitor/audit/verify`, { authorization: 'Bearer wbk_soakfull_0000000000000000' });
+        const health = await healthConditions(healthUrl);
+        if (health.status === 'degraded' && health.keys.includes('storage-full')) faults.fullDisk.degraded = true;
+        await sleep(1_000);
+      }
+      rmSync(filler, { force: true });
+      log('space returned');
+      const recovery = Date.now() + 60_000;
+      while (Date.now() < recovery && !faults.fullDisk.recovered) {
+        faults.fullDisk.recovered = (await healthConditions(healthUrl)).status === 'healthy';
+        if (!faults.fullDisk.recovered) await sleep(500);
+      }
     }
   })();
 
@@ -216,6 +268,11 @@ try {
     await sleep(1_000);
     counted = await count();
   }
+  const nulCounted = (
+    await store.query(`select count(*)::int as messages from monitor_messages where interface_id = $1`, [nulInterfaceId])
+  ).rows[0] as { messages: number };
+  const gapsStatus = (await call('GET', `${monitorUrl}/api/monitor/gaps`)).status;
+  const nulTraced = (await call('GET', `${monitorUrl}/api/monitor/traces?patient_id=PAT-NUL-CLEAN`)).status;
   const messages = (
     await store.query(`select count(*)::int as rows, count(distinct control_id)::int as ids from monitor_messages where control_id like 'soak-%'`)
   ).rows[0] as { rows: number; ids: number };
@@ -265,12 +322,24 @@ try {
     healthP50Ms: Math.round(percentile(latencies, 50) * 10) / 10,
     healthP99Ms: Math.round(percentile(latencies, 99) * 10) / 10,
     restartsNeeded: service.unplannedExits,
+    nulFileMessages: nulCounted.messages,
+    gapsStatus,
+    nulTracedStatus: nulTraced,
+    interfaceDeleted: faults.interfaceDeleted,
+    fullDisk: faults.fullDisk,
   };
+  const faultsHeld =
+    figures.nulFileMessages === 2 &&
+    gapsStatus === 200 &&
+    nulTraced === 200 &&
+    faults.interfaceDeleted &&
+    (faults.fullDisk === 'skipped' || (faults.fullDisk.degraded && faults.fullDisk.recovered));
   process.stdout.write(`${JSON.stringify(figures)}\n`);
-  process.exitCode = figures.lost === 0 && figures.doubleCounted === 0 && figures.restartsNeeded === 0 ? 0 : 1;
+  process.exitCode = figures.lost === 0 && figures.doubleCounted === 0 && figures.restartsNeeded === 0 && faultsHeld ? 0 : 1;
 } finally {
   await service?.stop();
   await server?.destroy();
+  smallDisk?.release();
   rmSync(root, { recursive: true, force: true });
 }
 // The TypeScript loader's helper process would keep this one waiting.
