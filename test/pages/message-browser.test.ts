@@ -1,9 +1,10 @@
 // The analyst's loop in a real browser (Debian's Chromium through playwright-core; skipped with a notice without it):
 // a failing file dropped into a watched folder shows on the dashboard, its interface opens the message list, the
 // message opens with the finding marked at its field and the field named on hover ("Patient Name" at PID.5), and
-// "open in the bridge" carries the message to the bridge's page, where it is fixed and valid. The same for a FHIR resource (a tree) and an NCPDP
-// SCRIPT message (a tree of elements). Every page: no console error, nothing from another origin, no serious axe
-// violation. WORKBENCH_UPDATE_SCREENSHOT=1 writes the pages into docs/.
+// "open in the bridge" carries the message to the bridge's page, where it is fixed and valid. The same for a FHIR
+// resource and an NCPDP SCRIPT message (trees of elements), and an NCPDP D.0 claim (by segment and field, at 800 px
+// wide). Every page: no console error, nothing from another origin, no serious axe violation.
+// WORKBENCH_UPDATE_SCREENSHOT=1 writes the pages into docs/.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +41,9 @@ describe.skipIf(!hasBrowser)('message browser and message view in a browser', ()
     ids.hl7 = await drop('ADT inbound', 'hl7', 'nameless.hl7', nameless('PAGES-HL7-1'));
     ids.fhir = await drop('FHIR patients', 'fhir', 'patient.json', JSON.stringify({ resourceType: 'Patient', id: 'p1', gender: 'robot', birthDate: '1980-02-03' }));
     ids.ncpdp = await drop('eRx inbound', 'ncpdp', 'newrx.xml', `${SCRIPT_NEWRX_HEAD}${SCRIPT_NEWRX_TAIL}`.replace(/<Gender>[^<]*<\/Gender>/, '<Gender>Q</Gender>'));
+    // a D.0 claim from the bridge's generator, its date written (414-DE) not a real date
+    const claim = (await h.wb.call('bridge', { method: 'POST', path: '/api/generate', body: { standard: 'ncpdp', messageType: 'B1', count: 1 } })).json.data[0] as string;
+    ids.claims = await drop('Claims', 'ncpdp', 'claim.d0', claim.replace(/\u001cDE\d{8}/, '\u001cDE20261399'));
     browser = await launchBrowser();
   }, 90_000);
   afterAll(async () => {
@@ -133,6 +137,21 @@ describe.skipIf(!hasBrowser)('message browser and message view in a browser', ()
     expect(await describedOnHover(page, 'NewRx.Patient.HumanPatient.Gender')).toMatch(/gender/i);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'pages-message-ncpdp');
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('NCPDP D.0: the claim by segment and field, the field of the finding marked and named', async () => {
+    const { page, problems } = await watchedPage(browser, { width: 800 });
+    await page.goto(`${h.wb.urls.monitor}/messages?interfaceId=${ids.claims}`);
+    await page.locator('#messages tbody a').first().click();
+    await page.waitForSelector('#raw.ncpdp .segment[data-segment="AM07"]');
+    const date = page.locator('#raw .field[data-path="AM07.DE"]');
+    expect(await date.getAttribute('class')).toContain('marked');
+    expect(await page.locator('#raw .field.marked').count()).toBe(1);
+    expect(await describedOnHover(page, 'AM07.DE')).toContain('Date Prescription Written');
+    // readable at 800 px: nothing but the raw text's own box is wider than the window
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(800);
+    expect(await seriousViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   }, 60_000);
 });
