@@ -117,6 +117,12 @@ export interface GenerateOptions {
   count: number;
   /** Same seed, same output, byte for byte; an integer from 0 to {@link MAX_SEED}. */
   seed?: number;
+  /**
+   * The instant (ms) messages are stamped near: their message time falls in the minute before it, and every other time
+   * follows from it. Without it a seeded generation uses the adapter's fixed reference date (reproducible on any day),
+   * an unseeded one now; the routes and commands always give one (now, unless the caller names another).
+   */
+  referenceTimeMs?: number;
 }
 
 /** What a path means, for humans and for triage. */

@@ -156,11 +156,15 @@ function location(random: SyntheticRandom) {
   };
 }
 
-/** Draws the scenario of one message; the draw order is fixed so a seed always gives the same story. */
-export function createHl7Scenario(random: SyntheticRandom): Hl7Scenario {
+/**
+ * Draws the scenario of one message; the draw order is fixed so a seed always gives the same story. The message time
+ * falls in the minute before `stampMs` (default: the source's reference date), so a message generated now is not read
+ * as hours late by a monitor that receives it now.
+ */
+export function createHl7Scenario(random: SyntheticRandom, stampMs: number = random.referenceDate.getTime()): Hl7Scenario {
   const patient = random.person();
   const faker = random.faker;
-  const messageTime = random.recentDate(2);
+  const messageTime = new Date(Math.floor(stampMs / 1000) * 1000 - random.int(0, 59) * 1000);
   const eventTime = new Date(messageTime.getTime() - random.int(0, 15) * 60_000);
   const admitTime = new Date(eventTime.getTime() - random.int(1, 5) * 86_400_000 - random.int(0, 1439) * 60_000);
   const dischargeTime = new Date(eventTime.getTime() - random.int(0, 30) * 60_000);

@@ -119,9 +119,10 @@ function pv1(c: SegmentBuildContext): GenFields {
   const s = c.scenario;
   if (c.blueprint.visit === 'registration') return { 1: '1', 2: 'N' };
   const inpatient = c.blueprint.visit !== 'outpatient';
+  // an admission, transfer or discharge is of an inpatient stay (an emergency one keeps admission type E below)
   return {
     1: '1',
-    2: inpatient ? s.patientClass : 'O',
+    2: inpatient ? 'I' : 'O',
     3: location(s.location),
     4: s.patientClass === 'E' ? 'E' : 'R',
     6: c.blueprint.visit === 'transfer' ? location(s.priorLocation) : undefined,
@@ -132,7 +133,8 @@ function pv1(c: SegmentBuildContext): GenFields {
     17: clinicianName(s.attending),
     19: identifier(s.patient.accountNumber, 'VN'),
     36: c.blueprint.visit === 'discharge' ? '01' : undefined,
-    44: hl7DateTime(s.admitTime),
+    // the admission an A01 reports happens at its event; later messages of the stay carry the earlier admission
+    44: hl7DateTime(c.trigger === 'A01' ? s.eventTime : s.admitTime),
     45: c.blueprint.visit === 'discharge' ? hl7DateTime(s.dischargeTime) : undefined,
   };
 }

@@ -4,7 +4,8 @@
  * segments, in which order, which are required), the field types (TS or DTM, CE or CWE, MSH-9.3 or not) and the
  * field lengths; the blueprints and segment builders only say what the message is about.
  *
- * Same seed, same bytes on any machine and day (no clock, no Math.random when seeded); segments end with `\r`.
+ * Same seed and reference time, same bytes on any machine and day (no clock, no Math.random when seeded); the message
+ * times fall in the minute before the reference time (GenerateOptions.referenceTimeMs). Segments end with `\r`.
  */
 import type { GenerateOptions } from '../../kernel/standards-registry.ts';
 import type { SyntheticDataService } from '../synthetic-data/api.ts';
@@ -131,6 +132,7 @@ export function generateHl7Messages(options: GenerateOptions, deps: { synthetic:
   const recipe = resolveRecipe(options);
   const random = deps.synthetic.createRandom(options.seed);
   const messages: string[] = [];
-  for (let i = 0; i < options.count; i++) messages.push(generateOne(recipe, createHl7Scenario(random)));
+  const stampMs = options.referenceTimeMs ?? random.referenceDate.getTime();
+  for (let i = 0; i < options.count; i++) messages.push(generateOne(recipe, createHl7Scenario(random, stampMs)));
   return messages;
 }

@@ -206,6 +206,7 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
               count: { type: 'string', default: '1' },
               seed: { type: 'string' },
               standard: { type: 'string' },
+              'reference-time': { type: 'string' },
               ...JOURNEY_CLI_OPTIONS,
             },
           });
@@ -219,7 +220,19 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
             io.err(`--seed must be a whole number from 0 to ${MAX_SEED}, not "${excerpt(values.seed ?? '')}".`);
             return 2;
           }
-          if (wantsScenario(values)) return runJourneyCommand(standards, { ...values, seed }, io);
+          const referenceTime = values['reference-time'];
+          const referenceTimeMs = referenceTime === undefined ? Date.now() : Date.parse(referenceTime);
+          if (!Number.isFinite(referenceTimeMs)) {
+            io.err(`--reference-time must be an ISO 8601 instant such as 2026-03-02T08:00:00Z, not "${excerpt(referenceTime ?? '')}".`);
+            return 2;
+          }
+          if (wantsScenario(values)) {
+            if (referenceTime !== undefined) {
+              io.err('A scenario is placed in time by --start (its first step), not --reference-time.');
+              return 2;
+            }
+            return runJourneyCommand(standards, { ...values, seed }, io);
+          }
           const adapter = adapterForGeneration(standards, values.standard, values.type);
           const version = generationVersion(adapter, values.version, undefined);
           const messages = adapter.generate({
@@ -227,6 +240,8 @@ export function createBridgeCommands(standards: StandardsRegistry, config: Bridg
             ...(version === undefined ? {} : { version }),
             count,
             ...(seed === undefined ? {} : { seed }),
+            // stamped near now unless --reference-time names the instant: generated data is read as fresh
+            referenceTimeMs,
           });
           io.out(formatGenerated(messages));
           return 0;

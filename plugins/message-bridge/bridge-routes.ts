@@ -111,6 +111,10 @@ export function registerBridgeRoutes(routes: RouteRegistrar, deps: BridgeRouteDe
     handler({ body }) {
       if (body.scenario !== undefined) {
         const scenario = { ...body, scenario: body.scenario };
+        if (body.referenceTime !== undefined) {
+          const message = 'a scenario is placed in time by start (its first step), not referenceTime';
+          throw kernelErrors.create('VALIDATION_FAILED', { summary: `body.referenceTime: ${message}` }, [{ location: 'body', path: 'referenceTime', message }]);
+        }
         return generateScenarioMessages(standards, scenario, (hl7) => generationVersion(hl7, body.version, body.hl7Version), Date.now());
       }
       rejectScenarioOptions(body);
@@ -121,6 +125,8 @@ export function registerBridgeRoutes(routes: RouteRegistrar, deps: BridgeRouteDe
         ...(version === undefined ? {} : { version }),
         count: body.count,
         ...(body.seed === null ? {} : { seed: body.seed }),
+        // stamped near now unless the caller names the instant: generated data is read as fresh by the monitor
+        referenceTimeMs: body.referenceTime === undefined ? Date.now() : Date.parse(body.referenceTime),
       });
     },
   });

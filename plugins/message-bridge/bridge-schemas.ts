@@ -183,7 +183,11 @@ export const generateBodySchema = z
       .max(MAX_SEED, `seed must be from 0 to ${MAX_SEED}`)
       .nullable()
       .default(null)
-      .describe(`0 to ${MAX_SEED}: the same seed gives the same messages, byte for byte; omitted or null: fresh output`),
+      .describe(`0 to ${MAX_SEED}: the same seed gives the same messages (byte for byte with the same referenceTime); omitted or null: fresh output`),
+    referenceTime: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('HL7: the instant the messages are stamped near (MSH-7 in the minute before it, the other times following); default now'),
     ...scenarioBodyFields,
   })
   .strict();

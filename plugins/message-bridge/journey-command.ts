@@ -13,7 +13,7 @@ import { MAX_SEED, type StandardsRegistry } from '../../kernel/standards-registr
 import { excerpt } from '../../kernel/text-excerpt.ts';
 import { formatGenerated } from './message-files.ts';
 import { adapterById, generationVersion } from './standard-selection.ts';
-import { JOURNEY_SCENARIOS, generateJourneys, journeyFaultProblem, type JourneyFault, type JourneyScenarioName } from './journey-scenario.ts';
+import { JOURNEY_SCENARIOS, defaultJourneyStartMs, generateJourneys, journeyFaultProblem, type JourneyFault, type JourneyScenarioName } from './journey-scenario.ts';
 
 /** Most patients of one command run (files on disk, not an HTTP answer). */
 export const MAX_CLI_PATIENTS = 100_000;
@@ -83,7 +83,7 @@ export function runJourneyCommand(standards: StandardsRegistry, values: JourneyC
     if (!Number.isInteger(patients) || patients < 1 || patients > MAX_CLI_PATIENTS) {
       throw new UsageError(`--patients must be a whole number from 1 to ${MAX_CLI_PATIENTS}, not "${excerpt(values.patients ?? '')}".`);
     }
-    const startMs = values.start === undefined ? Math.floor(Date.now() / 60_000) * 60_000 : Date.parse(values.start);
+    const startMs = values.start === undefined ? defaultJourneyStartMs(scenario as JourneyScenarioName, patients, Date.now()) : Date.parse(values.start);
     if (!Number.isFinite(startMs)) throw new UsageError(`--start must be an ISO 8601 instant such as 2026-03-02T08:00:00Z, not "${excerpt(values.start ?? '')}".`);
     const faults: JourneyFault[] = [
       ...(values.drop ?? []).map((t) => fault('drop', 'drop', t)),

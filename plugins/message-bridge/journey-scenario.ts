@@ -52,7 +52,7 @@ export const scenarioBodyFields = {
   scenario: z.enum(Object.keys(JOURNEY_SCENARIOS) as [JourneyScenarioName]).optional().describe('a patient journey instead of single messages: admission = ADT^A01, ORM^O01, ORU^R01, ADT^A03'),
   patients: z.number().int().min(1, 'patients must be at least 1').max(MAX_ROUTE_PATIENTS, `patients must be at most ${MAX_ROUTE_PATIENTS}`).optional().describe('with scenario: how many patients (default 1)'),
   faults: z.array(journeyFaultSchema).max(50).optional().describe('with scenario: drop, delay, duplicate-control-id, resend or skip-sequence-number a step'),
-  start: z.iso.datetime({ offset: true }).optional().describe('with scenario: MSH-7 of the first admission (default now)'),
+  start: z.iso.datetime({ offset: true }).optional().describe('with scenario: MSH-7 of the first admission (default: early enough that the last step is now)'),
 };
 
 /** What a journey generation needs. */
@@ -84,19 +84,41 @@ function hl7Time(ms: number): string {
   return fraction === '000' ? `${base}+0000` : `${base}.${fraction}+0000`;
 }
 
-/** Sets MSH fields (1-based HL7 numbers: MSH-7 is index 6 after the split, since MSH-1 is the separator). */
-function withMshFields(message: string, fields: Record<number, string>): string {
+/**
+ * Sets fields of every segment `name` (1-based HL7 numbers: MSH-7 is index 6 after the split, since MSH-1 is the
+ * separator; EVN-2 is index 2).
+ */
+function withFields(message: string, name: string, fields: Record<number, string>): string {
   const segments = message.split('\r');
-  const msh = segments[0]!;
-  const separator = msh[3]!;
-  const parts = msh.split(separator);
-  for (const [number, value] of Object.entries(fields)) {
-    const index = Number(number) - 1;
-    while (parts.length <= index) parts.push('');
-    parts[index] = value;
-  }
-  segments[0] = parts.join(separator);
-  return segments.join('\r');
+  const separator = segments[0]![3]!;
+  const offset = name === 'MSH' ? 1 : 0;
+  return segments
+    .map((segment) => {
+      if (!segment.startsWith(`${name}${separator}`)) return segment;
+      const parts = segment.split(separator);
+      for (const [number, value] of Object.entries(fields)) {
+        const index = Number(number) - offset;
+        while (parts.length <= index) parts.push('');
+        parts[index] = value;
+      }
+      return parts.join(separator);
+    })
+    .join('\r');
+}
+
+/** A journey step's message stamped at `time`: MSH-7, EVN-2 (recorded) and EVN-6 (occurred) agree; the stay is inpatient. */
+function stamped(message: string, time: string, msh: Record<number, string>): string {
+  const withEvent = withFields(withFields(message, 'MSH', { 7: time, ...msh }), 'EVN', { 2: time, 6: time });
+  return withFields(withEvent, 'PV1', { 2: 'I' });
+}
+
+/**
+ * The default MSH-7 of the first patient's first step: early enough that the last patient's last step is now (a
+ * journey generated now lies in the past, as a monitor receiving it expects), on a whole minute.
+ */
+export function defaultJourneyStartMs(scenario: JourneyScenarioName, patients: number, nowMs: number): number {
+  const span = JOURNEY_SCENARIOS[scenario].reduce((sum, step) => sum + step.afterMs, 0);
+  return Math.floor(nowMs / 60_000) * 60_000 - span - (patients - 1) * PATIENT_SPACING_MS;
 }
 
 /** A patient's seed: spread over the seed range so neighbouring patients never share a story. */
@@ -140,15 +162,16 @@ export function generateJourneys(adapter: StandardAdapter, options: JourneyOptio
       feeds.set(step.messageType, number);
       if (has('drop')) continue;
       const delay = faults.filter((f) => f.kind === 'delay').reduce((sum, f) => sum + (f.delayMs ?? 0), 0);
-      const generated = adapter.generate({ messageType: step.messageType, count: 1, seed, ...(options.version ? { version: options.version } : {}) })[0]!;
-      const controlId = `J${String(options.seed % 1_000_000).padStart(6, '0')}P${patient}S${stepIndex + 1}`;
       const time = at + delay;
-      const text = withMshFields(generated, { 7: hl7Time(time), 10: controlId, 13: String(number) });
+      // the step's other times (order, specimen, observation) follow from its own time
+      const generated = adapter.generate({ messageType: step.messageType, count: 1, seed, referenceTimeMs: time, ...(options.version ? { version: options.version } : {}) })[0]!;
+      const controlId = `J${String(options.seed % 1_000_000).padStart(6, '0')}P${patient}S${stepIndex + 1}`;
+      const text = stamped(generated, hl7Time(time), { 10: controlId, 13: String(number) });
       out.push({ messageType: step.messageType, patient, text });
       if (has('resend')) out.push({ messageType: step.messageType, patient, text });
       if (has('duplicate-control-id')) {
         // Same control id, other content: the sender reused MSH-10 for a later message of the feed.
-        out.push({ messageType: step.messageType, patient, text: withMshFields(generated, { 7: hl7Time(time + 60_000), 10: controlId, 13: String(number) }) });
+        out.push({ messageType: step.messageType, patient, text: stamped(generated, hl7Time(time + 60_000), { 10: controlId, 13: String(number) }) });
       }
     }
   }
@@ -187,7 +210,7 @@ export function generateScenarioMessages(registry: StandardsRegistry, request: S
     scenario: request.scenario,
     patients,
     faults,
-    startMs: request.start === undefined ? Math.floor(nowMs / 60_000) * 60_000 : Date.parse(request.start),
+    startMs: request.start === undefined ? defaultJourneyStartMs(request.scenario, patients, nowMs) : Date.parse(request.start),
     seed: request.seed ?? Math.floor(Math.random() * MAX_SEED),
     ...(chosen === undefined ? {} : { version: chosen }),
   }).map((m) => m.text);

@@ -14,10 +14,10 @@ const file = (name: string, content: string) => writeInputFile(dir, name, conten
 
 describe('workbench generate, validate, diff', () => {
   it('generates reproducibly, validates the output (exit 0) and flags an invalid file (exit 1)', () => {
-    const generated = workbench('generate', '--type', 'ADT^A04', '--version', '2.5.1', '--count', '2', '--seed', '7');
+    const generated = workbench('generate', '--type', 'ADT^A04', '--version', '2.5.1', '--count', '2', '--seed', '7', '--reference-time', '2026-03-02T08:00:00Z');
     expect(generated.code).toBe(0);
     expect(generated.out).toMatch(/^MSH\|/);
-    expect(workbench('generate', '--type', 'ADT^A04', '--version', '2.5.1', '--count', '2', '--seed', '7').out).toBe(
+    expect(workbench('generate', '--type', 'ADT^A04', '--version', '2.5.1', '--count', '2', '--seed', '7', '--reference-time', '2026-03-02T08:00:00Z').out).toBe(
       generated.out,
     );
     const [first] = generated.out.split(/(?=MSH\|)/);

@@ -20,10 +20,10 @@ describe('every registered standard', () => {
 
   it('generates seeded messages that are detected, validate with zero errors in strict mode and diff clean', async () => {
     for (const standard of standards) {
-      const generated = await post('/api/generate', { standard: standard.id, count: 3, seed: 4242 });
+      const generated = await post('/api/generate', { standard: standard.id, count: 3, seed: 4242, referenceTime: '2026-03-02T08:00:00Z' });
       expect(generated.status, standard.id).toBe(200);
       expect(generated.json.data).toHaveLength(3);
-      const again = await post('/api/generate', { standard: standard.id, count: 3, seed: 4242 });
+      const again = await post('/api/generate', { standard: standard.id, count: 3, seed: 4242, referenceTime: '2026-03-02T08:00:00Z' });
       expect(again.json.data, `${standard.id} is reproducible`).toEqual(generated.json.data);
       for (const message of generated.json.data as string[]) {
         const validated = await post('/api/validate', { messageContent: message });
