@@ -23,6 +23,7 @@ import { detectFhir } from './fhir-detect.ts';
 import { createIgnoreMatcher, diffResources, unmatchedIgnoredFields } from './fhir-diff.ts';
 import { createElementWalker } from './fhir-element-walk.ts';
 import { createInvariantChecker } from './fhir-invariants.ts';
+import { createTypeRules } from './fhir-type-rules.ts';
 import { FHIR_MESSAGE_TYPES, type FhirMessageType, createFhirGenerator } from './fhir-generator.ts';
 import { createFhirParser } from './fhir-parser.ts';
 import { createFhirDescriber } from './fhir-describe.ts';
@@ -64,7 +65,7 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
     parser,
     structure: createStructureCheck(definitions),
     walker: createElementWalker(definitions, createBindingChecker(terminology)),
-    invariants: createInvariantChecker(definitions),
+    invariants: createInvariantChecker(definitions, createTypeRules(terminology)),
     profileRules: createProfileRules(terminology),
     profiles: () => profiles,
   });

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { excerpt } from '../../kernel/text-excerpt.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { NATIVE_TYPE_INVARIANTS } from './fhir-type-invariants.ts';
+import type { TypeRule } from './fhir-type-rules.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -188,10 +189,10 @@ export interface InvariantDefinitions {
 
 /**
  * Walks a resource (and the resources it contains or its Bundle holds) and evaluates, at each complex element, the
- * invariants of its element definition and of its data type; at each resource root, those of Resource and
- * DomainResource and of the resource's own root element.
+ * invariants of its element definition and of its data type, and the rules of its data type (`typeRules`); at each
+ * resource root, those of Resource and DomainResource and of the resource's own root element.
  */
-export function createInvariantChecker(definitions: InvariantDefinitions) {
+export function createInvariantChecker(definitions: InvariantDefinitions, typeRules: Readonly<Record<string, TypeRule>> = {}) {
   function walkValue(value: unknown, typeName: string, field: string, resource: Record<string, unknown>, root: Record<string, unknown>, out: FhirFinding[]): void {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
     const object = value as Record<string, unknown>;
@@ -213,6 +214,7 @@ export function createInvariantChecker(definitions: InvariantDefinitions) {
           walkResource(nested, childField, key === 'contained' ? root : nested, out);
           continue;
         }
+        typeRules[info.type]?.(child as Record<string, unknown>, childField, out);
         const native = NATIVE_TYPE_INVARIANTS[info.type];
         if (native) {
           for (const check of native) {

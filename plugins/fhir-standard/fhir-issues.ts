@@ -18,6 +18,7 @@ export const FHIR_ISSUE_CODES = {
   VALUE_NOT_IN_VALUE_SET: 'A code is outside the value set of its binding (required: error; extensible: warning).',
   UNKNOWN_ELEMENT: 'A property that the element definitions of the type do not define.',
   CONSTRAINT_FAILED: 'An invariant (FHIRPath constraint such as pat-1, bdl-7) or a profile fixed/pattern value is not met.',
+  CODE_NOT_IN_CODE_SYSTEM: 'A Coding claims a code system FHIR R4 defines completely (administrative-gender, v3-MaritalStatus...) but its code is not in it, whatever the binding.',
   INVALID_REFERENCE: 'A reference points at a resource type the element does not allow, or does not resolve inside its Bundle.',
   BUNDLE_RULE_VIOLATED: 'A Bundle.type rule is broken (request/response/search per entry, duplicate fullUrl).',
   PROFILE_NOT_LOADED: 'meta.profile names a profile no loaded pack provides, so it was not checked.',

@@ -98,3 +98,16 @@ export function resolveElement(definitions: FhirDefinitions, root: unknown, path
   }
   return { elementPath: info?.elementPath ?? path, info, value: current };
 }
+
+/** The JSON value at a concrete path (`Patient.name[0].given[1]`) of a resource, or undefined. */
+export function valueAtPath(root: unknown, path: string): unknown {
+  const segments = parsePath(path);
+  let current: unknown = root;
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i] as PathSegment;
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment.name];
+    if (segment.index !== undefined) current = Array.isArray(current) ? current[segment.index] : undefined;
+  }
+  return current;
+}

@@ -7,7 +7,7 @@ import { medplumCore } from './medplum-core.ts';
 import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding, FhirIssueCode, FindingClass } from './fhir-issues.ts';
 import { nameField, shortDescription } from './fhir-issues.ts';
-import { resolveChoiceSegments, resolveElement } from './fhir-paths.ts';
+import { resolveChoiceSegments, resolveElement, valueAtPath } from './fhir-paths.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
 
 interface MedplumIssue {
@@ -69,6 +69,14 @@ function sentence(code: FhirIssueCode, path: string, elementName: string, descri
   }
 }
 
+/**
+ * R4's base64Binary pattern, `(\\s*([0-9a-zA-Z\\+\\=]){4}\\s*)+`, lets whitespace stand between groups of four (line-wrapped
+ * base64); @medplum/core's check does not. Such a value is valid.
+ */
+function isBase64WithWhitespace(value: unknown): boolean {
+  return typeof value === 'string' && /\s/.test(value) && /^(?:\s*[0-9a-zA-Z+/=]{4}\s*)+$/.test(value);
+}
+
 /** Structural validation of one parsed resource. */
 export function createStructureCheck(definitions: FhirDefinitions) {
   function mapIssue(root: unknown, issue: MedplumIssue): FhirFinding | undefined {
@@ -87,6 +95,9 @@ export function createStructureCheck(definitions: FhirDefinitions) {
       return { field, code: kind.code, class: kind.class, message: sentence(kind.code, field, owner, '', text) };
     }
     const resolved = resolveElement(definitions, root, field);
+    if (kind.code === 'INVALID_DATA_TYPE' && resolved.info?.type === 'base64Binary' && isBase64WithWhitespace(valueAtPath(root, field))) {
+      return undefined;
+    }
     const description = shortDescription(resolved.info?.element.description);
     return { field, code: kind.code, class: kind.class, message: sentence(kind.code, field, resolved.elementPath, description, text) };
   }

@@ -31,6 +31,13 @@ export interface FhirTerminology {
   reason(url: string): string | undefined;
   /** Display of a code in a code system the package carries. */
   display(system: string, code: string): string | undefined;
+  /**
+   * Whether a code is in a code system the package defines completely: `found`, `not-found`, or `not-complete` when
+   * the system is not shipped or only as a fragment (then nothing can be said).
+   */
+  codeInSystem(system: string, code: string): 'found' | 'not-found' | 'not-complete';
+  /** True when the URL is a value set's (shipped), never a code system's. */
+  isValueSetUrl(url: string): boolean;
 }
 
 interface Concept {
@@ -317,6 +324,16 @@ export function createFhirTerminology(): FhirTerminology {
     display(system, code) {
       load();
       return codeSystems?.get(system)?.concepts.get(code)?.display;
+    },
+    codeInSystem(system, code) {
+      load();
+      const cs = codeSystems?.get(system);
+      if (!cs?.complete) return 'not-complete';
+      return cs.concepts.has(code) ? 'found' : 'not-found';
+    },
+    isValueSetUrl(url) {
+      load();
+      return (valueSets?.has(url) ?? false) && !(codeSystems?.has(url) ?? false);
     },
   };
 }

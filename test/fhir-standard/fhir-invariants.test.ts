@@ -124,3 +124,26 @@ describe('core invariants the structural validation leaves out', () => {
     expect(failing(result.errors, 'ext-1')).toEqual(['Patient.extension[0]']);
   });
 });
+
+describe('rules of data types beside the invariants', () => {
+  it('refuses a code its complete core code system does not have, whatever the binding', async () => {
+    const wrong = await validate({ resourceType: 'Patient', maritalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus', code: 'ZZZ' }] } });
+    expect(wrong.errors.filter((e) => e.code === 'CODE_NOT_IN_CODE_SYSTEM').map((e) => e.field)).toEqual(['Patient.maritalStatus.coding[0].code']);
+    const right = await validate({ resourceType: 'Patient', maritalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-MaritalStatus', code: 'M' }] } });
+    expect(right.errors).toEqual([]);
+  });
+
+  it('refuses a value set URL used as a code system', async () => {
+    const result = await validate({ resourceType: 'Patient', maritalStatus: { coding: [{ system: 'http://hl7.org/fhir/ValueSet/marital-status', code: 'M' }] } });
+    expect(result.errors.map((e) => e.field)).toContain('Patient.maritalStatus.coding[0].system');
+  });
+
+  it('checks an attachment size and hash against its data, and accepts base64 wrapped with whitespace', async () => {
+    const data = 'aGVs bG8=';
+    const attachment = (extra: Record<string, unknown>) => ({ resourceType: 'DocumentReference', status: 'current', content: [{ attachment: { contentType: 'text/plain', data, ...extra } }] });
+    const sound = await validate(attachment({ size: 5, hash: 'qvTGHdzF6KLavt4PO0gs2a6pQ00=' }));
+    expect(sound.errors).toEqual([]);
+    const wrong = await validate(attachment({ size: 99, hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' }));
+    expect(wrong.errors.map((e) => e.field).sort()).toEqual(['DocumentReference.content[0].attachment.hash', 'DocumentReference.content[0].attachment.size']);
+  });
+});
