@@ -8,6 +8,7 @@ import { csvDocument } from '../../kernel/csv.ts';
 import { escapeHtml } from '../../kernel/html-escape.ts';
 import type { ReportFormat } from './report-schedules.ts';
 import { alertSubject } from '../monitor/api.ts';
+import { humanDuration } from '../../kernel/duration-text.ts';
 
 /** The facts of a monitor report that analytics renders (a structural view of the monitor's report). */
 export interface ReportFacts {
@@ -46,7 +47,6 @@ export const REPORT_CSV_COLUMNS = [
 ] as const;
 
 const percent = (rate: number | null) => (rate === null ? 'n/a' : `${(rate * 100).toFixed(1)} %`);
-const ms = (value: number | null) => (value === null ? 'n/a' : `${Math.round(value)} ms`);
 
 /** The report as CSV: one row per interface with its figures. */
 export function reportCsv(report: ReportFacts): string {
@@ -77,7 +77,7 @@ export function reportText(report: ReportFacts): string {
   ];
   for (const { status, metrics, topErrors } of report.interfaces) {
     lines.push(
-      `${status.name} [${status.state}]: ${metrics.messagesTotal} messages, ${metrics.messagesFailed} failed (${percent(metrics.errorRate)}), p99 ${ms(metrics.p99LatencyMs)}, last message ${status.lastMessageAt ?? 'never'}`,
+      `${status.name} [${status.state}]: ${metrics.messagesTotal} messages, ${metrics.messagesFailed} failed (${percent(metrics.errorRate)}), p99 ${humanDuration(metrics.p99LatencyMs)}, last message ${status.lastMessageAt ?? 'never'}`,
     );
     for (const error of topErrors) {
       const examples = error.exampleControlIds?.length ? ` (e.g. ${error.exampleControlIds.join(', ')})` : '';
@@ -98,7 +98,7 @@ export function reportHtml(report: ReportFacts): string {
       ({ status, metrics, topErrors }) =>
         `<tr><td>${escapeHtml(status.name)}</td><td>${escapeHtml(status.state)}</td><td style="text-align:right">${metrics.messagesTotal}</td>` +
         `<td style="text-align:right">${metrics.messagesFailed}</td><td style="text-align:right">${escapeHtml(percent(metrics.errorRate))}</td>` +
-        `<td style="text-align:right">${escapeHtml(ms(metrics.p99LatencyMs))}</td><td>${escapeHtml(status.lastMessageAt ?? 'never')}</td>` +
+        `<td style="text-align:right">${escapeHtml(humanDuration(metrics.p99LatencyMs))}</td><td>${escapeHtml(status.lastMessageAt ?? 'never')}</td>` +
         `<td>${topErrors.map((e) => `${e.count} &times; <code>${escapeHtml(e.code)}</code> at <code>${escapeHtml(e.field)}</code>${e.exampleControlIds?.length ? ` (e.g. ${escapeHtml(e.exampleControlIds.join(', '))})` : ''}`).join('<br>')}</td></tr>`,
     )
     .join('\n');

@@ -15,7 +15,7 @@ import type { ReadFile } from './ingest/ledger.ts';
 import type { AlertRules } from './monitor-config.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 import { minuteOf } from './message-store.ts';
-import { humanDuration } from './duration-text.ts';
+import { humanDuration } from '../../kernel/duration-text.ts';
 import { lastMessageAt, windowTotals } from './window-stats.ts';
 
 /** Rule keys of the monitor's own alerts. */
@@ -110,17 +110,17 @@ export class AlertRuleEngine {
       title: `p99 latency ${humanDuration(p99)} on ${monitored.name}`,
       message:
         `The 99th percentile of latency (received minus the sender's time) over the last ${rules.windowMinutes} minutes is ` +
-        `${humanDuration(p99)} (${p99} ms), above the limit of ${humanDuration(rules.latencyP99Ms)}.`,
+        `${humanDuration(p99)}, above the limit of ${humanDuration(rules.latencyP99Ms)}.`,
     }));
     const last = await lastMessageAt(this.db, monitored.id);
     const quietSince = Math.max(last ? Date.parse(last) : Number.NEGATIVE_INFINITY, watchingSinceMs);
     const silentMs = now - quietSince;
     await this.episode(monitored, RULES.silence, rules.silenceMinutes > 0 && silentMs >= rules.silenceMinutes * 60_000, () => ({
       severity: 'warning',
-      title: `No messages on ${monitored.name} for ${Math.floor(silentMs / 60_000)} minutes`,
+      title: `No messages on ${monitored.name} for ${humanDuration(Math.floor(silentMs / 60_000) * 60_000)}`,
       message: last
-        ? `The last message arrived at ${last}; the silence limit is ${rules.silenceMinutes} minutes.`
-        : `No message arrived since watching began; the silence limit is ${rules.silenceMinutes} minutes.`,
+        ? `The last message arrived at ${last}; the silence limit is ${humanDuration(rules.silenceMinutes * 60_000)}.`
+        : `No message arrived since watching began; the silence limit is ${humanDuration(rules.silenceMinutes * 60_000)}.`,
     }));
     await this.registered?.evaluate(monitored);
   }

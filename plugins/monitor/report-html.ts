@@ -4,7 +4,7 @@
  * carrying `<script>` shows as text.
  */
 import { escapeHtml } from '../../kernel/html-escape.ts';
-import { humanDuration } from './duration-text.ts';
+import { humanDuration } from '../../kernel/duration-text.ts';
 import type { InterfaceReport, MonitorReport } from './monitor-report.ts';
 import { alertSubject } from './api.ts';
 

@@ -61,6 +61,12 @@ describe('reports', () => {
     expect(csv.text.split('\r\n')[1]).toContain(',42,2,');
     const text = await h.post('/api/monitor/analytics/reports/generate', { format: 'text', since: '2026-06-10T11:00:00Z' });
     expect(text.text).toContain('Messages: 2, failed: 2');
+    // durations in the unit a person reads (the messages' latency is 1,000 ms), raw milliseconds only in JSON
+    const day = await h.post('/api/monitor/analytics/reports/generate', { format: 'text' });
+    expect(day.text).toContain('p99 1 s');
+    expect(day.text).not.toMatch(/\d ms\b/);
+    expect(html.text).toContain('>1 s</td>');
+    expect(html.text).not.toMatch(/\d ms</);
     expect((await h.post('/api/monitor/analytics/reports/generate', { format: 'pdf' })).status).toBe(400);
     expect((await h.post('/api/monitor/analytics/reports/generate', { interfaceIds: ['nope'] })).status).toBe(404);
   });

@@ -109,6 +109,8 @@ describe('alert episodes', () => {
     clock.advance(20 * 60_000);
     const silence = await waitFor(async () => open(await f.alerts(), 'silence')[0], 20_000, 'silence');
     expect(silence.severity).toBe('warning');
+    expect(silence.title).toMatch(/ for (30|31) min$/);
+    expect(silence.message).toMatch(/the silence limit is 30 min\.$/);
     expect(silence.triggeredAt).toBe(clock.now().toISOString());
     await f.drop([...f.good(4), ...f.bad(1)]);
     await waitFor(async () => open(await f.alerts(), 'silence').length === 0, 20_000, 'silence cleared');
@@ -123,6 +125,8 @@ describe('alert episodes', () => {
     const latency = await waitFor(async () => open(await f.alerts(), 'latency-p99')[0], 20_000, 'latency alert');
     expect(latency.title).toMatch(/^p99 latency 2(\.1)? h on /);
     expect(latency.message).toMatch(/above the limit of 1 min\.$/);
+    // no raw milliseconds where a person reads
+    expect(`${latency.title} ${latency.message}`).not.toMatch(/\d ms\b/);
     const metrics = (await h.get(`/api/monitor/interfaces/${f.id}/metrics?sinceHours=1`)).json.data;
     expect(metrics.p99LatencyMs).toBeGreaterThanOrEqual(2 * 3_600_000);
     expect(metrics.p99LatencyMs).toBeLessThanOrEqual(2 * 3_600_000 * 1.05);

@@ -1,6 +1,8 @@
 /**
  * Durations as a person reads them: the largest unit that keeps the number at least 1 (ms, s, min, h, d), one
- * decimal at most. Text and HTML reports and alert titles print latencies this way; JSON keeps milliseconds.
+ * decimal at most. The one formatter for every place a person reads a duration (text and HTML reports, report
+ * e-mails, alert titles and messages, the web pages); JSON keeps milliseconds. Plain code without Node modules, so the
+ * pages' bundle can use it too.
  */
 
 const UNITS: ReadonlyArray<[string, number]> = [
