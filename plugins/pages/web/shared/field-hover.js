@@ -12,6 +12,10 @@ let hideShown = null;
 /** The description of a path (`PID.5`, `Patient.birthDate`, a SCRIPT path), looked up once and kept. */
 export function describeField(standard, path, version) {
   const key = `${standard}|${version ?? ''}|${path}`;
+  // a site-defined (Z) segment is in no standard's definitions: said here rather than asked for and refused
+  if (!descriptions.has(key) && standard === 'hl7' && /^Z[A-Z0-9]{2}(\.|$)/.test(path)) {
+    descriptions.set(key, Promise.resolve({ failed: 'a site-defined (Z) segment, which the standard does not define' }));
+  }
   if (!descriptions.has(key)) {
     const query = queryString({ standard, path, version, maxCodes: 8 });
     descriptions.set(key, api(`/api/lookup${query}`).catch((error) => ({ failed: error.status === 404 ? 'not in the definitions' : error.message })));
