@@ -119,7 +119,7 @@ describe.skipIf(!disk)('a full file system under the data folder (tmpfs)', () =>
     // Writes until one is refused: every answer is 200 (the log had room) or 507, never a 500.
     const statuses: number[] = [];
     for (let i = 0; i < 400 && !statuses.includes(507); i++) {
-      const answer = await assignRole(wb, keys, `user-${i}-${'x'.repeat(200)}`);
+      const answer = await assignRole(wb, keys, `user-${i}-${'x'.repeat(150)}`);
       statuses.push(answer.status);
       if (answer.status !== 200) {
         expect(answer.status, answer.text).toBe(507);
