@@ -88,6 +88,11 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     expect(new URL(page.url()).searchParams.get('ignore')).toBe('MSH.10');
     expect(await seriousViolations(page)).toEqual([]);
     expect(await screenshot(page, 'bridge-diff')).toBe(true);
+    // at 800 px the two sides stack, and nothing is wider than the window
+    await page.setViewportSize({ width: 800, height: 1000 });
+    await page.waitForTimeout(100);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(800);
+    await page.setViewportSize({ width: 1200, height: 1000 });
   }, 60_000);
 
   it('generates messages and journeys with the parameters in the address, and sends one to Validate', async () => {

@@ -50,9 +50,12 @@ describe.skipIf(!browserAvailable('the population page test'))('the population p
     await page.waitForSelector('#compliance');
     expect(await page.textContent('#compliance')).toContain('Synthetic only');
     expect(await seriousViolations(page)).toEqual([]);
-    // the job is in the address: a reload shows it again
+    // the job is in the address: a reload shows it again, readable at 800 px wide
+    await page.setViewportSize({ width: 800, height: 1000 });
     await page.reload();
     await page.waitForSelector('#job-progress[data-state="completed"]');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(800);
+    await page.setViewportSize({ width: 1200, height: 1000 });
     expect(watched.problems).toEqual([]);
   }, 90_000);
 
