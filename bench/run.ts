@@ -28,6 +28,7 @@ const benches: Bench[] = [
   ['team', async () => (await import('./team-bench.ts')).runTeamBench, true],
   ['tracing', async () => (await import('./tracing-bench.ts')).runTracingBench],
   ['triage', async () => (await import('./ai-triage-bench.ts')).runAiTriageBench],
+  ['deidentify', async () => (await import('./deidentify-bench.ts')).runDeidentifyBench],
   ['audit', async () => (await import('./audit-bench.ts')).runAuditBench],
   ['work', async () => (await import('./work-pool-bench.ts')).runWorkPoolBench],
   // the longest pause of every base during a CSV export and a big batch file: `npm run bench -- loopPauses`

@@ -131,7 +131,7 @@ export class FhirDeidentifier {
       if (key === 'birthDate') {
         const old = ninetyPlusBirthDate(node);
         if (old !== undefined) {
-          this.pseudonyms.noteDate(node, old);
+          this.pseudonyms.noteDate(node, old, true);
           context.report.add(path, 'date');
           return old;
         }
@@ -139,7 +139,7 @@ export class FhirDeidentifier {
       if (!KEPT_DATE_KEYS.has(key) && looksLikeIsoDate(node)) {
         const shifted = shiftIsoDate(node, context.offsetDays);
         if (shifted !== undefined && shifted !== node) {
-          this.pseudonyms.noteDate(node, shifted);
+          this.pseudonyms.noteDate(node, shifted, key === 'birthDate');
           context.report.add(path, 'date');
           return shifted;
         }

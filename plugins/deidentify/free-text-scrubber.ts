@@ -35,7 +35,8 @@ export function recogniseAll(text: string): Recognised[] {
   if (digits) found.push(...recogniseIdentifiers(text), ...recogniseDates(text), ...recognisePlaces(text));
   if (digits || text.includes('@') || text.includes('www.') || text.includes('://')) found.push(...recogniseContacts(text));
   else if (text.includes(':')) found.push(...recogniseContacts(text));
-  if (HAS_CAPITAL.test(text)) found.push(...recogniseNames(text));
+  // A name needs two words (or a word after a title or relation): one word alone is a code or an identifier.
+  if ((text.includes(' ') || text.includes(',')) && HAS_CAPITAL.test(text)) found.push(...recogniseNames(text));
   return found;
 }
 

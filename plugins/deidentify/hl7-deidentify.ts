@@ -671,12 +671,12 @@ export class Hl7Deidentifier {
     const trail = value.slice(lead.length + text.length);
     const old = BIRTH_DATES.has(path) ? ninetyPlusBirthDate(text) : undefined;
     if (old !== undefined) {
-      context.pseudonyms.noteDate(text, old);
+      context.pseudonyms.noteDate(text, old, true);
       return lead + old + trail;
     }
     const shifted = shiftHl7Date(text, context.offsetDays);
     if (shifted !== undefined) {
-      if (shifted !== text) context.pseudonyms.noteDate(text, shifted);
+      if (shifted !== text) context.pseudonyms.noteDate(text, shifted, BIRTH_DATES.has(path));
       return lead + shifted + trail;
     }
     const year = /^\d{4}/.exec(text);

@@ -111,6 +111,8 @@ const encodeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 /** De-identifies NCPDP SCRIPT XML and Telecommunication D.0 content. */
 export class NcpdpDeidentifier {
   private readonly scrubber: FreeTextScrubber;
+  /** Set while a birth date is replaced: its other spellings are recorded as needles too. */
+  private birthDate = false;
 
   constructor(private readonly pseudonyms: Pseudonymizer) {
     this.scrubber = new FreeTextScrubber(pseudonyms);
@@ -146,7 +148,7 @@ export class NcpdpDeidentifier {
         return p.ssn(value);
       case 'date': {
         const shifted = iso ? shiftIsoDate(value, offsetDays) : shiftHl7Date(value, offsetDays);
-        if (shifted !== undefined && shifted !== value) p.noteDate(value, shifted);
+        if (shifted !== undefined && shifted !== value) p.noteDate(value, shifted, this.birthDate);
         return shifted;
       }
       default:
@@ -186,8 +188,10 @@ export class NcpdpDeidentifier {
         } else if (rule && (inPerson || isDate)) {
           const value = decodeXml(text.trim());
           const old = isDate && stack.includes('DateOfBirth') && inPerson ? ninetyPlusBirthDate(value) : undefined;
-          if (old !== undefined) this.pseudonyms.noteDate(value, old);
+          if (old !== undefined) this.pseudonyms.noteDate(value, old, true);
+          else if (isDate && stack.includes('DateOfBirth')) this.birthDate = true;
           const made = old ?? this.replace(rule, value, offsetDays, true);
+          this.birthDate = false;
           const path = stack.join('.');
           if (made !== undefined && made !== value) {
             out += text.replace(text.trim(), encodeXml(made));
@@ -248,8 +252,10 @@ export class NcpdpDeidentifier {
           }
           if (!rule || value === '') continue;
           const old = id === 'C4' ? ninetyPlusBirthDate(value) : undefined;
-          if (old !== undefined) this.pseudonyms.noteDate(value, old);
+          if (old !== undefined) this.pseudonyms.noteDate(value, old, true);
+          else if (id === 'C4') this.birthDate = true;
           const made = old ?? this.replace(rule.rule, value, offsetDays, false);
+          this.birthDate = false;
           if (made === undefined || made === value) continue;
           fields[position] = field.slice(0, 2) + made.slice(0, rule.max);
           report.add(`${/^AM\d\d$/.test(segmentId) ? segmentId : 'D0'}.${field.slice(0, 2)}`, KIND_OF[rule.rule] ?? (rule.rule as IdentifierKind));

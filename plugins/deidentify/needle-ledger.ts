@@ -19,10 +19,8 @@ export class NeedleLedger {
     if (original === replacement || this.originals.size >= MAX_NEEDLES) return;
     const norm = normaliseNeedle(original);
     if (norm === undefined || this.originals.has(norm)) return;
-    // A replacement that is itself only a needle's rewording (same words) would not hide anything.
-    if (normaliseNeedle(replacement) === norm) return;
     this.originals.set(norm, original.trim());
-    this.set.add(original, replacement);
+    this.set.addNormalised(norm, replacement);
   }
 
   /** The needles with their replacements, for scanning. */

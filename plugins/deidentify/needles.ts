@@ -88,16 +88,39 @@ export function wordsOf(text: string): Words {
 
 /** The normalised form of a needle (its words concatenated), or undefined when the needle is ignored by the rule above. */
 export function normaliseNeedle(value: string): string | undefined {
-  const { norms } = wordsOf(value);
-  if (norms.length === 0) return undefined;
-  if (norms.length === 1 && COMMON_WORDS.has(norms[0]!)) return undefined;
   let joined = '';
-  for (const norm of norms) {
-    if (joined.length + norm.length > MAX_NEEDLE_CHARS) break;
-    joined += norm;
+  let words = 0;
+  let digitsOnly = true;
+  let inWord = false;
+  let ascii = true;
+  for (let index = 0; index < value.length && joined.length < MAX_NEEDLE_CHARS; index++) {
+    const code = value.charCodeAt(index);
+    if (code >= 128) {
+      ascii = false;
+      break;
+    }
+    const digit = code >= 48 && code <= 57;
+    const letter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+    if (digit || letter) {
+      if (!inWord) words++;
+      inWord = true;
+      if (letter) digitsOnly = false;
+      joined += code <= 90 && code >= 65 ? String.fromCharCode(code + 32) : value[index];
+    } else inWord = false;
+  }
+  if (!ascii) {
+    const { norms } = wordsOf(value);
+    joined = '';
+    for (const norm of norms) {
+      if (joined.length + norm.length > MAX_NEEDLE_CHARS) break;
+      joined += norm;
+    }
+    words = norms.length;
+    digitsOnly = /^\d+$/.test(joined);
   }
   if (joined.length < 3) return undefined;
-  if (/^\d+$/.test(joined) && joined.length < 4) return undefined;
+  if (words === 1 && COMMON_WORDS.has(joined)) return undefined;
+  if (digitsOnly && joined.length < 4) return undefined;
   return joined;
 }
 
@@ -108,15 +131,36 @@ export function normaliseNeedle(value: string): string | undefined {
 export class NeedleSet<T> {
   private readonly targets = new Map<string, T>();
   private readonly prefixes = new Set<string>();
+  /** The first one or two characters of every needle, as char codes: a word starting otherwise is skipped unread. */
+  private readonly starts = new Set<number>();
 
   /** Adds a needle; the first payload given for a normalised needle is kept. Returns false for an ignored needle. */
   add(value: string, payload: T): boolean {
     const norm = normaliseNeedle(value);
     if (norm === undefined) return false;
-    if (this.targets.has(norm)) return true;
+    this.addNormalised(norm, payload);
+    return true;
+  }
+
+  /** Adds a needle already normalised by {@link normaliseNeedle}. */
+  addNormalised(norm: string, payload: T): void {
+    if (this.targets.has(norm)) return;
     this.targets.set(norm, payload);
     for (let length = 1; length < norm.length; length++) this.prefixes.add(norm.slice(0, length));
-    return true;
+    this.starts.add(norm.charCodeAt(0));
+    this.starts.add(norm.charCodeAt(0) * 65_536 + norm.charCodeAt(1));
+  }
+
+  /** Whether a word starting at `at` (ASCII) could begin a needle; non-ASCII words always could (accents fold). */
+  private couldStart(text: string, at: number, end: number): boolean {
+    let first = text.charCodeAt(at);
+    if (first >= 128) return true;
+    if (first >= 65 && first <= 90) first += 32;
+    if (end - at === 1) return this.starts.has(first);
+    let second = text.charCodeAt(at + 1);
+    if (second >= 128) return true;
+    if (second >= 65 && second <= 90) second += 32;
+    return this.starts.has(first * 65_536 + second);
   }
 
   /** Number of distinct needles. */
@@ -128,24 +172,37 @@ export class NeedleSet<T> {
   scan(text: string): Array<NeedleSpan & { payload: T }> {
     const found: Array<NeedleSpan & { payload: T }> = [];
     if (this.targets.size === 0 || text.length === 0) return found;
-    const { starts, ends, norms } = wordsOf(text);
-    for (let first = 0; first < norms.length; first++) {
-      let joined = '';
+    // Words are found in one pass; a word is read (sliced, lower-cased) only when it could start a needle, and the
+    // words after it only while their concatenation is a prefix of one.
+    let index = 0;
+    while (index < text.length) {
+      while (index < text.length && !isWordChar(text.charCodeAt(index), text[index]!)) index++;
+      if (index >= text.length) break;
+      const start = index;
+      while (index < text.length && isWordChar(text.charCodeAt(index), text[index]!)) index++;
+      if (!this.couldStart(text, start, index)) continue;
+      let joined = normaliseWord(text.slice(start, index));
       let best = -1;
       let payload: T | undefined;
-      for (let last = first; last < norms.length; last++) {
-        if (last > first && !isSoftGap(text, ends[last - 1]!, starts[last]!)) break;
-        joined += norms[last]!;
+      let wordEnd = index;
+      for (;;) {
         const hit = this.targets.get(joined);
         if (hit !== undefined) {
-          best = last;
+          best = wordEnd;
           payload = hit;
         }
         if (!this.prefixes.has(joined)) break;
+        let next = wordEnd;
+        while (next < text.length && !isWordChar(text.charCodeAt(next), text[next]!)) next++;
+        if (next >= text.length || !isSoftGap(text, wordEnd, next)) break;
+        let nextEnd = next;
+        while (nextEnd < text.length && isWordChar(text.charCodeAt(nextEnd), text[nextEnd]!)) nextEnd++;
+        joined += normaliseWord(text.slice(next, nextEnd));
+        wordEnd = nextEnd;
       }
       if (best >= 0) {
-        found.push({ start: starts[first]!, end: ends[best]!, payload: payload as T });
-        first = best;
+        found.push({ start, end: best, payload: payload as T });
+        index = best;
       }
     }
     return found;

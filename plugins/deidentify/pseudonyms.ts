@@ -176,12 +176,15 @@ export class Pseudonymizer {
   }
 
   /**
-   * Records a shifted date in the current ledger, in its own form and, when it has a day, as digits in year-month-day
-   * and US month-day-year order (`19610615`, `06151961`), so the date written in free text either way travels too.
+   * Records a shifted date in the current ledger, in its own form and, for a birth date with a day, as digits in
+   * year-month-day and US month-day-year order (`19610615`, `06151961`), so it travels written either way.
    */
-  noteDate(original: string, shifted: string): void {
+  noteDate(original: string, shifted: string, birthDate = false): void {
     if (!this.ledger) return;
     this.ledger.record(original, shifted);
+    // Other dates written in free text are found and shifted alike by the date recogniser; a birth date moved into
+    // the 90+ year is not a shift, so its other spellings must travel as needles.
+    if (!birthDate) return;
     const from = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(original);
     const to = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(shifted);
     if (!from || !to) return;
