@@ -3,7 +3,7 @@
 // checkpoint's deferred write) is logged and reported instead of thrown into the process, no temporary file is left
 // half-written, and everything resumes by itself once space returns. Proven twice: with ENOSPC injected at the
 // storage layer, and on a small tmpfs the test mounts and fills (skipped with a notice where mounting is not allowed).
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,11 +96,24 @@ function fillDisk(folder: string): string {
   return path;
 }
 
-const disk = mountTmpfs(24);
-if (!disk) console.warn('[notice] mounting a tmpfs is not allowed here: the full-disk test on a real file system is skipped.');
+/** Whether a tmpfs may be mounted here (mounted and released at once). */
+function mountingAllowed(): boolean {
+  const probe = mountTmpfs(1);
+  if (!probe) return false;
+  execFileSync('umount', [probe], { stdio: 'ignore' });
+  rmSync(probe, { recursive: true, force: true });
+  return true;
+}
 
-describe.skipIf(!disk)('a full file system under the data folder (tmpfs)', () => {
+const canMount = mountingAllowed();
+if (!canMount) console.warn('[notice] mounting a tmpfs is not allowed here: the full-disk test on a real file system is skipped.');
+
+describe.skipIf(!canMount)('a full file system under the data folder (tmpfs)', () => {
   let wb: TestWorkbench | undefined;
+  let disk: string | undefined;
+  beforeAll(() => {
+    disk = mountTmpfs(24);
+  });
   afterAll(async () => {
     await wb?.stop();
     if (disk) {
