@@ -57,6 +57,12 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     await page.click('#validate-run');
     await page.waitForSelector('#verdict:has-text("Valid")');
     expect(await page.textContent('#verdict')).not.toContain('Invalid');
+    // content holding two messages is summed up message by message
+    await page.fill('#validate-message', `${FIXED}\r${FAILING.replace('MSG00001', 'MSG00002')}`);
+    await page.click('#validate-run');
+    await page.waitForSelector('#message-results');
+    expect(await page.locator('#message-results tbody tr').count()).toBe(2);
+    expect(await page.textContent('#message-results tbody tr:nth-child(2)')).toContain('MSG00002');
     // a site-defined Z-segment is shown without a lookup (none could answer: no 404 in the console)
     await page.fill('#validate-message', `${FIXED}\rZPI|1|VIP`);
     await page.click('#validate-run');
@@ -73,7 +79,7 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     // the mode chosen on the page is in the address
     await page.selectOption('#validate-mode', 'compatibility');
     expect(new URL(page.url()).searchParams.get('mode')).toBe('compatibility');
-  }, 60_000);
+  }, 90_000);
 
   it('compares two messages, highlights the changes, and ignores a field from the page', async () => {
     await open('/?tab=diff');

@@ -3,7 +3,7 @@
 // message, each field naming itself on hover and focus.
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { api } from '../shared/api.js';
-import { Problem } from '../shared/layout.js';
+import { Problem, Table } from '../shared/layout.js';
 import { updateQuery } from '../shared/router.js';
 import { drafts, loadProfiles, loadStandards, MessageInput, Select, StandardSelect, useLoaded, VersionSelect } from './choices.js';
 import { FindingList, MessageLayout } from './message-layout.js';
@@ -80,6 +80,17 @@ export function ValidateView({ query, handover }) {
     ${result
       ? html`<div class="panel" id="validation-result">
           <${Verdict} result=${result} standards=${standards} />
+          ${result.messages?.length > 1
+            ? html`<${Table}
+                id="message-results"
+                label="Messages of the content"
+                headers=${['#', 'Type', 'Control id', 'Verdict', 'Errors', 'Warnings']}
+                empty=""
+                rows=${result.messages.map(
+                  (m) => html`<tr><td class="num">${m.index + 1}</td><td>${m.messageType ?? ''}</td><td>${m.controlId ?? ''}</td><td>${m.isValid ? 'valid' : 'invalid'}</td><td class="num">${m.errors.length}</td><td class="num">${m.warnings.length}</td></tr>`,
+                )}
+              />`
+            : null}
           <h3>Findings</h3>
           <${FindingList} findings=${findings} standard=${result.standard} version=${lookupVersion} />
           <h3>The message</h3>
