@@ -13,9 +13,10 @@ export interface ModelCallWithheld {
   use: 'triage';
   /**
    * `identifier`: a needle of the message or of the caller's texts was in the request body; `not-deidentified`: the
-   * message could not be de-identified, so there was nothing safe to send and no needles to check against.
+   * message could not be de-identified, so there was nothing safe to send and no needles to check against;
+   * `findings-uncheckable`: the caller's findings held too many distinct tokens to check.
    */
-  reason: 'identifier' | 'not-deidentified';
+  reason: 'identifier' | 'not-deidentified' | 'findings-uncheckable';
   /** JSON paths of the request body that carried one (`$.messages[1].content`); empty for `not-deidentified`. */
   paths: string[];
 }

@@ -42,6 +42,17 @@ const ISSUE_CODE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 const TOKEN_BREAK = /[\s|^~&\\<>"=:;{}[\](),'`!?*]+/;
 /** Longest caller text read per string (the route allows 2,000 characters). */
 const MAX_TEXT_CHARS = 2_000;
+/**
+ * Most distinct tokens the caller's texts may hold for the guard to check them (findings of a real validator repeat
+ * their paths, codes and words; a thousand of them hold a few thousand distinct tokens). Beyond it the call is
+ * withheld rather than checked at a cost that grows with what an attacker sends.
+ */
+export const MAX_CALLER_TOKENS = 5_000;
+/**
+ * Most distinct tokens looked up in the standard's `describe` per request (a look-up of a name the standard does not
+ * know can cost a millisecond); a token past it is not proven a path, so it stays a needle (the stricter answer).
+ */
+const MAX_DESCRIBED = 300;
 
 function wordsOf(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
@@ -68,38 +79,44 @@ export interface RequestStructure {
   declared: readonly string[];
 }
 
-/** The tokens of a text with the parts of dotted tokens and the local part of e-mail addresses. */
-function candidatesOf(text: string): string[][] {
-  const groups: string[][] = [];
+/** The distinct tokens of a text, each with the parts of a dotted token and the local part of an e-mail address. */
+function candidatesOf(text: string, groups: Map<string, string[]>): void {
   for (const raw of text.slice(0, MAX_TEXT_CHARS).split(TOKEN_BREAK)) {
     const token = raw.replace(/^[.,\-/_]+|[.,\-/_]+$/g, '');
-    if (!/[\p{L}\p{N}]/u.test(token)) continue;
+    if (groups.has(token) || !/[\p{L}\p{N}]/u.test(token)) continue;
     const group = [token];
     const at = token.indexOf('@');
     if (at > 0) group.push(token.slice(0, at), token.slice(at + 1));
     for (const piece of group.slice()) if (piece.includes('.') || piece.includes('/')) group.push(...piece.split(/[./]+/).filter(Boolean));
-    groups.push(group);
+    groups.set(token, group);
   }
-  return groups;
 }
 
 /**
- * Every token of the caller's texts (and part of a token) that is not structure, deduplicated. A token that is a
- * described path or an issue code is structure with all its parts; a part that is structure is left out alone.
+ * Every token of the caller's texts (and part of a token) that is not structure, deduplicated; undefined when they
+ * hold more than {@link MAX_CALLER_TOKENS} distinct tokens (too many to check: the caller withholds the call). A token
+ * that is a described path or an issue code is structure with all its parts; a part that is structure is left out.
  */
-export function callerNeedles(texts: readonly string[], structure: RequestStructure): string[] {
+export function callerNeedles(texts: readonly string[], structure: RequestStructure): string[] | undefined {
+  const tokens = new Map<string, string[]>();
+  for (const text of texts) {
+    candidatesOf(text, tokens);
+    if (tokens.size > MAX_CALLER_TOKENS) return undefined;
+  }
   const declared = new Set(structure.declared.flatMap((value) => [value.toLowerCase(), ...wordsOf(value)]));
   const described = new Map<string, FieldDescription | undefined>();
   const describe = (token: string) => {
     const path = normalisePath(token);
-    if (!described.has(path)) described.set(path, /^[A-Za-z][\w.-]*$/.test(path) ? structure.describe(path) : undefined);
+    if (!described.has(path)) {
+      if (described.size >= MAX_DESCRIBED) return undefined;
+      described.set(path, /^[A-Za-z][\w.-]*$/.test(path) ? structure.describe(path) : undefined);
+    }
     return described.get(path);
   };
-  // Tables, data types and names of the paths the texts name are structure too (the analysis quotes them).
-  const groups = texts.flatMap(candidatesOf);
+  // Tables, data types and names of the field paths the texts name are structure too (the analysis quotes them).
   const quoted = new Set<string>();
-  for (const group of groups) {
-    const description = describe(group[0]!);
+  for (const token of tokens.keys()) {
+    const description = /[.-]/.test(token) ? describe(token) : undefined;
     if (!description) continue;
     for (const text of [description.name, description.dataType ?? '', description.table ?? '']) for (const word of wordsOf(text)) quoted.add(word);
     if (description.table) quoted.add(description.table.replace(/^HL7/i, ''));
@@ -112,7 +129,7 @@ export function callerNeedles(texts: readonly string[], structure: RequestStruct
     return describe(token) !== undefined;
   };
   const needles = new Set<string>();
-  for (const group of groups) {
+  for (const group of tokens.values()) {
     if (isStructure(group[0]!)) continue;
     needles.add(group[0]!);
     for (const part of group.slice(1)) if (!isStructure(part)) needles.add(part);

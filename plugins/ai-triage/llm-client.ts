@@ -11,6 +11,7 @@
 import type { Logger } from 'pino';
 import type { EventBus } from '../../kernel/events.ts';
 import type { ModelCallWithheld } from './api.ts';
+import { MAX_CALLER_TOKENS } from './caller-needles.ts';
 import { needleCarriers, type NeedleFinder } from './outgoing-guard.ts';
 import type { LlmConfig } from './triage-config.ts';
 import type { SuggestedFix, TriageResult } from './triage-engine.ts';
@@ -78,10 +79,14 @@ export class ModelGateway {
   }
 
   /** Records a call withheld before a request was made (logged and announced like a guard hit); answers its note. */
-  withhold(use: ModelCallWithheld['use'], reason: 'not-deidentified'): ModelCallOutcome & { ok: false } {
-    this.deps.logger.warn({ use, reason }, 'The model call was withheld: the message could not be de-identified.');
+  withhold(use: ModelCallWithheld['use'], reason: Exclude<ModelCallWithheld['reason'], 'identifier'>): ModelCallOutcome & { ok: false } {
+    const why =
+      reason === 'not-deidentified'
+        ? 'the message could not be de-identified, so nothing derived from it may leave'
+        : `the findings sent along hold more than ${MAX_CALLER_TOKENS} distinct words, too many to check`;
+    this.deps.logger.warn({ use, reason }, `The model call was withheld: ${why}.`);
     this.deps.events.emit('ai-triage.model.withheld', { use, reason, paths: [] });
-    return { ok: false, note: 'The model call was withheld: the message could not be de-identified, so nothing derived from it may leave; the offline answer is shown.' };
+    return { ok: false, note: `The model call was withheld: ${why}; the offline answer is shown.` };
   }
 
   /**

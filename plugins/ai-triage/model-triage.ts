@@ -2,7 +2,8 @@
  * The model step of triage: the offline answer, the message de-identified, and the guard's needles (every
  * identifying value of the original message, and every token of the caller's own texts that is not structure) go
  * to the gateway, which sends the prompt only when none of the needles is in it. Content of no standard is not in
- * the prompt at all (its answer is fixed text); content that cannot be de-identified is withheld.
+ * the prompt at all (its answer is fixed text); content that cannot be de-identified, or findings with too many
+ * distinct tokens to check, are withheld.
  */
 import type { StandardAdapter } from '../../kernel/standards-registry.ts';
 import type { DeidentifyService } from '../deidentify/api.ts';
@@ -44,6 +45,7 @@ export async function triageWithModel(offline: TriageResult, input: TriageInput,
     },
     declared: [...(adapter?.versions ?? []), offline.version ?? '', offline.messageType ?? ''],
   });
+  if (callers === undefined) return withNote(offline, deps.gateway.withhold('triage', 'findings-uncheckable').note);
   const prompt = buildTriagePrompt(offline, deidentified?.messageContent ?? null);
   return rephraseWithModel(deps.gateway, offline, prompt, [...(deidentified?.needles ?? []), ...callers]);
 }

@@ -118,7 +118,7 @@ describe('needles of a caller\'s findings, for any identifier-shaped token among
     fc.assert(
       fc.property(identifier, words, words, fc.constantFrom(' ', ': ', ', ', ' (', '.'), (token, before, after, glue) => {
         const text = [...before, `${token}${glue === '.' ? '.PID' : ''}`, ...after].join(glue === '.' ? ' ' : glue);
-        const needles = callerNeedles([text], structure);
+        const needles = callerNeedles([text], structure) ?? [];
         expect(findNeedles(`${token} `, needles).length, text).toBeGreaterThan(0);
       }),
       { numRuns: 300 },

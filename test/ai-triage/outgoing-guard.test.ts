@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../kernel/project-root.ts';
 import { findNeedles } from '../../plugins/deidentify/needles.ts';
-import { callerNeedles, structureVocabulary } from '../../plugins/ai-triage/caller-needles.ts';
+import { callerNeedles, MAX_CALLER_TOKENS, structureVocabulary } from '../../plugins/ai-triage/caller-needles.ts';
 import { ModelGateway } from '../../plugins/ai-triage/llm-client.ts';
 import { SYSTEM_PROMPT } from '../../plugins/ai-triage/llm-prompt.ts';
 import { needleCarriers } from '../../plugins/ai-triage/outgoing-guard.ts';
@@ -17,7 +17,9 @@ const vocabulary = structureVocabulary(base, SYSTEM_PROMPT);
 
 function needlesOf(standard: string, texts: string[]): string[] {
   const adapter = standards.get(standard)!;
-  return callerNeedles(texts, { vocabulary, describe: (path) => adapter.describe(path) ?? undefined, declared: [...adapter.versions, 'ADT^A01'] });
+  const needles = callerNeedles(texts, { vocabulary, describe: (path) => adapter.describe(path) ?? undefined, declared: [...adapter.versions, 'ADT^A01'] });
+  if (needles === undefined) throw new Error('too many tokens');
+  return needles;
 }
 
 describe('needles of the caller\'s texts', () => {
@@ -35,6 +37,17 @@ describe('needles of the caller\'s texts', () => {
   it('finds no needle in findings made only of structure', () => {
     expect(needlesOf('hl7', ['PV1.2 REQUIRED_FIELD_MISSING: patient class is empty', 'PID.8 VALUE_NOT_IN_TABLE: not in table 0001', 'MSH.12 UNSUPPORTED_VERSION 2.5.1', 'ADT^A01 rejected'])).toEqual([]);
     expect(needlesOf('fhir', ['Patient.birthDate INVALID_DATE', 'Observation.status REQUIRED_FIELD_MISSING: element is missing'])).toEqual([]);
+  });
+
+  it('gives up (the call is withheld) beyond MAX_CALLER_TOKENS distinct tokens, and dedupes repeated findings', () => {
+    const adapter = standards.get('hl7')!;
+    const structure = { vocabulary, describe: (path: string) => adapter.describe(path) ?? undefined, declared: [] };
+    const repeated = Array.from({ length: 1_000 }, () => 'PV1.2 REQUIRED_FIELD_MISSING: patient class is empty MSG00077');
+    expect(callerNeedles(repeated, structure)).toEqual(['MSG00077']);
+    let next = 0;
+    const distinct = Array.from({ length: 1_000 }, () => Array.from({ length: 200 }, () => `Q9${(next++).toString(36)}`).join(' '));
+    expect(callerNeedles(distinct, structure)).toBeUndefined();
+    expect(callerNeedles(distinct.slice(0, Math.floor(MAX_CALLER_TOKENS / 200)), structure)).toHaveLength(Math.floor(MAX_CALLER_TOKENS / 200) * 200);
   });
 
   it('never takes a word of the caller for structure only because it looks like a path', () => {
