@@ -12,6 +12,13 @@ export interface ValidationIssue {
   /** A sentence a person understands, naming the field. */
   message: string;
   severity: 'error' | 'warning';
+  /**
+   * What the check wanted, in a few words (kernel/issue-detail.ts): the allowed codes up to a bound, a data type and
+   * its format, a cardinality, a declared count. Absent when the check does not know it.
+   */
+  expected?: string;
+  /** The value found, excerpted to about sixty characters (`empty` for a missing value). */
+  actual?: string;
 }
 
 /** Exact counts of a validation's findings, listed or not. */

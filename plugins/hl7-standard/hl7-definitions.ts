@@ -485,6 +485,12 @@ const tableCodesById = new Map<string, ReadonlySet<string> | null>();
 
 /** True when `value` is one of the table's codes; undefined when the table is unknown. */
 export function isHl7TableValue(table: string, value: string): boolean | undefined {
+  const codes = hl7TableCodes(table);
+  return codes ? codes.has(value) : undefined;
+}
+
+/** The codes of an HL7 table, in the table's order; undefined when the table has no values in the definitions. */
+export function hl7TableCodes(table: string): ReadonlySet<string> | undefined {
   let codes = tableCodesById.get(table);
   if (codes === undefined) {
     const values = rawTables()[String(Number(table))]?.values;
@@ -492,7 +498,7 @@ export function isHl7TableValue(table: string, value: string): boolean | undefin
     // Table ids come from the definitions (a few hundred at most); the guard only bounds odd callers.
     if (tableCodesById.size < 4096) tableCodesById.set(table, codes);
   }
-  return codes ? codes.has(value) : undefined;
+  return codes ?? undefined;
 }
 
 let dataTypeNames: Set<string> | undefined;

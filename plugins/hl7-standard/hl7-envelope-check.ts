@@ -38,6 +38,8 @@ function checkCount(ctx: EnvelopeCheckContext, segment: Hl7Segment | undefined, 
       'BATCH_ENVELOPE_INVALID',
       path,
       `${path} says ${declared} ${what} but ${actual === 1 ? 'there is' : 'there are'} ${actual}: ${declared > actual ? 'some were lost on the way or the count is wrong' : 'more arrived than the sender counted'}.`,
+      undefined,
+      { expected: `${declared} ${what} (declared)`, actual: `${actual} ${what}` },
     );
   }
 }

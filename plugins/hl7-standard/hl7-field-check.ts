@@ -12,13 +12,14 @@
  * raised: a valid message allocates almost nothing here.
  */
 import type { Hl7ComponentDefinition, Hl7FieldDefinition, Hl7SegmentDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
-import { getHl7TableValues, isDataTypeOfAnyVersion, isHl7DefinedTable, isHl7TableValue } from './hl7-definitions.ts';
+import { getHl7TableValues, isDataTypeOfAnyVersion, isHl7DefinedTable, isHl7TableValue, hl7TableCodes } from './hl7-definitions.ts';
 import { isHl7CodingSystem } from './hl7-coding-systems.ts';
 import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
 import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import { isFieldEmpty } from './hl7-path.ts';
-import { CHECKED_PRIMITIVES, checkPrimitiveValue } from './hl7-value-check.ts';
+import { CHECKED_PRIMITIVES, checkPrimitiveValue, expectedPrimitive } from './hl7-value-check.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/issue-detail.ts';
 
 /**
  * ID tables not checked here: 0076/0003/0354 (message type, event, structure: the header check owns them) and
@@ -291,7 +292,10 @@ function checkPrimitive(
   const problem = checkPrimitiveValue(dataType, value);
   if (problem) {
     const { path, name } = describeValue(place, component, part);
-    ctx.issues.add(problem.code, path, `${describeField(path, name)} is ${problem.reason}: "${excerpt(value)}".`, problem.tolerable);
+    ctx.issues.add(problem.code, path, `${describeField(path, name)} is ${problem.reason}: "${excerpt(value)}".`, problem.tolerable, {
+      expected: expectedPrimitive(dataType, problem),
+      actual: actualValue(value),
+    });
     return;
   }
   if (dataType === 'ID' && table && value !== '' && value !== '""' && !TABLES_CHECKED_ELSEWHERE.has(table)) {
@@ -309,7 +313,10 @@ function checkPrimitive(
     // A field's table counts when HL7-defined; a component's table was chosen by its plan (ID in the version).
     if ((component !== undefined || isHl7DefinedTable(table)) && isHl7TableValue(table, value) === false) {
       const { path, name } = describeValue(place, component, part);
-      ctx.issues.add('VALUE_NOT_IN_TABLE', path, `${describeField(path, name)} value "${excerpt(value)}" is not in HL7 table ${table} for ${ctx.label}.`);
+      ctx.issues.add('VALUE_NOT_IN_TABLE', path, `${describeField(path, name)} value "${excerpt(value)}" is not in HL7 table ${table} for ${ctx.label}.`, undefined, {
+        expected: `${expectedCodes(hl7TableCodes(table) ?? [])} (HL7 table ${table})`,
+        actual: actualValue(value),
+      });
     }
   }
 }
@@ -341,6 +348,7 @@ function reportCodingSystem(place: Place, value: string, component?: Hl7Componen
       ? `${describeField(path, name)} holds text, "${excerpt(value)}", where the name of a coding system (HL7 table 0396) belongs, so a receiver cannot interpret the code.`
       : `${describeField(path, name)} value "${excerpt(value)}" is not a coding system of HL7 table 0396 (nor a local one, beginning 99) for ${place.ctx.label}.`,
     freeText ? false : undefined,
+    { expected: 'a coding system of HL7 table 0396 (or a local one, beginning 99)', actual: actualValue(value) },
   );
 }
 
@@ -359,6 +367,7 @@ function checkValueType(place: Place, value: string, component?: Hl7ComponentDef
     path,
     `${describeField(path, name)} "${excerpt(value)}" is not a data type of ${ctx.label}${elsewhere ? ' (it is one of another HL7 version)' : ''}, so the value it types cannot be interpreted.`,
     elsewhere,
+    { expected: `a data type of ${ctx.label} (HL7 table 0125)`, actual: actualValue(value) },
   );
 }
 
@@ -378,6 +387,7 @@ function checkTypedRepetition(place: Place, type: TypePlan, rep: Hl7Repetition, 
           `${describeField(path, place.field.name)} is of primitive type ${type.name} but holds separated parts; a delimiter inside the value must be escaped.`,
           // Senders often use a later version's composite form (IS became CWE in v2.6); compatibility accepts it.
           true,
+          { expected: `one ${type.name} value without separators`, actual: `${rep.length} component(s)` },
         );
       }
       return;
@@ -397,6 +407,7 @@ function checkTypedRepetition(place: Place, type: TypePlan, rep: Hl7Repetition, 
           `${describeField(compPath, component.def.name)} is required in data type ${type.name} of ${place.field.name} (${place.ctx.label}) but is empty.`,
           // Senders often fill a composite partially; compatibility mode reports the missing part as a warning.
           true,
+          MISSING_VALUE,
         );
       }
       continue;
@@ -424,7 +435,10 @@ function reportLength(place: Place, length: number, maxLength: number): void {
   const { ctx, field } = place;
   const repPath = repetitionPathOf(place);
   if (place.profileSegment) {
-    ctx.issues.add('FIELD_TOO_LONG', repPath, `${describeField(repPath, field.name)} is ${length} characters long; ${ctx.label} allows at most ${maxLength}.`);
+    ctx.issues.add('FIELD_TOO_LONG', repPath, `${describeField(repPath, field.name)} is ${length} characters long; ${ctx.label} allows at most ${maxLength}.`, undefined, {
+      expected: `at most ${maxLength} characters`,
+      actual: `${length} characters`,
+    });
     return;
   }
   const conformance = CONFORMANCE_LENGTH_VERSIONS.has(ctx.definitions.version);
@@ -432,6 +446,8 @@ function reportLength(place: Place, length: number, maxLength: number): void {
     field: repPath,
     code: 'FIELD_TOO_LONG',
     severity: 'warning',
+    expected: `at most ${maxLength} characters`,
+    actual: `${length} characters`,
     message: conformance
       ? `${describeField(repPath, field.name)} is ${length} characters long, over its conformance length of ${maxLength} in ${ctx.label}; a receiver may truncate it.`
       : `${describeField(repPath, field.name)} is ${length} characters long; ${ctx.label} publishes a maximum of ${maxLength}, beyond which a receiver may truncate it.`,
@@ -446,7 +462,7 @@ function checkField(place: Place, plan: FieldPlan, field: Hl7Field | undefined, 
   if (field === undefined || isFieldEmpty(field)) {
     if (def.optionality === 'R') {
       const path = fieldPathOf(place);
-      place.ctx.issues.add('REQUIRED_FIELD_MISSING', path, `${describeField(path, def.name)} is required in ${place.ctx.label} but is empty.`);
+      place.ctx.issues.add('REQUIRED_FIELD_MISSING', path, `${describeField(path, def.name)} is required in ${place.ctx.label} but is empty.`, undefined, MISSING_VALUE);
     }
     return;
   }
@@ -463,6 +479,8 @@ function checkField(place: Place, plan: FieldPlan, field: Hl7Field | undefined, 
       'TOO_MANY_REPETITIONS',
       path,
       `${describeField(path, def.name)} may repeat at most ${def.maxRepetitions} time(s) in ${ctx.label} but has ${reps.length} repetitions.`,
+      undefined,
+      { expected: `at most ${def.maxRepetitions} repetition(s)`, actual: `${reps.length} repetitions` },
     );
   }
   // OBX-5 is read as the type OBX-2 names, whatever its definition says (VARIES; v2.7 data types it ST).
@@ -527,6 +545,7 @@ function checkObservationValueType(ctx: FieldCheckContext, segment: Hl7Segment):
     path,
     `${path} (Value Type) is empty but ${ctx.pathOf(segment)}.5 holds a value: without its type a receiver cannot read the observation value.`,
     false,
+    MISSING_VALUE,
   );
 }
 

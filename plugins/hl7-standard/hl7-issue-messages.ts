@@ -105,9 +105,9 @@ export class Hl7IssueCollector {
     return this.part.errorCount;
   }
 
-  /** Records an issue with the mode's severity for its code. */
-  add(code: Hl7IssueCode, field: string, message: string, tolerable?: boolean): void {
-    this.push({ field, code, message, severity: severityOf(code, this.mode, tolerable) });
+  /** Records an issue with the mode's severity for its code; `detail` gives its `expected` and `actual`. */
+  add(code: Hl7IssueCode, field: string, message: string, tolerable?: boolean, detail?: IssueDetail): void {
+    this.push({ field, code, message, severity: severityOf(code, this.mode, tolerable), ...detail });
   }
 
   /** Records an issue whose severity is decided by the caller (profiles: RE is a warning in both modes). */
@@ -116,6 +116,9 @@ export class Hl7IssueCollector {
     this.places?.add(placeKey(issue.code, issue.field));
   }
 }
+
+/** What a check wanted and what it found (kernel/issue-detail.ts). */
+export type IssueDetail = Pick<ValidationIssue, 'expected' | 'actual'>;
 
 /** One string for a code and a field (a NUL cannot occur in either). */
 function placeKey(code: string, field: string): string {

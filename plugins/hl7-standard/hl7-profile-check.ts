@@ -4,12 +4,13 @@
  * an agreement between two systems, so what it requires is required (RE stays a warning).
  */
 import type { Hl7VersionDefinitions } from './hl7-definitions.ts';
-import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
+import { describeField, type Hl7IssueCollector, type IssueDetail } from './hl7-issue-messages.ts';
 import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import type { Hl7ParsedMessage } from './hl7-parser.ts';
 import { isFieldEmpty } from './hl7-path.ts';
 import type { Hl7FieldRule, Hl7Profile } from './hl7-profiles.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/issue-detail.ts';
 
 /** Inputs of a profile check. */
 export interface ProfileCheckInput {
@@ -29,10 +30,17 @@ function fieldName(input: ProfileCheckInput, segment: string, field: number, com
   return comp ? `${fieldDef.name} - ${comp.name}` : fieldDef.name;
 }
 
-function add(input: ProfileCheckInput, code: Parameters<Hl7IssueCollector['add']>[0], field: string, message: string, severity: 'error' | 'warning' = 'error'): void {
+function add(
+  input: ProfileCheckInput,
+  code: Parameters<Hl7IssueCollector['add']>[0],
+  field: string,
+  message: string,
+  severity: 'error' | 'warning' = 'error',
+  detail?: IssueDetail,
+): void {
   // The standard's own check may already have said the same of the same place (a segment both require).
   if (input.issues.has(code, field)) return;
-  input.issues.push({ field, code, message, severity });
+  input.issues.push({ field, code, message, severity, ...detail });
 }
 
 /** The text a rule looks at in one repetition: its whole text (field rule) or one component's text. */
@@ -72,7 +80,7 @@ function checkFieldRule(input: ProfileCheckInput, segment: Hl7Segment, path: str
   const profile = `profile ${input.profile.name}`;
   if (!hasValue(field, compNo)) {
     const at = where();
-    if (rule.usage === 'R') add(input, 'REQUIRED_FIELD_MISSING', at, `${describeField(at, name())} is required by ${profile} (${input.label}) but is empty.`);
+    if (rule.usage === 'R') add(input, 'REQUIRED_FIELD_MISSING', at, `${describeField(at, name())} is required by ${profile} (${input.label}) but is empty.`, 'error', MISSING_VALUE);
     else if (rule.usage === 'RE') add(input, 'RECOMMENDED_FIELD_EMPTY', at, `${describeField(at, name())} should be sent when known (${profile}, usage RE) but is empty.`, 'warning');
     return;
   }
@@ -84,7 +92,10 @@ function checkFieldRule(input: ProfileCheckInput, segment: Hl7Segment, path: str
   const reps = field?.length ?? 0;
   if (rule.maxRepetitions !== undefined && rule.maxRepetitions !== '*' && reps > rule.maxRepetitions) {
     const at = where();
-    add(input, 'TOO_MANY_REPETITIONS', at, `${describeField(at, name())} may repeat at most ${rule.maxRepetitions} time(s) under ${profile} but has ${reps}.`);
+    add(input, 'TOO_MANY_REPETITIONS', at, `${describeField(at, name())} may repeat at most ${rule.maxRepetitions} time(s) under ${profile} but has ${reps}.`, 'error', {
+      expected: `at most ${rule.maxRepetitions} repetition(s)`,
+      actual: `${reps} repetitions`,
+    });
   }
   // Usage and repetition rules need no text; only length, fixed-value and value-set rules read each repetition's.
   if (rule.maxLength === undefined && rule.fixed === undefined && rule.valueSet === undefined) return;
@@ -94,15 +105,24 @@ function checkFieldRule(input: ProfileCheckInput, segment: Hl7Segment, path: str
     if (value === '') continue;
     if (rule.maxLength !== undefined && value.length > rule.maxLength) {
       const at = where();
-      add(input, 'FIELD_TOO_LONG', at, `${describeField(at, name())} is ${value.length} characters long; ${profile} allows at most ${rule.maxLength}.`);
+      add(input, 'FIELD_TOO_LONG', at, `${describeField(at, name())} is ${value.length} characters long; ${profile} allows at most ${rule.maxLength}.`, 'error', {
+        expected: `at most ${rule.maxLength} characters`,
+        actual: `${value.length} characters`,
+      });
     }
     if (rule.fixed !== undefined && value !== rule.fixed) {
       const at = where();
-      add(input, 'CONSTRAINT_FAILED', at, `${describeField(at, name())} must be "${rule.fixed}" under ${profile} but is "${excerpt(value)}".`);
+      add(input, 'CONSTRAINT_FAILED', at, `${describeField(at, name())} must be "${rule.fixed}" under ${profile} but is "${excerpt(value)}".`, 'error', {
+        expected: actualValue(rule.fixed),
+        actual: actualValue(value),
+      });
     }
     if (allowed && !allowed.has(value)) {
       const at = where();
-      add(input, 'VALUE_NOT_IN_VALUE_SET', at, `${describeField(at, name())} value "${excerpt(value)}" is not in the value set of ${profile} (${rule.valueSet?.join(', ')}).`);
+      add(input, 'VALUE_NOT_IN_VALUE_SET', at, `${describeField(at, name())} value "${excerpt(value)}" is not in the value set of ${profile} (${rule.valueSet?.join(', ')}).`, 'error', {
+        expected: expectedCodes(rule.valueSet ?? []),
+        actual: actualValue(value),
+      });
     }
   }
 }

@@ -140,6 +140,25 @@ function undottedFraction(value: string, secondsEnd: number, type: 'TM' | 'DTM')
   };
 }
 
+/** The format of each data type this module checks, as a finding's `expected` names it. */
+const PRIMITIVE_FORMATS: Readonly<Record<string, string>> = {
+  NM: 'a number',
+  SI: 'digits only',
+  DT: 'YYYY[MM[DD]]',
+  TM: 'HH[MM[SS[.S]]][+/-ZZZZ]',
+  DTM: 'YYYY[MM[DD[HH[MM[SS[.S]]]]]][+/-ZZZZ]',
+  TS: 'YYYY[MM[DD[HH[MM[SS[.S]]]]]][+/-ZZZZ]',
+};
+
+/**
+ * `expected` of a finding of {@link checkPrimitiveValue}: the data type and its format (`DT YYYY[MM[DD]]`), and for an
+ * invalid date that the moment must exist.
+ */
+export function expectedPrimitive(dataType: string, problem: ValueProblem): string {
+  const format = `${dataType} ${PRIMITIVE_FORMATS[dataType] ?? ''}`.trim();
+  return problem.code === 'INVALID_DATE' ? `a real calendar moment, ${format}` : format;
+}
+
 /** Data types whose values this module checks. */
 export const CHECKED_PRIMITIVES: ReadonlySet<string> = new Set(['NM', 'SI', 'DT', 'TM', 'DTM', 'TS']);
 

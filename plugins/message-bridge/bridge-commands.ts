@@ -14,7 +14,9 @@ import { UnreadableFileError, formatGenerated, readMessageFile, splitNdjson } fr
 import { JOURNEY_CLI_OPTIONS, runJourneyCommand, wantsScenario } from './journey-command.ts';
 
 function formatIssue(issue: ValidationIssue): string {
-  return `  ${issue.severity === 'error' ? 'ERROR  ' : 'warning'} ${issue.field.padEnd(14)} ${issue.code}: ${issue.message}`;
+  const wanted = [issue.expected === undefined ? '' : `expected ${issue.expected}`, issue.actual === undefined ? '' : `found ${issue.actual}`];
+  const detail = wanted.filter((part) => part !== '').join(', ');
+  return `  ${issue.severity === 'error' ? 'ERROR  ' : 'warning'} ${issue.field.padEnd(14)} ${issue.code}: ${issue.message}${detail ? ` (${detail})` : ''}`;
 }
 
 /** The details of a request error as lines (what the API sends in `error.details`), e.g. the supported types. */

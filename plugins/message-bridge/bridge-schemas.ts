@@ -57,6 +57,8 @@ const issueSchema = z.object({
   code: z.string(),
   message: z.string(),
   severity: z.enum(['error', 'warning']),
+  expected: z.string().optional().describe('what the check wanted: allowed codes (bounded), a data type and format, a cardinality'),
+  actual: z.string().optional().describe('the value found, excerpted to about 60 characters ("empty" when missing)'),
 });
 
 /**
