@@ -226,3 +226,60 @@ describe('rawAccess', () => {
     }
   }, 60_000);
 });
+
+describe('message view of FHIR and NCPDP messages', () => {
+  let h: MonitorHarness;
+  beforeAll(async () => {
+    h = await startMonitorHarness();
+  }, 60_000);
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('places each finding of a FHIR resource and an NCPDP SCRIPT message on its element', async () => {
+    const folder = h.folder();
+    // `auto`: each file's standard detected, every standard's file names watched
+    const created = await h.post('/api/monitor/interfaces', { name: 'mixed', directoryPath: folder, standard: 'auto' });
+    expect(created.status, created.text).toBe(201);
+    const interfaceId = created.json.data.id as string;
+    const patient = JSON.stringify({ resourceType: 'Patient', id: 'p1', gender: 'robot', birthDate: 'yesterday', name: [{ family: 'Doe' }] }, null, 2);
+    const script = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<Message xmlns="http://www.ncpdp.org/schema/SCRIPT" version="2017071">',
+      '<Header><MessageID>SCRIPT1</MessageID><SentTime>2026-01-15T09:12:04Z</SentTime></Header>',
+      '<Body><NewRx><Patient><HumanPatient><Name><LastName>DOE</LastName></Name></HumanPatient></Patient></NewRx></Body>',
+      '</Message>',
+    ].join('\n');
+    writeFileSync(join(folder, 'patient.json'), patient);
+    writeFileSync(join(folder, 'newrx.xml'), script);
+    const items = await waitFor(async () => {
+      const page = (await h.get(`/api/monitor/messages?interfaceId=${interfaceId}`)).json.data.items as Array<{ id: string; standard: string }>;
+      return page.length === 2 ? page : undefined;
+    }, 30_000, 'the FHIR and NCPDP messages');
+    for (const item of items) {
+      const view = (await h.get(`/api/monitor/messages/${item.id}`)).json.data;
+      expect(view.raw).toBe(item.standard === 'fhir' ? patient : script);
+      const placed = view.findings.filter((f: { position: unknown }) => f.position !== null);
+      expect(placed.length, `${item.standard}: ${JSON.stringify(view.findings)}`).toBeGreaterThan(0);
+      for (const finding of placed) {
+        const { start, end, exact, element, segment } = finding.position;
+        const text = view.raw.slice(start, end) as string;
+        expect(segment).toBeNull();
+        expect(typeof element).toBe('string');
+        if (item.standard === 'fhir') expect(() => JSON.parse(text), `${finding.path}: ${text}`).not.toThrow();
+        // an attribute's place is its value, just after `="`; an element's runs from its start tag
+        else if (exact && (finding.path as string).includes('@')) expect(view.raw.slice(start - 2, start)).toMatch(/=["']$/);
+        else expect(text.startsWith('<'), `${finding.path}: ${text}`).toBe(true);
+        if (exact && item.standard === 'fhir') {
+          const last = (finding.path as string).split('.').pop()!.replace(/\[\d+\]$/, '');
+          expect(view.raw.slice(Math.max(0, start - last.length - 4), start)).toContain(`"${last}"`);
+        }
+      }
+      if (item.standard === 'fhir') {
+        const gender = view.findings.find((f: { path: string }) => f.path === 'Patient.gender');
+        expect(gender, JSON.stringify(view.findings)).toBeDefined();
+        expect(view.raw.slice(gender.position.start, gender.position.end)).toBe('"robot"');
+      }
+    }
+  }, 60_000);
+});
