@@ -193,7 +193,15 @@ export interface InvariantDefinitions {
  * resource root, those of Resource and DomainResource and of the resource's own root element.
  */
 export function createInvariantChecker(definitions: InvariantDefinitions, typeRules: Readonly<Record<string, TypeRule>> = {}) {
-  function walkValue(value: unknown, typeName: string, field: string, resource: Record<string, unknown>, root: Record<string, unknown>, out: FhirFinding[]): void {
+  function walkValue(
+    value: unknown,
+    typeName: string,
+    field: string,
+    resource: Record<string, unknown>,
+    root: Record<string, unknown>,
+    out: FhirFinding[],
+    place: { elementPath: string; isResource: boolean },
+  ): void {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
     const object = value as Record<string, unknown>;
     for (const key of Object.keys(object)) {
@@ -214,7 +222,7 @@ export function createInvariantChecker(definitions: InvariantDefinitions, typeRu
           walkResource(nested, childField, key === 'contained' ? root : nested, out);
           continue;
         }
-        typeRules[info.type]?.(child as Record<string, unknown>, childField, out);
+        typeRules[info.type]?.(child as Record<string, unknown>, childField, out, { parentType: typeName, parentPath: place.elementPath, parentIsResource: place.isResource });
         const native = NATIVE_TYPE_INVARIANTS[info.type];
         if (native) {
           for (const check of native) {
@@ -233,7 +241,7 @@ export function createInvariantChecker(definitions: InvariantDefinitions, typeRu
         if (own) checkInvariants(own, child, childField, resource, root, out);
         const ofType = info.type !== info.elementPath ? index?.at(info.type) : undefined;
         if (ofType) checkInvariants(ofType, child, childField, resource, root, out);
-        walkValue(child, info.type, childField, resource, root, out);
+        walkValue(child, info.type, childField, resource, root, out, { elementPath: info.elementPath, isResource: false });
       }
     }
   }
@@ -249,7 +257,7 @@ export function createInvariantChecker(definitions: InvariantDefinitions, typeRu
     const applicable = resource.contained === undefined ? domain.filter((i) => i.key !== 'dom-3') : domain;
     const atRoot = [...invariants.ofResources, ...applicable, ...(invariants.at(type) ?? [])];
     checkInvariants(atRoot, resource, field, resource, root, out);
-    walkValue(resource, type, field, resource, root, out);
+    walkValue(resource, type, field, resource, root, out, { elementPath: type, isResource: true });
   }
 
   return {

@@ -1,18 +1,20 @@
 /**
  * Rules on values of a data type that no invariant states but HL7's validator enforces: a Coding's code must exist
  * in a code system the core package defines completely (whatever the binding's strength), a ValueSet's URL is not a
- * code system, and an Attachment's `size` and `hash` must agree with its `data`.
+ * code system, an Attachment's `size` and `hash` must agree with its `data`, and an extension R4 defines is used as its
+ * definition says (fhir-core-extensions.ts).
  */
 import { createHash } from 'node:crypto';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { checkExtension, type ExtensionPlace } from './fhir-core-extensions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import type { FhirTerminology } from './fhir-terminology.ts';
 
 /** Code systems of HL7 v2 tables, as FHIR names them. */
 const V2_TABLES = 'http://terminology.hl7.org/CodeSystem/v2-';
 
-/** A check of one value of a data type; it appends what it finds. */
-export type TypeRule = (value: Record<string, unknown>, field: string, out: FhirFinding[]) => void;
+/** A check of one value of a data type, told where it sits; it appends what it finds. */
+export type TypeRule = (value: Record<string, unknown>, field: string, out: FhirFinding[], place: ExtensionPlace) => void;
 
 /** The decoded bytes of base64 text (whitespace allowed, as R4's base64Binary pattern does), or undefined. */
 function decodeBase64(text: string): Buffer | undefined {
@@ -71,5 +73,5 @@ export function createTypeRules(terminology: FhirTerminology): Readonly<Record<s
     }
   };
 
-  return { Coding: coding, Attachment: attachment };
+  return { Coding: coding, Attachment: attachment, Extension: checkExtension };
 }

@@ -1,0 +1,61 @@
+/**
+ * Extensions FHIR R4 defines, through the real bridge: each is checked against its definition (context, value type,
+ * the parts of a complex extension), an unknown one in FHIR's own namespace is an error, and every extension's url
+ * must be absolute. Extensions of other namespaces pass unjudged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+
+interface Issue {
+  field: string;
+  code: string;
+  message: string;
+}
+
+let wb: TestWorkbench;
+beforeAll(async () => {
+  wb = await startTestWorkbench();
+});
+afterAll(async () => {
+  await wb?.stop();
+});
+
+async function errorsOf(resource: unknown): Promise<string[]> {
+  const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: resource, standard: 'fhir', mode: 'strict' } });
+  expect(res.status).toBe(200);
+  return (res.json.data.errors as Issue[]).map((issue) => `${issue.code} ${issue.field}`);
+}
+
+const CORE = 'http://hl7.org/fhir/StructureDefinition/';
+
+describe('core extensions', () => {
+  it('accepts a core extension used as defined, and one of another namespace unjudged', async () => {
+    expect(await errorsOf({ resourceType: 'Patient', extension: [{ url: `${CORE}patient-birthPlace`, valueAddress: { city: 'Paris' } }] })).toEqual([]);
+    expect(await errorsOf({ resourceType: 'Patient', extension: [{ url: 'http://example.org/fhir/StructureDefinition/shoe-size', valueDecimal: 42 }] })).toEqual([]);
+    expect(
+      await errorsOf({ resourceType: 'Patient', extension: [{ url: `${CORE}patient-nationality`, extension: [{ url: 'code', valueCodeableConcept: { text: 'FR' } }] }] }),
+    ).toEqual([]);
+  });
+
+  it('refuses a relative url, an unknown core extension, a wrong value type and a wrong place', async () => {
+    expect(await errorsOf({ resourceType: 'Patient', extension: [{ url: 'shoe-size', valueString: '42' }] })).toEqual(['INVALID_DATA_TYPE Patient.extension[0].url']);
+    expect(await errorsOf({ resourceType: 'Patient', extension: [{ url: `${CORE}patient-shoeSize`, valueString: '42' }] })).toEqual(['UNKNOWN_ELEMENT Patient.extension[0].url']);
+    expect(await errorsOf({ resourceType: 'Patient', extension: [{ url: `${CORE}patient-birthPlace`, valueString: 'Paris' }] })).toEqual([
+      'INVALID_DATA_TYPE Patient.extension[0].valueString',
+    ]);
+    const misplaced = { resourceType: 'Observation', status: 'final', code: { text: 'Weight' }, extension: [{ url: `${CORE}patient-birthPlace`, valueAddress: { city: 'Paris' } }] };
+    expect(await errorsOf(misplaced)).toEqual(['CONSTRAINT_FAILED Observation.extension[0]']);
+  });
+
+  it('checks the parts of a complex extension', async () => {
+    const nationality = {
+      resourceType: 'Patient',
+      extension: [{ url: `${CORE}patient-nationality`, extension: [{ url: 'citizenship', valueString: 'FR' }, { url: 'code', valueString: 'FR' }, { url: 'code', valueCodeableConcept: { text: 'BE' } }] }],
+    };
+    expect((await errorsOf(nationality)).sort()).toEqual([
+      'INVALID_DATA_TYPE Patient.extension[0].extension[1].valueString',
+      'TOO_MANY_REPETITIONS Patient.extension[0]',
+      'UNKNOWN_ELEMENT Patient.extension[0].extension[0].url',
+    ]);
+  });
+});
