@@ -31,6 +31,7 @@ import { RollupReader } from './rollup-reader.ts';
 import { SharedAnswers } from './shared-answers.ts';
 import { WatchManager } from './ingest/watch-manager.ts';
 import { fileNameRule } from './file-name-rule.ts';
+import { skippedFilesRule } from './skipped-files-rule.ts';
 import { directoryProblem } from './interface-input.ts';
 import { InterfaceOwnership } from './interface-ownership.ts';
 import { registerNodeRoutes } from './node-routes.ts';
@@ -136,6 +137,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       watch: watchFacts,
     });
     registeredRules.register(fileNameRule((id) => watchManager.unreadableNames(id)));
+    registeredRules.register(skippedFilesRule((id) => watchManager.skippedFiles(id)));
     const service = new MonitorServiceImpl(interfaces, messages, queries, rollups, alerts, () => queue.size, reports, registeredRules);
     registeredRules.bind(service);
     provideService(context.container, MONITOR_SERVICE, service);

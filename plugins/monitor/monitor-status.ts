@@ -28,7 +28,8 @@ export function interfaceStatus(
   };
   if (!monitored.enabled) return { ...base, state: 'idle', reason: 'disabled' };
   if (facts.problem) return { ...base, state: 'down', reason: `folder ${monitored.directoryPath}: ${facts.problem}` };
-  const degrading = facts.openAlerts.filter((a) => a.rule !== RULES.silence && a.rule !== RULES.folder);
+  // an info alert (files the pattern skips) says something, but not that the interface works worse
+  const degrading = facts.openAlerts.filter((a) => a.rule !== RULES.silence && a.rule !== RULES.folder && a.severity !== 'info');
   if (degrading.length > 0) return { ...base, state: 'degraded', reason: degrading.map((a) => a.title).join('; ') };
   const silence = facts.openAlerts.find((a) => a.rule === RULES.silence);
   if (silence) return { ...base, state: 'idle', reason: silence.title };

@@ -46,6 +46,9 @@ export interface UnreadableNames {
   total: number;
 }
 
+/** Names of files the pattern does not match that a watcher keeps at most (it counts all): an alert shows a few. */
+const SKIPPED_NAMES_KEPT = 20;
+
 /** Names that are not valid UTF-8 a watcher keeps at most (it counts all): an alert shows a few. */
 const NAMES_NOT_UTF8_KEPT = 100;
 
@@ -98,6 +101,8 @@ export class FolderWatcher {
    * opened by the name a listing gives. Found again by each whole listing, and by events meanwhile.
    */
   private namesNotUtf8 = new Set<string>();
+  /** Files of the folder's last whole listing that the pattern does not match (a few names kept, all counted). */
+  private skipped: UnreadableNames = { names: [], total: 0 };
   /** How many such files there are (the set keeps the first NAMES_NOT_UTF8_KEPT names). */
   private namesNotUtf8Total = 0;
 
@@ -221,6 +226,14 @@ export class FolderWatcher {
    */
   get unreadableNames(): UnreadableNames {
     return { names: [...this.namesNotUtf8], total: this.namesNotUtf8Total };
+  }
+
+  /**
+   * Files the folder's last whole listing found that the pattern does not match (hidden files left out): counted,
+   * the first names (in listing order) kept, so the interface can say which files it ignores.
+   */
+  get skippedFiles(): UnreadableNames {
+    return { names: [...this.skipped.names], total: this.skipped.total };
   }
 
   /** Lists a (sub)folder and looks at each matching file with the size and mtime just listed. */
@@ -361,6 +374,7 @@ export class FolderWatcher {
     let candidates: { absolutePath: string; relativePath: string }[] = [];
     const whole = folder === this.monitored.directoryPath;
     const notUtf8 = new Set<string>();
+    const skipped: UnreadableNames = { names: [], total: 0 };
     const statCandidates = async () => {
       const stats = await Promise.all(candidates.map(({ absolutePath }) => lstatEntry(absolutePath).catch(() => undefined)));
       stats.forEach((s, k) => {
@@ -374,7 +388,14 @@ export class FolderWatcher {
       if (!entry.isFile()) continue;
       const absolutePath = join(entry.parentPath, entry.name);
       const relativePath = this.relativeOf(absolutePath);
-      if (!this.matches(relativePath) || skip(absolutePath, relativePath)) continue;
+      if (!this.matches(relativePath)) {
+        if (!entry.name.startsWith('.')) {
+          skipped.total++;
+          if (skipped.names.length < SKIPPED_NAMES_KEPT) skipped.names.push(relativePath);
+        }
+        continue;
+      }
+      if (skip(absolutePath, relativePath)) continue;
       candidates.push({ absolutePath, relativePath });
       if (candidates.length >= LIST_STAT_CONCURRENCY) await statCandidates();
       if (chunk.length >= LIST_CHUNK_FILES) {
@@ -387,6 +408,7 @@ export class FolderWatcher {
     if (whole) {
       this.namesNotUtf8 = new Set();
       this.namesNotUtf8Total = 0;
+      this.skipped = skipped;
     }
     for (const name of notUtf8) this.noteNameNotUtf8(name);
     if (chunk.length > 0) yield chunk;

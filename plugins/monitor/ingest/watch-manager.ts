@@ -75,6 +75,11 @@ export class WatchManager {
     return this.states.get(id)?.watcher?.unreadableNames ?? { names: [], total: 0 };
   }
 
+  /** Files of an interface's folder its pattern does not match (none when it is not watched here). */
+  skippedFiles(id: string): UnreadableNames {
+    return this.states.get(id)?.watcher?.skippedFiles ?? { names: [], total: 0 };
+  }
+
   /** Ids of the interfaces followed. */
   ids(): string[] {
     return [...this.states.keys()];

@@ -1,0 +1,36 @@
+/**
+ * The alert rule `files-not-matched`: the watched folder holds files the interface's pattern does not match (FHIR
+ * `.json` files beside an interface of `*.hl7`, say), which are never read. The monitor says so, with their count and
+ * the first names, rather than ignoring them without a word; severity info, so the interface's state stays what its
+ * messages make it. The episode clears once the files are gone or the pattern covers them (the folder's next whole
+ * listing).
+ */
+import type { AlertRule } from './api.ts';
+
+/** Key of the rule (stored with its alerts). */
+export const SKIPPED_FILES_RULE = 'files-not-matched';
+
+/** Names listed in the alert's message at most. */
+const NAMES_SHOWN = 5;
+
+/** The rule over what the folder watchers listed (`skippedOf` answers an interface's names, relative to its folder). */
+export function skippedFilesRule(skippedOf: (interfaceId: string) => { names: readonly string[]; total: number }): AlertRule {
+  return {
+    key: SKIPPED_FILES_RULE,
+    async evaluate(monitored) {
+      const { names, total } = skippedOf(monitored.id);
+      if (total === 0) return { active: false };
+      const shown = names.slice(0, NAMES_SHOWN).map((name) => `"${name}"`).join(', ');
+      const more = total > NAMES_SHOWN ? ` and ${total - Math.min(NAMES_SHOWN, names.length)} more` : '';
+      return {
+        active: true,
+        severity: 'info',
+        title: `${total} file${total === 1 ? '' : 's'} not matching ${monitored.filePattern}`,
+        message:
+          `${monitored.name}: ${shown}${more} in ${monitored.directoryPath} ${total === 1 ? 'does' : 'do'} not match the file pattern ` +
+          `${monitored.filePattern} and ${total === 1 ? 'is' : 'are'} not read. Widen filePattern (or set standard auto, whose ` +
+          'pattern covers HL7, FHIR and NCPDP files) to have them counted.',
+      };
+    },
+  };
+}
