@@ -91,6 +91,8 @@ export const plugin: PluginModule<MonitorConfig> = {
       openTailGraceMs: config.openTailGraceMs ?? 10 * config.settleMs,
       keepRaw: config.keepRawContent,
       latencyLimits: { horizonMs: config.latencyHorizonMs, skewMs: config.clockSkewMs },
+      // files wait on a full disk (tried again later); health says why
+      onCommitFailed: (error) => void context.disk.noticed(error),
     });
     // a team on one store: each interface is watched by one live node (interface-ownership.ts)
     const ownership = new InterfaceOwnership({

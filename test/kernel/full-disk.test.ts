@@ -5,7 +5,7 @@
 // storage layer, and on a small tmpfs the test mounts and fills (skipped with a notice where mounting is not allowed).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -60,6 +60,33 @@ describe('a write refused for want of space (injected at the storage layer)', ()
     const accepted = await assignRole(wb, keys, 'after-full');
     expect(accepted.status, accepted.text).toBe(200);
   });
+
+  it('holds received files while commits are refused, says why, and counts them once space returns', async () => {
+    wb = await startTestWorkbench({ config: { plugins: { monitor: { settleMs: 150, checkIntervalMs: 100, pollingIntervalMs: 100 } } } });
+    const folder = join(wb.dataDir, 'watched');
+    mkdirSync(folder);
+    const created = await wb.call('monitor', { method: 'POST', path: '/api/monitor/interfaces', body: { name: 'full-disk', directoryPath: folder } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.data.id as string;
+    const full = () => Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    statement.run = function (this: { source: string }, ...args: unknown[]) {
+      if (!/^\s*select/i.test(this.source)) throw full();
+      return run.apply(this, args);
+    };
+    statement.all = function (this: { source: string }, ...args: unknown[]) {
+      if (!/^\s*select/i.test(this.source)) throw full();
+      return all.apply(this, args);
+    };
+    const message = 'MSH|^~\\&|A|B|C|D|20260101120000||ADT^A01^ADT_A01|FULL1|P|2.5\rEVN|A01|20260101120000\rPID|1||P1^^^H^MR||DOE^JANE\r';
+    writeFileSync(join(folder, 'during-full.hl7'), message);
+    await waitFor(async () => (await health(wb!)).conditions.some((c) => c.key === 'storage-full') || undefined, 30_000, 'the refused commit reported');
+    restore();
+    const counted = await waitFor(async () => {
+      const totals = (await wb!.call('monitor', { path: `/api/monitor/interfaces/${id}/metrics?sinceHours=48` })).json.data;
+      return totals?.messagesTotal >= 1 ? totals : undefined;
+    }, 60_000, 'the held file counted');
+    expect(counted.messagesTotal).toBe(1);
+  }, 120_000);
 });
 
 /** Mounts a tmpfs of `sizeMb` on a fresh folder; undefined where mounting is not allowed. */

@@ -99,6 +99,8 @@ export interface IngestQueueDeps {
   keepRaw: boolean;
   /** Bounds of usable latency (stale and clock-skew latencies are counted apart in the roll-ups). */
   latencyLimits?: LatencyLimits;
+  /** Told why a batch could not be committed (a full disk opens the service's `storage-full` condition). */
+  onCommitFailed?: (error: unknown) => void;
 }
 
 /** A committed file with the interface it was read for. */
@@ -228,6 +230,7 @@ export class IngestQueue {
         const failedAttempts = Math.max(...batch.jobs.map((job) => job.failedAttempts ?? 0)) + 1;
         const delayMs = Math.min(MAX_RETRY_DELAY_MS, Math.max(this.deps.settleMs, 250) * 2 ** Math.min(failedAttempts - 1, 16));
         this.deps.logger.error({ err: error, files: batch.jobs.length, retryInMs: delayMs }, 'monitor could not commit a batch of files; it is tried again');
+        this.deps.onCommitFailed?.(error);
         for (const job of batch.jobs) this.retryLater({ ...job, failedAttempts }, delayMs);
       } finally {
         for (const job of batch.jobs) this.taken.delete(ledgerKey(job.interfaceId, job.relativePath));
