@@ -356,7 +356,8 @@ export class MessageQueries {
           ),
         );
       }
-      if (filter.isValid !== undefined) all.push(eb('m.is_valid', '=', filter.isValid ? 1 : 0));
+      // a literal, not a parameter: the planner can then use the partial index of failed messages (011)
+      if (filter.isValid !== undefined) all.push(eb('m.is_valid', '=', sql.lit(filter.isValid ? 1 : 0)));
       if (filter.errorCodes !== undefined) {
         // issues are stored as JSON objects whose `code` follows `field`; a code's own quotes bound the match
         all.push(

@@ -3,7 +3,7 @@
  * time order on both SQLite and PostgreSQL. Every query of metrics, alerts and messages by window is served by an
  * index that starts with the interface and the time, so its cost follows the window, not the table.
  */
-import type { Generated, Kysely, Migration, Selectable } from 'kysely';
+import { sql, type Generated, type Kysely, type Migration, type Selectable } from 'kysely';
 import { alertAcknowledgedByMigration, alertEscalationMigration } from './alert-migration.ts';
 import {
   rollupCoveringIndexesMigration,
@@ -344,6 +344,18 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
     },
     '009_rollup_dimensions_by_interface': rollupDimensionsByInterfaceMigration,
     '010_message_search': messageSearchMigration(dialect),
+    '011_failed_message_order': {
+      // the failed messages of an interface in the stable order (a message list filtered by interface and status):
+      // partial, so it holds only failed messages and a healthy feed's ingest never writes to it
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createIndex('monitor_messages_failed_order')
+          .on('monitor_messages')
+          .columns(['interface_id', 'received_at', 'file_id', 'index_in_file'])
+          .where(sql.ref('is_valid'), '=', 0)
+          .execute();
+      },
+    },
     '011_files_by_write_time': {
       // the unparsable-file rule asks for an interface's newest file written of a state (ingested or unparsable)
       async up(db: Kysely<any>) {

@@ -145,12 +145,12 @@ describe.each(storages())('message routes on %s', (storage) => {
     expect(unknown.json.error.code).toBe('NOT_FOUND');
     for (const [path, words] of [
       ['/api/monitor/messages/abc', 'is not a message id'],
-      ['/api/monitor/messages/1.0%0A', 'is not a message id'],
+      ['/api/monitor/messages/1.0%0A', 'control character'],
       ['/api/monitor/messages?cursor=bogus', 'Cursor'],
       ['/api/monitor/messages?since=yesterday', 'since'],
       ['/api/monitor/messages?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z', 'must be before until'],
       ['/api/monitor/messages?q=%5E%7C%5E', 'q must hold at least one letter or digit'],
-      ['/api/monitor/messages?controlId=A%01B', 'control characters'],
+      ['/api/monitor/messages?controlId=A%01B', 'control character'],
       ['/api/monitor/messages?limit=0', 'limit'],
       ['/api/monitor/messages?status=broken', 'status'],
       ['/api/monitor/messages?colour=red', 'colour'],
