@@ -6,31 +6,23 @@
  * listing).
  */
 import type { AlertRule } from './api.ts';
+import { namedFilesRule, type NamedFiles } from './named-files-rule.ts';
 
 /** Key of the rule (stored with its alerts). */
 export const SKIPPED_FILES_RULE = 'files-not-matched';
 
-/** Names listed in the alert's message at most. */
-const NAMES_SHOWN = 5;
-
 /** The rule over what the folder watchers listed (`skippedOf` answers an interface's names, relative to its folder). */
-export function skippedFilesRule(skippedOf: (interfaceId: string) => { names: readonly string[]; total: number }): AlertRule {
-  return {
-    key: SKIPPED_FILES_RULE,
-    async evaluate(monitored) {
-      const { names, total } = skippedOf(monitored.id);
-      if (total === 0) return { active: false };
-      const shown = names.slice(0, NAMES_SHOWN).map((name) => `"${name}"`).join(', ');
-      const more = total > NAMES_SHOWN ? ` and ${total - Math.min(NAMES_SHOWN, names.length)} more` : '';
-      return {
-        active: true,
-        severity: 'info',
-        title: `${total} file${total === 1 ? '' : 's'} not matching ${monitored.filePattern}`,
-        message:
-          `${monitored.name}: ${shown}${more} in ${monitored.directoryPath} ${total === 1 ? 'does' : 'do'} not match the file pattern ` +
-          `${monitored.filePattern} and ${total === 1 ? 'is' : 'are'} not read. Widen filePattern (or set standard auto, whose ` +
-          'pattern covers HL7, FHIR and NCPDP files) to have them counted.',
-      };
+export function skippedFilesRule(skippedOf: (interfaceId: string) => NamedFiles): AlertRule {
+  return namedFilesRule(
+    {
+      key: SKIPPED_FILES_RULE,
+      severity: 'info',
+      title: (total, monitored) => `${total} file${total === 1 ? '' : 's'} not matching ${monitored.filePattern}`,
+      message: (listed, total, monitored) =>
+        `${monitored.name}: ${listed} in ${monitored.directoryPath} ${total === 1 ? 'does' : 'do'} not match the file pattern ` +
+        `${monitored.filePattern} and ${total === 1 ? 'is' : 'are'} not read. Widen filePattern (or set standard auto, whose ` +
+        'pattern covers HL7, FHIR and NCPDP files) to have them counted.',
     },
-  };
+    skippedOf,
+  );
 }
