@@ -8,6 +8,7 @@ import type { FhirFinding } from './fhir-issues.ts';
 import { nameField } from './fhir-issues.ts';
 import type { CompiledValueSet, FhirTerminology } from './fhir-terminology.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { ACTUAL_CHARACTERS, actualValue, expectedCodes } from '../../kernel/issue-detail.ts';
 
 /** Types whose values carry codes a binding constrains. */
 const CODED_PRIMITIVES = new Set(['code', 'string', 'uri']);
@@ -88,6 +89,8 @@ export function createBindingChecker(terminology: FhirTerminology): BindingCheck
         code: 'VALUE_NOT_IN_VALUE_SET',
         class: required ? 'unreadable' : 'advisory',
         message: `${nameField(field, elementPath)} value "${excerpt(describeValue(type, value))}" is not in the ${binding.strength} value set ${binding.valueSet}${allowed}.`,
+        expected: set.codes.size > 0 ? expectedCodes(set.codes) : `a code of ${excerpt(binding.valueSet, ACTUAL_CHARACTERS)}`,
+        actual: actualValue(describeValue(type, value)),
       };
     },
   };

@@ -8,9 +8,10 @@ import type { BindingChecker } from './fhir-bindings.ts';
 import { CALENDAR_TYPES, calendarProblem } from './fhir-calendar.ts';
 import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
-import { nameField } from './fhir-issues.ts';
+import { expectedOfType, nameField } from './fhir-issues.ts';
 import { checkNarrativeDiv } from './fhir-narrative.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { actualValue } from '../../kernel/issue-detail.ts';
 
 /** What a resource id may be (R4 `id` type): letters, digits, `-` and `.`, 1 to 64 of them. */
 const RESOURCE_ID = /^[A-Za-z0-9\-.]{1,64}$/;
@@ -146,6 +147,8 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
       code: 'INVALID_DATE',
       class: 'unreadable',
       message: `${nameField(field, info.elementPath)} "${excerpt(value)}" is not a real ${info.type}: ${problem}.`,
+      expected: `a real calendar moment, ${expectedOfType(info.type)}`,
+      actual: actualValue(value),
     });
   }
 

@@ -44,6 +44,10 @@ export interface FhirFinding {
   code: FhirIssueCode;
   message: string;
   class: FindingClass;
+  /** What the check wanted (kernel/issue-detail.ts), when it knows. */
+  expected?: string;
+  /** The value found, excerpted, when the check knows it. */
+  actual?: string;
 }
 
 /** Validation mode. */
@@ -53,7 +57,24 @@ export type FhirValidationMode = 'strict' | 'compatibility';
 export function toIssue(finding: FhirFinding, mode: FhirValidationMode): ValidationIssue {
   const severity =
     finding.class === 'unreadable' || (finding.class === 'nonconformant' && mode === 'strict') ? 'error' : 'warning';
-  return { field: finding.field, code: finding.code, message: finding.message, severity };
+  const issue: ValidationIssue = { field: finding.field, code: finding.code, message: finding.message, severity };
+  if (finding.expected !== undefined) issue.expected = finding.expected;
+  if (finding.actual !== undefined) issue.actual = finding.actual;
+  return issue;
+}
+
+/** Formats of FHIR R4's date and time types, as a finding's `expected` names them. */
+const TYPE_FORMATS: Readonly<Record<string, string>> = {
+  date: 'YYYY[-MM[-DD]]',
+  dateTime: 'YYYY[-MM[-DD[Thh:mm:ss[.sss](Z|+hh:mm)]]]',
+  instant: 'YYYY-MM-DDThh:mm:ss[.sss](Z|+hh:mm)',
+  time: 'hh:mm:ss[.sss]',
+};
+
+/** `expected` of a value of an R4 type it does not have: the type and, for dates and times, its format. */
+export function expectedOfType(type: string): string {
+  const format = TYPE_FORMATS[type];
+  return format ? `${type} ${format}` : `a valid ${type}`;
 }
 
 /** Shortens an element description to its first sentence, for messages. */

@@ -6,9 +6,10 @@
 import { medplumCore } from './medplum-core.ts';
 import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding, FhirIssueCode, FindingClass } from './fhir-issues.ts';
-import { nameField, shortDescription } from './fhir-issues.ts';
+import { expectedOfType, nameField, shortDescription } from './fhir-issues.ts';
 import { resolveChoiceSegments, resolveElement, valueAtPath } from './fhir-paths.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { actualValue, MISSING_VALUE } from '../../kernel/issue-detail.ts';
 
 interface MedplumIssue {
   severity?: string;
@@ -69,6 +70,24 @@ function sentence(code: FhirIssueCode, path: string, elementName: string, descri
   }
 }
 
+/** What a value found is, for `actual`: the primitive itself (excerpted), else its JSON kind. */
+function describeFound(value: unknown): string {
+  if (value === undefined || value === null) return 'empty';
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return actualValue(String(value));
+  return Array.isArray(value) ? 'an array' : 'an object';
+}
+
+/** `expected` and `actual` of a structural finding: the cardinality the validator names, or the type and its format. */
+function detailOf(code: FhirIssueCode, text: string, type: string | undefined, value: () => unknown): { expected?: string; actual?: string } {
+  const cardinality = /expected (\d+)\.\.(\d+|\*), but found (\d+)/.exec(text);
+  if (cardinality) return { expected: `${cardinality[1]}..${cardinality[2]} value(s)`, actual: `${cardinality[3]} value(s)` };
+  if (code === 'REQUIRED_FIELD_MISSING') return { ...MISSING_VALUE };
+  if ((code === 'INVALID_DATA_TYPE' || code === 'INVALID_DATE') && type) {
+    return { expected: expectedOfType(type), actual: describeFound(value()) };
+  }
+  return {};
+}
+
 /**
  * R4's base64Binary pattern, `(\\s*([0-9a-zA-Z\\+\\=]){4}\\s*)+`, lets whitespace stand between groups of four (line-wrapped
  * base64); @medplum/core's check does not. Such a value is valid.
@@ -99,7 +118,13 @@ export function createStructureCheck(definitions: FhirDefinitions) {
       return undefined;
     }
     const description = shortDescription(resolved.info?.element.description);
-    return { field, code: kind.code, class: kind.class, message: sentence(kind.code, field, resolved.elementPath, description, text) };
+    return {
+      field,
+      code: kind.code,
+      class: kind.class,
+      message: sentence(kind.code, field, resolved.elementPath, description, text),
+      ...detailOf(kind.code, text, resolved.info?.type, () => valueAtPath(root, field)),
+    };
   }
 
   return {

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { ACTUAL_CHARACTERS, actualValue } from '../../kernel/issue-detail.ts';
 import { checkExtension, type ExtensionPlace } from './fhir-core-extensions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import type { FhirTerminology } from './fhir-terminology.ts';
@@ -45,6 +46,8 @@ export function createTypeRules(terminology: FhirTerminology): Readonly<Record<s
       code: 'CODE_NOT_IN_CODE_SYSTEM',
       class: 'nonconformant',
       message: `${field}.code "${excerpt(code)}" is not a code of ${excerpt(system)}, which FHIR R4 defines completely.`,
+      expected: `a code of ${excerpt(system, ACTUAL_CHARACTERS)}`,
+      actual: actualValue(code),
     });
   };
 
