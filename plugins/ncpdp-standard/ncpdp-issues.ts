@@ -6,6 +6,9 @@
 import { IssueList, type IssueSink } from '../../kernel/issue-list.ts';
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
 
+/** What a check wanted and what it found. */
+export type NcpdpIssueDetail = Pick<ValidationIssue, 'expected' | 'actual'>;
+
 /** Validation mode, as the adapter receives it. */
 export type NcpdpMode = 'strict' | 'compatibility';
 
@@ -20,20 +23,20 @@ export class IssueCollector {
     readonly sink: IssueSink = new IssueList(),
   ) {}
 
-  /** An error in every mode. */
-  error(field: string, code: string, message: string): void {
-    this.sink.add({ field, code, message, severity: 'error' });
+  /** An error in every mode; `detail` gives its `expected` and `actual` (kernel/issue-detail.ts). */
+  error(field: string, code: string, message: string, detail?: NcpdpIssueDetail): void {
+    this.sink.add({ field, code, message, severity: 'error', ...detail });
   }
 
   /** A warning in every mode (never fails a message). */
-  warning(field: string, code: string, message: string): void {
-    this.sink.add({ field, code, message, severity: 'warning' });
+  warning(field: string, code: string, message: string, detail?: NcpdpIssueDetail): void {
+    this.sink.add({ field, code, message, severity: 'warning', ...detail });
   }
 
   /** An error in strict mode, a warning in compatibility mode (deviations that real traffic tolerates). */
-  strictError(field: string, code: string, message: string): void {
-    if (this.mode === 'strict') this.error(field, code, message);
-    else this.warning(field, code, message);
+  strictError(field: string, code: string, message: string, detail?: NcpdpIssueDetail): void {
+    if (this.mode === 'strict') this.error(field, code, message, detail);
+    else this.warning(field, code, message, detail);
   }
 }
 

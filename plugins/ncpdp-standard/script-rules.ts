@@ -24,6 +24,7 @@ import {
   type ScriptVersion,
 } from './script-definitions.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { actualValue, expectedCodes } from '../../kernel/issue-detail.ts';
 
 /** The default SCRIPT version a message without a usable declaration is validated against. */
 export const DEFAULT_SCRIPT_VERSION: ScriptVersion = '2017071';
@@ -250,12 +251,15 @@ function checkValue(element: ScriptElement, path: string, parent: ScriptElement 
   const value = element.text;
   const maxLength = SCRIPT_MAX_LENGTHS[version][name];
   if (maxLength !== undefined && value.length > maxLength) {
-    issues.strictError(path, 'FIELD_TOO_LONG', `${path} is ${value.length} characters long; SCRIPT ${version} allows ${maxLength}.`);
+    issues.strictError(path, 'FIELD_TOO_LONG', `${path} is ${value.length} characters long; SCRIPT ${version} allows ${maxLength}.`, {
+      expected: `at most ${maxLength} characters`,
+      actual: `${value.length} characters`,
+    });
   }
   if (value === '') return;
   const parentName = parent?.name ?? '';
   if (name === 'Date' && !isIsoDate(value)) {
-    issues.error(path, 'INVALID_DATE', `${path} must be a real date written CCYY-MM-DD, but is "${excerpt(value)}".`);
+    issues.error(path, 'INVALID_DATE', `${path} must be a real date written CCYY-MM-DD, but is "${excerpt(value)}".`, { expected: 'a real date, CCYY-MM-DD', actual: actualValue(value) });
   } else if ((name === 'DateTime' || name === 'SentTime') && !isIsoDateTime(value)) {
     issues.error(path, 'INVALID_DATE', `${path} must be a date-time written CCYY-MM-DDThh:mm:ss (optional fraction and zone), but is "${excerpt(value)}".`);
   } else if (name === 'NPI') {
@@ -273,7 +277,10 @@ function checkValue(element: ScriptElement, path: string, parent: ScriptElement 
   } else if (name === 'NumberOfRefills' && !/^\d{1,2}$/.test(value)) {
     issues.error(path, 'INVALID_DATA_TYPE', `${path} must be a whole number from 0 to 99, but is "${excerpt(value)}".`);
   } else if (name === 'Gender' && (parentName === 'HumanPatient' || parentName === 'Patient') && !(value in GENDER_CODES[version])) {
-    issues.error(path, 'VALUE_NOT_IN_TABLE', `${path} "${excerpt(value)}" is not a SCRIPT ${version} gender code (${Object.keys(GENDER_CODES[version]).join(', ')}).`);
+    issues.error(path, 'VALUE_NOT_IN_TABLE', `${path} "${excerpt(value)}" is not a SCRIPT ${version} gender code (${Object.keys(GENDER_CODES[version]).join(', ')}).`, {
+      expected: expectedCodes(Object.keys(GENDER_CODES[version])),
+      actual: actualValue(value),
+    });
   } else if ((name === 'PotencyUnitCode' || (name === 'Code' && parentName === 'QuantityUnitOfMeasure')) && !/^C\d{3,6}$/.test(value)) {
     issues.error(path, 'VALUE_NOT_IN_TABLE', `${path} "${excerpt(value)}" is not an NCI unit-of-measure code (C followed by digits, e.g. C48542 for tablet).`);
   } else if (name === 'Code' && parentName === 'Status' && !/^\d{3}$/.test(value)) {

@@ -30,6 +30,7 @@ import {
   type TelecomFormat,
 } from './telecom-d0-definitions.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { actualValue, expectedCodes } from '../../kernel/issue-detail.ts';
 
 /** Header field value by id. */
 export function headerValue(message: TelecomMessage, id: string): string {
@@ -59,21 +60,28 @@ const FORMAT_WORDS: Record<TelecomFormat, string> = {
 /** Checks one value against a format and width; reports under `path`. */
 function checkFormat(path: string, label: string, value: string, format: TelecomFormat, maxLength: number, issues: IssueCollector): void {
   if (value.length > maxLength) {
-    issues.strictError(path, 'FIELD_TOO_LONG', `${label} is ${value.length} characters long; the maximum is ${maxLength}.`);
+    issues.strictError(path, 'FIELD_TOO_LONG', `${label} is ${value.length} characters long; the maximum is ${maxLength}.`, {
+      expected: `at most ${maxLength} characters`,
+      actual: `${value.length} characters`,
+    });
   }
   switch (format) {
     case 'N':
     case 'Q':
-      if (!/^\d+$/.test(value)) issues.error(path, 'INVALID_DATA_TYPE', `${label} must be ${FORMAT_WORDS[format]}, but is "${excerpt(value)}".`);
+      if (!/^\d+$/.test(value)) {
+        issues.error(path, 'INVALID_DATA_TYPE', `${label} must be ${FORMAT_WORDS[format]}, but is "${excerpt(value)}".`, { expected: FORMAT_WORDS[format], actual: actualValue(value) });
+      }
       break;
     case 'D':
-      if (!isCcyymmdd(value)) issues.error(path, 'INVALID_DATE', `${label} must be a real date written CCYYMMDD, but is "${excerpt(value)}".`);
+      if (!isCcyymmdd(value)) {
+        issues.error(path, 'INVALID_DATE', `${label} must be a real date written CCYYMMDD, but is "${excerpt(value)}".`, { expected: 'a real date, CCYYMMDD', actual: actualValue(value) });
+      }
       break;
     case 'S':
       if (/^\d+$/.test(value)) {
         issues.strictError(path, 'INVALID_DATA_TYPE', `${label} is "${excerpt(value)}" without a sign character; D.0 amounts end in an overpunch character ({, A-I, }, J-R).`);
       } else if (!decodeOverpunch(value)) {
-        issues.error(path, 'INVALID_DATA_TYPE', `${label} must be ${FORMAT_WORDS.S}, but is "${excerpt(value)}".`);
+        issues.error(path, 'INVALID_DATA_TYPE', `${label} must be ${FORMAT_WORDS.S}, but is "${excerpt(value)}".`, { expected: FORMAT_WORDS.S, actual: actualValue(value) });
       }
       break;
     case 'A':
@@ -114,7 +122,10 @@ function validateHeader(message: TelecomMessage, issues: IssueCollector): void {
   }
   const code = headerValue(message, 'A3');
   if (code && !(code in TRANSACTION_CODES)) {
-    issues.error('Header.A3', 'VALUE_NOT_IN_TABLE', `103-A3 (Transaction Code) "${excerpt(code)}" is not a D.0 transaction code (B1, B2, B3, E1, ...).`);
+    issues.error('Header.A3', 'VALUE_NOT_IN_TABLE', `103-A3 (Transaction Code) "${excerpt(code)}" is not a D.0 transaction code (B1, B2, B3, E1, ...).`, {
+      expected: expectedCodes(Object.keys(TRANSACTION_CODES)),
+      actual: actualValue(code),
+    });
   }
   const count = headerValue(message, 'A9');
   if (/^\d$/.test(count) && (Number(count) < 1 || Number(count) > 4)) {
@@ -122,7 +133,10 @@ function validateHeader(message: TelecomMessage, issues: IssueCollector): void {
   }
   const qualifier = headerValue(message, 'B2');
   if (qualifier && !(qualifier in SERVICE_PROVIDER_ID_QUALIFIERS)) {
-    issues.error('Header.B2', 'VALUE_NOT_IN_TABLE', `202-B2 (Service Provider ID Qualifier) "${excerpt(qualifier)}" is not one of ${Object.keys(SERVICE_PROVIDER_ID_QUALIFIERS).join(', ')}.`);
+    issues.error('Header.B2', 'VALUE_NOT_IN_TABLE', `202-B2 (Service Provider ID Qualifier) "${excerpt(qualifier)}" is not one of ${Object.keys(SERVICE_PROVIDER_ID_QUALIFIERS).join(', ')}.`, {
+      expected: expectedCodes(Object.keys(SERVICE_PROVIDER_ID_QUALIFIERS)),
+      actual: actualValue(qualifier),
+    });
   }
   const providerId = headerValue(message, 'B1');
   if (qualifier === NPI_QUALIFIER && providerId) checkIdentifier('Header.B1', fieldLabel('B1'), providerId, 'NPI', issues);
