@@ -7,6 +7,7 @@
 import type { FieldDescription, StandardAdapter, ValidationIssue } from '../../kernel/standards-registry.ts';
 import type { KnowledgeBase, KnowledgeEntry, TriageCategory } from './knowledge-base.ts';
 import { detectSignals, type MessageSignals } from './message-signals.ts';
+import { findingFix, type FindingFix } from './finding-fixes.ts';
 
 /** One suggested fix, in the order to try. */
 export interface SuggestedFix {
@@ -48,7 +49,7 @@ export interface TriageResult {
 }
 
 /** A finding as triage reads it (from a validation, or parsed from a caller's strings). */
-export type TriageFinding = Pick<ValidationIssue, 'field' | 'code' | 'severity'>;
+export type TriageFinding = Pick<ValidationIssue, 'field' | 'code' | 'severity' | 'expected'>;
 
 /** Input of {@link TriageEngine.triage}. */
 export interface TriageInput {
@@ -287,7 +288,9 @@ export class TriageEngine {
     if (primary.entry.field !== undefined || primary.entry.signal !== undefined) confidence += 0.05;
     if (categories.size >= 3) confidence -= 0.1;
     if ((primary.finding as { guessed?: boolean }).guessed) confidence = Math.min(confidence, 0.35);
+    const own = findingFix(primary.entry.category, primary.finding.code, primary.finding.field, primary.finding.expected);
     return this.answer(primary.entry, values(primary.finding.field), others.map((item) => ({ entry: item.entry, values: values(item.finding.field) })), {
+      own,
       affectedFields,
       standard,
       messageType,
@@ -312,10 +315,17 @@ export class TriageEngine {
       signals: MessageSignals;
       notes: string[];
       confidence: number | undefined;
+      /** The finding's own fix (finding-fixes.ts): it comes first and stands for the entry's first sender fix. */
+      own?: FindingFix;
     },
   ): TriageResult {
     const fixes: SuggestedFix[] = [];
     const seen = new Set<string>();
+    if (facts.own) {
+      fixes.push({ order: 1, ...facts.own });
+      const generic = entry.fixes.find((fix) => fix.side === 'sender');
+      if (generic) seen.add(`sender|${fill(generic.field, values)}|${fill(generic.action, values)}`);
+    }
     const addFixes = (source: KnowledgeEntry, sourceValues: Record<string, string>) => {
       for (const fix of source.fixes) {
         const made = { side: fix.side, field: fill(fix.field, sourceValues), action: fill(fix.action, sourceValues) };
