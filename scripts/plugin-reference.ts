@@ -90,7 +90,7 @@ function eventsOf(dir: string): { emits: string[]; listens: string[] } {
   for (const file of sourceFiles(dir)) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/\.emit\(\s*'([a-z][\w.-]*)'/g)) emits.add(match[1] as string);
-    for (const match of text.matchAll(/\.(?:on|once)\(\s*'([a-z][\w.-]*)'/g)) listens.add(match[1] as string);
+    for (const match of text.matchAll(/\.(?:on|once)\(\s*'([a-z][\w-]*\.[\w.-]+)'/g)) listens.add(match[1] as string);
     for (const match of text.matchAll(/for \(const \w+ of \[([^\]]+)\] as const\)\s*events\.on\(/g)) {
       for (const name of (match[1] as string).matchAll(/'([a-z][\w.-]*)'/g)) listens.add(name[1] as string);
     }
@@ -156,12 +156,12 @@ async function referenceTexts(): Promise<Map<string, string>> {
       }
       const prefixes = TABLE_PREFIXES[id] ?? [`${id.replace(/-/g, '_')}_`];
       const ownTables = tables.filter((name) => prefixes.some((prefix) => name.startsWith(prefix)));
-      if (ownTables.length > 0) lines.push('', '### Tables', '', ownTables.map((name) => `\`${name}\``).join(', '));
+      if (ownTables.length > 0) lines.push('', '### Tables', '', ...ownTables.map((name) => `- \`${name}\``));
       const events = eventsOf(plugin.directory);
       if (events.emits.length > 0 || events.listens.length > 0) {
         lines.push('', '### Events', '');
-        if (events.emits.length > 0) lines.push(`Emits: ${events.emits.map((name) => `\`${name}\``).join(', ')}.`);
-        if (events.listens.length > 0) lines.push(`${events.emits.length > 0 ? '\n' : ''}Listens to: ${events.listens.map((name) => `\`${name}\``).join(', ')}.`);
+        if (events.emits.length > 0) lines.push('Emits:', '', ...events.emits.map((name) => `- \`${name}\``));
+        if (events.listens.length > 0) lines.push(...(events.emits.length > 0 ? [''] : []), 'Listens to:', '', ...events.listens.map((name) => `- \`${name}\``));
       }
       texts.set(id, `${lines.join('\n')}\n`);
     }
@@ -170,6 +170,20 @@ async function referenceTexts(): Promise<Map<string, string>> {
     await workbench.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Text wrapped at 118 characters, at spaces. */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > 118) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.join('\n');
 }
 
 /** The README with its reference part replaced (or added at the end). */
@@ -187,7 +201,7 @@ for (const [id, reference] of await referenceTexts()) {
   const path = join(projectRoot, 'plugins', id, 'README.md');
   if (!existsSync(join(projectRoot, 'plugins', id))) continue;
   const manifest = JSON.parse(readFileSync(join(projectRoot, 'plugins', id, 'plugin.json'), 'utf8')) as { description: string };
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : `# ${id}\n\n${manifest.description}\n`;
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : `# ${id}\n\n${wrapped(manifest.description)}\n`;
   const next = withReference(current, reference);
   if (next === current) continue;
   if (check) stale.push(relative(projectRoot, path));
