@@ -12,21 +12,12 @@
  * - the README stays a front door (under 250 lines) and no documentation line outside tables and code runs over 160
  *   characters.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve, dirname, sep } from 'node:path';
+import { documentationFiles, filesUnder } from './tree-files.ts';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const problems: string[] = [];
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
 
 /** Kernel modules that boot the service or build its services; plugins get those services from their context. */
 const KERNEL_INTERNALS = new Set(
@@ -47,7 +38,7 @@ const IMPORT = /(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]
 const EXPORT = /^export\s+(?:async\s+)?(?:function|class|interface|type|const|let|enum|abstract\s+class)\s+(\w+)/;
 
 for (const top of ['kernel', 'plugins']) {
-  for (const file of sourceFiles(join(root, top))) {
+  for (const file of filesUnder(join(root, top), '.ts')) {
     const rel = relative(root, file);
     const text = readFileSync(file, 'utf8');
     const ownPlugin = top === 'plugins' ? rel.split(sep)[1] : undefined;
@@ -90,29 +81,11 @@ for (const top of ['kernel', 'plugins']) {
   }
 }
 
-/** The documentation: the front door, the project notes, docs/ and each plugin's README. */
-function documentationFiles(): string[] {
-  const files = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'bench/README.md'].map((name) => join(root, name));
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.md')) files.push(path);
-    }
-  };
-  walk(join(root, 'docs'));
-  for (const plugin of readdirSync(join(root, 'plugins'))) {
-    const readme = join(root, 'plugins', plugin, 'README.md');
-    if (statSync(join(root, 'plugins', plugin)).isDirectory() && readdirSync(join(root, 'plugins', plugin)).includes('README.md')) files.push(readme);
-  }
-  return files;
-}
-
 const README_MAX_LINES = 250;
 const DOC_LINE_MAX = 160;
 const readmeLines = readFileSync(join(root, 'README.md'), 'utf8').split('\n').length;
 if (readmeLines >= README_MAX_LINES) problems.push(`README.md: ${readmeLines} lines; keep it a front door under ${README_MAX_LINES} and move detail to docs/`);
-for (const file of documentationFiles()) {
+for (const file of documentationFiles(root)) {
   let inCode = false;
   readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
     if (line.startsWith('```')) inCode = !inCode;

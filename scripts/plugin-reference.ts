@@ -9,12 +9,13 @@
  * Usage: node --import tsx scripts/plugin-reference.ts [--check]
  * `--check` writes nothing and exits 1 naming every README whose reference is out of date (a test runs it).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { projectRoot } from '../kernel/project-root.ts';
 import { createWorkbench } from '../kernel/workbench.ts';
+import { filesUnder } from './tree-files.ts';
 
 const START = '<!-- reference:start (written by scripts/plugin-reference.ts; edit above or below) -->';
 const END = '<!-- reference:end -->';
@@ -73,21 +74,11 @@ function configRows(schema: JsonSchema, prefix = ''): string[] {
   return rows;
 }
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
-
 /** Event names a plugin's sources emit and listen to (`events.emit('x'`, `events.on('x'`, lists of names). */
 function eventsOf(dir: string): { emits: string[]; listens: string[] } {
   const emits = new Set<string>();
   const listens = new Set<string>();
-  for (const file of sourceFiles(dir)) {
+  for (const file of filesUnder(dir, '.ts')) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/\.emit\(\s*'([a-z][\w.-]*)'/g)) emits.add(match[1] as string);
     for (const match of text.matchAll(/\.(?:on|once)\(\s*'([a-z][\w-]*\.[\w.-]+)'/g)) listens.add(match[1] as string);

@@ -3,27 +3,14 @@
  * the parts of a complex extension), an unknown one in FHIR's own namespace is an error, and every extension's url
  * must be absolute. Extensions of other namespaces pass unjudged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { bridgeValidation } from '../helpers/bridge-validation.ts';
 
-interface Issue {
-  field: string;
-  code: string;
-  message: string;
-}
-
-let wb: TestWorkbench;
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(async () => {
-  await wb?.stop();
-});
+const bridge = bridgeValidation();
 
 async function errorsOf(resource: unknown): Promise<string[]> {
-  const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: resource, standard: 'fhir', mode: 'strict' } });
-  expect(res.status).toBe(200);
-  return (res.json.data.errors as Issue[]).map((issue) => `${issue.code} ${issue.field}`);
+  const data = await bridge.validate({ messageContent: resource, standard: 'fhir', mode: 'strict' });
+  return data.errors.map((issue) => `${issue.code} ${issue.field}`);
 }
 
 const CORE = 'http://hl7.org/fhir/StructureDefinition/';

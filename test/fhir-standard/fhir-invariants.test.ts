@@ -4,31 +4,16 @@
  * (dom-3, org-1), `warning` invariants as warnings in both modes (nor-1, vsd-0), each named by its key at its place;
  * and the valid form of each passes without that finding.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { bridgeValidation, type ValidationFinding } from '../helpers/bridge-validation.ts';
 
-interface Issue {
-  field: string;
-  code: string;
-  severity: string;
-  message: string;
+const bridge = bridgeValidation();
+
+function validate(resource: unknown, mode: 'strict' | 'compatibility' = 'strict') {
+  return bridge.validate({ messageContent: resource, standard: 'fhir', mode });
 }
 
-let wb: TestWorkbench;
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(async () => {
-  await wb?.stop();
-});
-
-async function validate(resource: unknown, mode: 'strict' | 'compatibility' = 'strict'): Promise<{ isValid: boolean; errors: Issue[]; warnings: Issue[] }> {
-  const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: resource, standard: 'fhir', mode } });
-  expect(res.status).toBe(200);
-  return res.json.data;
-}
-
-const failing = (issues: Issue[], key: string): string[] => issues.filter((i) => i.message.includes(`invariant ${key}:`)).map((i) => i.field);
+const failing = (issues: ValidationFinding[], key: string): string[] => issues.filter((i) => i.message.includes(`invariant ${key}:`)).map((i) => i.field);
 
 const NARRATIVE = { status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml">An example</div>' };
 

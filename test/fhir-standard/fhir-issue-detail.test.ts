@@ -2,28 +2,16 @@
  * Every FHIR R4 finding the checks can describe says what was expected and what was found, through the real bridge
  * (`POST /api/validate`, whose responses are checked against their schemas).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { bridgeValidation, type ValidationFinding } from '../helpers/bridge-validation.ts';
 
-interface Issue {
-  field: string;
-  code: string;
-  expected?: string;
-  actual?: string;
-}
+type Issue = ValidationFinding;
 
-let wb: TestWorkbench;
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(async () => {
-  await wb?.stop();
-});
+const bridge = bridgeValidation();
 
 async function issues(resource: unknown): Promise<Issue[]> {
-  const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: resource, standard: 'fhir', mode: 'strict' } });
-  expect(res.status).toBe(200);
-  return [...res.json.data.errors, ...res.json.data.warnings];
+  const data = await bridge.validate({ messageContent: resource, standard: 'fhir', mode: 'strict' });
+  return [...data.errors, ...data.warnings];
 }
 
 const at = (list: Issue[], code: string, field: string): Issue | undefined => list.find((i) => i.code === code && i.field === field);

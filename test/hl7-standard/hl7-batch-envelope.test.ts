@@ -2,8 +2,8 @@
  * HL7 v2 batch envelopes through the real bridge: a file is [FHS] {[BHS] {MSH...} [BTS]} [FTS]. Each defect of the
  * envelope is an error in both modes, named at the envelope segment that carries it; a sound envelope adds nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { bridgeValidation, type ValidationFinding } from '../helpers/bridge-validation.ts';
 
 const HEADER_FIELDS = '|^~\\&|SND|FAC|RCV|RFAC|20250101120000';
 
@@ -20,28 +20,13 @@ function file(...lines: string[]): string {
   return lines.join('\r');
 }
 
-interface Issue {
-  field: string;
-  code: string;
-  severity: string;
-  message: string;
+const bridge = bridgeValidation();
+
+function validate(content: string, mode: 'strict' | 'compatibility') {
+  return bridge.validate({ messageContent: content, standard: 'hl7', mode });
 }
 
-let wb: TestWorkbench;
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(async () => {
-  await wb?.stop();
-});
-
-async function validate(content: string, mode: 'strict' | 'compatibility'): Promise<{ isValid: boolean; errors: Issue[] }> {
-  const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: content, standard: 'hl7', mode } });
-  expect(res.status).toBe(200);
-  return { isValid: res.json.data.isValid, errors: res.json.data.errors };
-}
-
-const envelopeErrors = (errors: Issue[]): string[] => errors.filter((e) => e.code === 'BATCH_ENVELOPE_INVALID').map((e) => e.field);
+const envelopeErrors = (errors: ValidationFinding[]): string[] => errors.filter((e) => e.code === 'BATCH_ENVELOPE_INVALID').map((e) => e.field);
 
 describe('HL7 v2 batch envelopes', () => {
   it('accepts a sound file of two batches in both modes', async () => {
