@@ -536,6 +536,20 @@ export class Hl7Deidentifier {
 
   private rewrite(kind: FieldKind, value: string, path: string, context: MessageContext): string {
     const { delimiters, report, pseudonyms } = context;
+    // Kinds that read the field whole are answered before it is split into components.
+    switch (kind) {
+      case 'DATE':
+        return this.dateField(value, path, context);
+      case 'freeText':
+        return this.scrub(value, path, context);
+      case 'ssn':
+        report.add(path, 'ssn');
+        return pseudonyms.ssn(unescaped(value, delimiters.escape));
+      case 'redact':
+        return this.redact(value, path, context);
+      default:
+        break;
+    }
     const components = value.split(delimiters.component);
     switch (kind) {
       case 'XPN':
@@ -591,13 +605,9 @@ export class Hl7Deidentifier {
         this.setComponent(components, 0, 'licenseNumber', 'licenseNumber', path, context);
         this.setComponent(components, 2, 'date', 'date', path, context);
         break;
-      case 'DATE':
-        return this.dateField(value, path, context);
       case 'TS':
         this.setComponent(components, 0, 'date', 'date', path, context);
         break;
-      case 'freeText':
-        return this.scrub(value, path, context);
       case 'coded':
         for (const index of [1, 4, 8]) {
           if (components[index]) components[index] = this.scrub(components[index]!, this.componentPath(path, index), context);
@@ -608,9 +618,6 @@ export class Hl7Deidentifier {
       case 'RP':
         if (components[0]) components[0] = this.scrub(components[0], this.componentPath(path, 0), context);
         break;
-      case 'ssn':
-        report.add(path, 'ssn');
-        return pseudonyms.ssn(unescaped(value, delimiters.escape));
       case 'city':
         report.add(path, 'city');
         return pseudonyms.city(unescaped(components[0] ?? value, delimiters.escape));
@@ -621,8 +628,6 @@ export class Hl7Deidentifier {
         }
         this.setComponent(components, 0, 'county', 'county', path, context);
         break;
-      case 'redact':
-        return this.redact(value, path, context);
       default:
         this.setComponent(components, 0, kind, kind, path, context);
         break;

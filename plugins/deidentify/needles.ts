@@ -43,6 +43,19 @@ function isWordChar(code: number, char: string): boolean {
   return LETTER_OR_DIGIT.test(char);
 }
 
+/** {@link isWordChar} of the character at `index` of `text` (no one-character string is made for ASCII). */
+function isWordAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return LETTER_OR_DIGIT.test(text[index]!);
+}
+
+/**
+ * Prefixes shorter than this many characters are kept exactly; a longer run is tested by its head of this length
+ * and the longest needle sharing it, so adding a needle costs a few short keys whatever its length.
+ */
+const PREFIX_CHARS = 4;
+
 /** Soft separators between the words of one occurrence. */
 function isSoftGap(text: string, from: number, to: number): boolean {
   if (to - from > 3) return false;
@@ -88,26 +101,39 @@ export function wordsOf(text: string): Words {
 
 /** The normalised form of a needle (its words concatenated), or undefined when the needle is ignored by the rule above. */
 export function normaliseNeedle(value: string): string | undefined {
+  // Runs of letters and digits are sliced whole (no string built a character at a time) and lower-cased once.
   let joined = '';
+  let count = 0;
+  let runStart = -1;
   let words = 0;
   let digitsOnly = true;
-  let inWord = false;
+  let upper = false;
   let ascii = true;
-  for (let index = 0; index < value.length && joined.length < MAX_NEEDLE_CHARS; index++) {
+  let index = 0;
+  for (; index < value.length && count < MAX_NEEDLE_CHARS; index++) {
     const code = value.charCodeAt(index);
     if (code >= 128) {
       ascii = false;
       break;
     }
     const digit = code >= 48 && code <= 57;
-    const letter = (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+    const capital = code >= 65 && code <= 90;
+    const letter = capital || (code >= 97 && code <= 122);
     if (digit || letter) {
-      if (!inWord) words++;
-      inWord = true;
+      if (runStart < 0) {
+        runStart = index;
+        words++;
+      }
+      count++;
       if (letter) digitsOnly = false;
-      joined += code <= 90 && code >= 65 ? String.fromCharCode(code + 32) : value[index];
-    } else inWord = false;
+      if (capital) upper = true;
+    } else if (runStart >= 0) {
+      joined += value.slice(runStart, index);
+      runStart = -1;
+    }
   }
+  if (ascii && runStart >= 0) joined += value.slice(runStart, index);
+  if (upper) joined = joined.toLowerCase();
   if (!ascii) {
     const { norms } = wordsOf(value);
     joined = '';
@@ -131,6 +157,8 @@ export function normaliseNeedle(value: string): string | undefined {
 export class NeedleSet<T> {
   private readonly targets = new Map<string, T>();
   private readonly prefixes = new Set<string>();
+  /** The first {@link PREFIX_CHARS} characters of every longer needle, with the longest needle length sharing them. */
+  private readonly heads = new Map<string, number>();
   /** The first one or two characters of every needle, as char codes: a word starting otherwise is skipped unread. */
   private readonly starts = new Set<number>();
 
@@ -146,7 +174,12 @@ export class NeedleSet<T> {
   addNormalised(norm: string, payload: T): void {
     if (this.targets.has(norm)) return;
     this.targets.set(norm, payload);
-    for (let length = 1; length < norm.length; length++) this.prefixes.add(norm.slice(0, length));
+    const exact = Math.min(norm.length, PREFIX_CHARS);
+    for (let length = 1; length < exact; length++) this.prefixes.add(norm.slice(0, length));
+    if (norm.length > PREFIX_CHARS) {
+      const head = norm.slice(0, PREFIX_CHARS);
+      if ((this.heads.get(head) ?? 0) < norm.length) this.heads.set(head, norm.length);
+    }
     this.starts.add(norm.charCodeAt(0));
     this.starts.add(norm.charCodeAt(0) * 65_536 + norm.charCodeAt(1));
   }
@@ -163,6 +196,15 @@ export class NeedleSet<T> {
     return this.starts.has(first * 65_536 + second);
   }
 
+  /**
+   * Whether a run of words reading `joined` could still grow into a needle: exactly while it is short, and for a
+   * longer run while some needle starting like it is longer still (the exact match is checked at every step anyway).
+   */
+  private couldGrow(joined: string): boolean {
+    if (joined.length < PREFIX_CHARS) return this.prefixes.has(joined);
+    return (this.heads.get(joined.length === PREFIX_CHARS ? joined : joined.slice(0, PREFIX_CHARS)) ?? 0) > joined.length;
+  }
+
   /** Number of distinct needles. */
   get size(): number {
     return this.targets.size;
@@ -176,10 +218,10 @@ export class NeedleSet<T> {
     // words after it only while their concatenation is a prefix of one.
     let index = 0;
     while (index < text.length) {
-      while (index < text.length && !isWordChar(text.charCodeAt(index), text[index]!)) index++;
+      while (index < text.length && !isWordAt(text, index)) index++;
       if (index >= text.length) break;
       const start = index;
-      while (index < text.length && isWordChar(text.charCodeAt(index), text[index]!)) index++;
+      while (index < text.length && isWordAt(text, index)) index++;
       if (!this.couldStart(text, start, index)) continue;
       let joined = normaliseWord(text.slice(start, index));
       let best = -1;
@@ -191,12 +233,12 @@ export class NeedleSet<T> {
           best = wordEnd;
           payload = hit;
         }
-        if (!this.prefixes.has(joined)) break;
+        if (!this.couldGrow(joined)) break;
         let next = wordEnd;
-        while (next < text.length && !isWordChar(text.charCodeAt(next), text[next]!)) next++;
+        while (next < text.length && !isWordAt(text, next)) next++;
         if (next >= text.length || !isSoftGap(text, wordEnd, next)) break;
         let nextEnd = next;
-        while (nextEnd < text.length && isWordChar(text.charCodeAt(nextEnd), text[nextEnd]!)) nextEnd++;
+        while (nextEnd < text.length && isWordAt(text, nextEnd)) nextEnd++;
         joined += normaliseWord(text.slice(next, nextEnd));
         wordEnd = nextEnd;
       }

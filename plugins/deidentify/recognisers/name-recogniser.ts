@@ -35,6 +35,30 @@ interface Token {
   gap: string;
 }
 
+/** Characters cut from the end of a word: full stop, apostrophes, hyphen. */
+const TRAILING: ReadonlySet<number> = new Set([46, 39, 0x2019, 45]);
+/** Apostrophes of a possessive `'s`. */
+const APOSTROPHES: ReadonlySet<number> = new Set([39, 0x2019]);
+
+/** Whether `gap` is one or two blanks or tabs (the words are joined). */
+function isJoinGap(gap: string): boolean {
+  if (gap.length < 1 || gap.length > 2) return false;
+  for (let index = 0; index < gap.length; index++) {
+    const code = gap.charCodeAt(index);
+    if (code !== 32 && code !== 9) return false;
+  }
+  return true;
+}
+
+/** Whether `gap` is an optional full stop and one or two spaces (after an initial or a title). */
+function isInitialGap(gap: string): boolean {
+  const from = gap.charCodeAt(0) === 46 ? 1 : 0;
+  const spaces = gap.length - from;
+  if (spaces < 1 || spaces > 2) return false;
+  for (let index = from; index < gap.length; index++) if (gap.charCodeAt(index) !== 32) return false;
+  return true;
+}
+
 function tokensOf(text: string): Token[] {
   const tokens: Token[] = [];
   WORD.lastIndex = 0;
@@ -42,12 +66,16 @@ function tokensOf(text: string): Token[] {
   let last = 0;
   while ((match = WORD.exec(text)) !== null) {
     const raw = match[0];
-    const word = raw.replace(/[.'’-]+$/, '');
+    let length = raw.length;
+    while (length > 0 && TRAILING.has(raw.charCodeAt(length - 1))) length--;
+    const word = length === raw.length ? raw : raw.slice(0, length);
     const first = word[0] ?? '';
+    const lower = word.toLowerCase();
+    const possessive = lower.length >= 2 && lower.charCodeAt(lower.length - 1) === 115 && APOSTROPHES.has(lower.charCodeAt(lower.length - 2));
     tokens.push({
       start: match.index,
       end: match.index + word.length,
-      norm: word.toLowerCase().replace(/['’]s$/, ''),
+      norm: possessive ? lower.slice(0, -2) : lower,
       capital: first !== first.toLowerCase(),
       initial: word.length === 1,
       gap: text.slice(last, match.index),
@@ -63,8 +91,8 @@ export function recogniseNames(text: string): Recognised[] {
   const { given, family } = nameDictionaries();
   const isName = (token: Token | undefined) => !!token && token.capital && !token.initial && (given.has(token.norm) || family.has(token.norm));
   const strong = (token: Token | undefined) => isName(token) && !EVERYDAY_WORDS.has(token!.norm);
-  const joined = (token: Token | undefined) => !!token && /^[ \t]{1,2}$/.test(token.gap);
-  const afterInitial = (token: Token | undefined) => !!token && /^\.? {1,2}$/.test(token.gap);
+  const joined = (token: Token | undefined) => !!token && isJoinGap(token.gap);
+  const afterInitial = (token: Token | undefined) => !!token && isInitialGap(token.gap);
   const tokens = tokensOf(text);
   const kinds = new Map<number, 'givenName' | 'familyName'>();
   for (let index = 0; index < tokens.length; index++) {
