@@ -76,7 +76,19 @@ const PORT_VARIABLES = {
   WORKBENCH_POPULATION_PORT: 'population',
 } as const;
 
-function environmentOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json {
+/** Every WORKBENCH_* variable that sets a config key (WORKBENCH_CONFIG names the file itself). */
+export const CONFIG_ENVIRONMENT_VARIABLES = [
+  'WORKBENCH_DATA_DIR',
+  'WORKBENCH_TIER',
+  'WORKBENCH_STORAGE_URL',
+  'WORKBENCH_LOG_LEVEL',
+  'WORKBENCH_JWT_SECRET',
+  'WORKBENCH_NODE_NAME',
+  ...Object.keys(PORT_VARIABLES),
+] as const;
+
+/** The config keys the environment sets, as a partial config (problems collects unusable values). */
+export function environmentOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json {
   const out: Json = {};
   if (env.WORKBENCH_DATA_DIR) out.dataDir = env.WORKBENCH_DATA_DIR;
   if (env.WORKBENCH_TIER) out.tier = env.WORKBENCH_TIER;

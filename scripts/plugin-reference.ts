@@ -4,7 +4,8 @@
  * where routes are tagged with their plugin), its config section (keys, types and defaults from its zod schema), its
  * error codes, the tables it owns (the embedded database after every migration ran) and the events it emits and
  * listens to (read from its sources). The text between the README's reference markers is replaced; the rest of the
- * README is the plugin author's.
+ * README is the plugin author's. The same run writes the table of every kernel config key, with its default and
+ * environment variable, into docs/reference/configuration.md.
  *
  * Usage: node --import tsx scripts/plugin-reference.ts [--check]
  * `--check` writes nothing and exits 1 naming every README whose reference is out of date (a test runs it).
@@ -14,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { projectRoot } from '../kernel/project-root.ts';
+import { CONFIG_ENVIRONMENT_VARIABLES, environmentOverrides } from '../kernel/config-loader.ts';
+import { kernelConfigSchema } from '../kernel/config-schema.ts';
 import { createWorkbench } from '../kernel/workbench.ts';
 import { filesUnder } from './tree-files.ts';
 
@@ -53,7 +56,7 @@ function cell(text: string): string {
 }
 
 function typeOf(schema: JsonSchema): string {
-  if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(' \\| ');
+  if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   if (schema.anyOf) return schema.anyOf.map(typeOf).join(' or ');
   if (Array.isArray(schema.type)) return schema.type.join(' or ');
   if (schema.type === 'array' && schema.items) return `array of ${typeOf(schema.items)}`;
@@ -186,9 +189,54 @@ function withReference(readme: string, reference: string): string {
   return `${readme.trimEnd()}\n\n${block}\n`;
 }
 
+/** The config key (dotted) each environment variable sets, found by setting it and reading what changed. */
+function environmentKeys(): Map<string, string> {
+  const keys = new Map<string, string>();
+  const flatten = (value: unknown, prefix: string): string[] =>
+    value !== null && typeof value === 'object' ? Object.entries(value).flatMap(([key, child]) => flatten(child, prefix ? `${prefix}.${key}` : key)) : [prefix];
+  for (const variable of CONFIG_ENVIRONMENT_VARIABLES) {
+    for (const key of flatten(environmentOverrides({ [variable]: variable.endsWith('_PORT') ? '1' : 'x' }, []), '')) keys.set(key, variable);
+  }
+  return keys;
+}
+
+/** The generated table of every kernel config key, with the plugin sections' READMEs linked. */
+function configurationReference(pluginIds: readonly string[]): string {
+  const variables = environmentKeys();
+  const rows = configRows(z.toJSONSchema(kernelConfigSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema).map((row) => {
+    const key = /^\| `([^`]+)`/.exec(row)?.[1] ?? '';
+    const variable = variables.get(key);
+    return `${row} ${variable ? `\`${variable}\`` : ''} |`;
+  });
+  return [
+    '## Every key',
+    '',
+    'Generated from the config schemas (`node --import tsx scripts/plugin-reference.ts`); the table above explains them.',
+    '',
+    '| key | type | default | environment variable |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+    "Plugin sections (`plugins.<id>`), each in its plugin's README:",
+    '',
+    ...pluginIds.map((id) => `- [${id}](../../plugins/${id}/README.md)`),
+    '',
+  ].join('\n');
+}
+
 const check = process.argv.includes('--check');
 const stale: string[] = [];
-for (const [id, reference] of await referenceTexts()) {
+const references = await referenceTexts();
+{
+  const path = join(projectRoot, 'docs', 'reference', 'configuration.md');
+  const current = readFileSync(path, 'utf8');
+  const next = withReference(current, configurationReference([...references.keys()].sort()));
+  if (next !== current) {
+    if (check) stale.push(relative(projectRoot, path));
+    else writeFileSync(path, next);
+  }
+}
+for (const [id, reference] of references) {
   const path = join(projectRoot, 'plugins', id, 'README.md');
   if (!existsSync(join(projectRoot, 'plugins', id))) continue;
   const manifest = JSON.parse(readFileSync(join(projectRoot, 'plugins', id, 'plugin.json'), 'utf8')) as { description: string };

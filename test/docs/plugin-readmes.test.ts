@@ -1,7 +1,8 @@
 /**
  * Every plugin has a README, and the reference part of each (routes, config keys and defaults, error codes, tables,
  * events, written by scripts/plugin-reference.ts from the running service) is current: a route or config key added
- * without running the script fails here, naming the README.
+ * without running the script fails here, naming the README. The same holds for the generated table of every kernel
+ * config key in docs/reference/configuration.md.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -17,7 +18,7 @@ describe('plugin READMEs', () => {
     expect(plugins.filter((name) => !existsSync(join(projectRoot, 'plugins', name, 'README.md')))).toEqual([]);
   });
 
-  it('the reference part of each README is what the service registers', () => {
+  it('the reference part of each README, and the table of config keys, is what the service registers', () => {
     const tsx = pathToFileURL(join(projectRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
     const run = spawnSync(process.execPath, ['--import', tsx, join(projectRoot, 'scripts', 'plugin-reference.ts'), '--check'], {
       cwd: projectRoot,
