@@ -53,8 +53,9 @@ describe('FHIR robustness', () => {
     const deep = `{"resourceType":"Patient","extension":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     expect(validateSafely(deep).errors.map((e) => e.code)).toEqual(['PARSE_ERROR']);
     // Just under the limit: nested extensions are legal FHIR and get validated.
-    let extension: Record<string, unknown> = { url: 'leaf', valueString: 'x' };
-    for (let i = 0; i < 50; i++) extension = { url: `level${i}`, extension: [extension] };
+    // (an extension's url is absolute; nested parts may carry plain names, but absolute ones are legal there too)
+    let extension: Record<string, unknown> = { url: 'http://example.org/fhir/StructureDefinition/leaf', valueString: 'x' };
+    for (let i = 0; i < 50; i++) extension = { url: `http://example.org/fhir/StructureDefinition/level${i}`, extension: [extension] };
     expect(validateSafely(json(patient({ extension: [extension] }))).errors).toEqual([]);
   });
 
