@@ -35,6 +35,8 @@ describe('POST /api/validate with HL7 v2', () => {
         code: 'REQUIRED_FIELD_MISSING',
         severity: 'error',
         message: 'PID.5 (Patient Name) is required in ADT^A01 v2.5.1 but is empty.',
+        expected: 'a value',
+        actual: 'empty',
       },
     ]);
   });

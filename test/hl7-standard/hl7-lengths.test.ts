@@ -33,6 +33,8 @@ describe('FIELD_TOO_LONG', () => {
           code: 'FIELD_TOO_LONG',
           severity: 'warning',
           message: 'MSH.10 (Message Control ID) is 25 characters long; ORU^R01 v2.5.1 publishes a maximum of 20, beyond which a receiver may truncate it.',
+          expected: 'at most 20 characters',
+          actual: '25 characters',
         },
       ]);
     }
