@@ -319,7 +319,7 @@ export class RollupReader {
     const first = floorTo(sinceMs, stepMs);
     const points = Math.ceil((untilMs - first) / stepMs);
     if (points > MAX_SERIES_POINTS) {
-      throw invalid(`the series would have ${points} points, more than ${MAX_SERIES_POINTS}; use a coarser step or a shorter window`);
+      throw invalid(`the window from ${iso(sinceMs)} to ${iso(untilMs)} holds ${points} ${query.step}s, more than ${MAX_SERIES_POINTS}; give a shorter window`);
     }
     const ids = checkInterfaceIds(query.interfaceIds);
     const from = iso(first);

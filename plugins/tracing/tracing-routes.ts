@@ -162,7 +162,7 @@ export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRoute
     description:
       'A pair is the same control id, or an acknowledgement whose MSA-2 names the source control id, or else the same ' +
       'patient and message type with MSH-7 within match_window_ms. The hop is destination received time minus ' +
-      'source received time. Window: since (default 24 hours ago) to until (default now).',
+      'source received time. Window: since (default 24 hours ago) to until (default now; a later until is taken as now).',
     tags: TAGS,
     query: latencyQuery,
     examples: TRACING_EXAMPLES.latency,
@@ -170,18 +170,25 @@ export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRoute
     async handler({ query }) {
       await requireInterface(monitor, 'from_interface', query.from_interface);
       await requireInterface(monitor, 'to_interface', query.to_interface);
-      const since = query.since ?? new Date(clock.nowMs() - DAY_MS);
-      if (query.until !== undefined && query.until.getTime() <= since.getTime()) {
+      const nowMs = clock.nowMs();
+      const since = query.since ?? new Date(nowMs - DAY_MS);
+      // Nothing is received after now: a later until is now (an open-ended window, like no until at all).
+      const until = query.until !== undefined && query.until.getTime() < nowMs ? query.until : undefined;
+      if (until !== undefined && until.getTime() <= since.getTime()) {
         throw kernelErrors.create('VALIDATION_FAILED', { summary: 'query.until: must be after since' }, [
           { location: 'query', path: 'until', message: 'must be after since' },
         ]);
+      }
+      if (until === undefined && since.getTime() > nowMs) {
+        const message = `must not lie in the future (now is ${new Date(nowMs).toISOString()})`;
+        throw kernelErrors.create('VALIDATION_FAILED', { summary: `query.since: ${message}` }, [{ location: 'query', path: 'since', message }]);
       }
       return service.latency({
         fromInterface: query.from_interface,
         toInterface: query.to_interface,
         ...(query.message_type !== undefined ? { messageType: query.message_type } : {}),
         since,
-        ...(query.until !== undefined ? { until: query.until } : {}),
+        ...(until !== undefined ? { until } : {}),
         ...(query.match_window_ms !== undefined ? { matchWindowMs: query.match_window_ms } : {}),
       });
     },

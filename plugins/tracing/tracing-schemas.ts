@@ -61,7 +61,7 @@ export const latencyQuery = z
       .optional()
       .describe('only messages of this type (ADT or ADT^A01); acknowledgements on the destination still pair'),
     since: timestampInput.optional().describe('start of the window (default 24 hours ago)'),
-    until: timestampInput.optional().describe('end of the window, exclusive (default now)'),
+    until: timestampInput.optional().describe('end of the window, exclusive (default now; a later instant is taken as now)'),
     match_window_ms: z.coerce
       .number({ error: 'match_window_ms must be a whole number of milliseconds from 0 to 86400000' })
       .int('match_window_ms must be a whole number of milliseconds from 0 to 86400000')

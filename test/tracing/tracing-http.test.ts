@@ -174,6 +174,16 @@ describe.each(storages())('tracing on %s', (storage) => {
     expect(none).toMatchObject({ count: 0, minMs: null, p50Ms: null, unmatched: { source: 0, destination: 1 } });
   });
 
+  it('takes an until in the future as now, and refuses a since in the future naming it', async () => {
+    const future = await h.get(`/api/monitor/latency?from_interface=${ids.routeA}&to_interface=${ids.routeB}&until=2200-01-01`);
+    expect(future.status).toBe(200);
+    expect(future.json.data).toMatchObject({ count: 3, until: new Date(h.clock.nowMs()).toISOString() });
+    const later = await h.get(`/api/monitor/latency?from_interface=${ids.routeA}&to_interface=${ids.routeB}&since=2200-01-01&until=2200-02-01`);
+    expect(later.status).toBe(400);
+    expect(later.json.error.details.map((d: { path: string }) => d.path)).toEqual(['since']);
+    expect(later.json.error.message).not.toMatch(/step/);
+  });
+
   it('lists defined and observed sequences, adds and removes API sequences', async () => {
     const listed = (await h.get('/api/monitor/sequences')).json.data;
     expect(listed.defined).toEqual([{ name: 'admission', sequence: ADMISSION, alert: false, source: 'config', createdAt: null }]);
