@@ -16,6 +16,7 @@ import { TracingService, type DefinedSequence } from './tracing-service.ts';
 import { DEFAULT_MATCH_WINDOW_MS } from './latency-pairing.ts';
 import { createGapAlertRule } from './gap-alert-rule.ts';
 import { FeedIndex, feedControlIdMigration, feedMigration } from './feed-index.ts';
+import { SequenceInterfaceCheck } from './sequence-interfaces.ts';
 
 const configSchema = z
   .object({
@@ -93,16 +94,36 @@ export const plugin: PluginModule<TracingConfig> = {
       (work) => context.cluster.oneAtATime('tracing-feed', work),
     );
     const service = new TracingService(monitor, feed, store, configSequences, limits, () => context.clock.nowMs());
+    // A defined sequence whose step names no interface is a health condition (not a refusal to start: interfaces
+    // are created through the API, often after the config names them); judged at start and whenever it may change.
+    const sequenceCheck = new SequenceInterfaceCheck({
+      sequences: () => service.definedSequences(),
+      interfaces: () => monitor.listInterfaces(),
+      faults: context.faults,
+      warn: (problems) => {
+        if (problems.length > 0) context.logger.warn({ problems }, `expected sequences name unknown interfaces: ${problems.join('; ')}`);
+        else context.logger.info('every interface the expected sequences name exists');
+      },
+    });
+    const recheckSequences = (deleting?: string) => context.background.run('sequence-interfaces', () => sequenceCheck.check(deleting));
+    context.lifecycle.onStart(() => recheckSequences());
     registerTracingRoutes(context.routes, {
       service,
       monitor,
       clock: context.clock,
       configNames: new Set(configSequences.map((s) => s.name)),
+      sequencesChanged: () => void recheckSequences(),
     });
     monitor.registerAlertRule(createGapAlertRule(service));
     // Event names of a trace come from the interface list, read once and forgotten when it changes.
-    context.events.on('monitor.interface.changed', () => service.forgetInterfaces());
-    context.events.on('monitor.interface.deleted', () => service.forgetInterfaces());
+    context.events.on('monitor.interface.changed', () => {
+      service.forgetInterfaces();
+      void recheckSequences();
+    });
+    context.events.on('monitor.interface.deleted', (event) => {
+      service.forgetInterfaces();
+      void recheckSequences(event.interfaceId);
+    });
     // The feed follows every commit (a burst shares one catch-up) and drops a deleted interface's rows.
     context.events.on('message.ingested', () => feed.schedule());
     context.events.on('monitor.interface.deleted', (event) => feed.forgetInterface(event.interfaceId));

@@ -9,6 +9,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { MonitorService } from '../monitor/api.ts';
 import { SequenceSyntaxError, formatSequence, parseSequence } from './sequence-syntax.ts';
+import { describeUnknownStep, unknownInterfaceSteps } from './sequence-interfaces.ts';
 import { tracingErrors } from './tracing-errors.ts';
 import { TRACING_EXAMPLES } from './tracing-examples.ts';
 import {
@@ -49,17 +50,12 @@ export function requireSequence(field: string, text: string): string {
  * every patient would read as missing it.
  */
 async function requireKnownInterfaces(monitor: MonitorService, location: 'body' | 'query', field: string, text: string): Promise<void> {
-  const pinned = parseSequence(text).steps.flatMap((step, index) => (step.interface === null ? [] : [{ index, step }]));
-  if (pinned.length === 0) return;
+  if (parseSequence(text).steps.every((step) => step.interface === null)) return;
   const known = new Set<string>();
   for (const monitored of await monitor.listInterfaces()) known.add(monitored.name).add(monitored.id);
-  const unknown = pinned.filter(({ step }) => !known.has(step.interface!));
+  const unknown = unknownInterfaceSteps(text, known);
   if (unknown.length === 0) return;
-  const details = unknown.map(({ index, step }) => ({
-    location,
-    path: field,
-    message: `step ${index + 1} (${step.messageType}@${step.interface}) names no interface: "${step.interface}" is neither the name nor the id of an interface`,
-  }));
+  const details = unknown.map((step) => ({ location, path: field, message: describeUnknownStep(step) }));
   throw kernelErrors.create('VALIDATION_FAILED', { summary: `${location}.${field}: ${details.map((d) => d.message).join('; ')}` }, details);
 }
 
@@ -77,11 +73,13 @@ export interface TracingRouteDeps {
   clock: Clock;
   /** Names of the sequences the configuration declares (not created or deleted through the API). */
   configNames: ReadonlySet<string>;
+  /** Told after a sequence was removed (the defined sequences are judged again). */
+  sequencesChanged: () => void;
 }
 
 /** Registers the tracing routes. */
 export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRouteDeps): void {
-  const { service, monitor, clock, configNames } = deps;
+  const { service, monitor, clock, configNames, sequencesChanged } = deps;
 
   routes.route({
     method: 'GET',
@@ -247,6 +245,7 @@ export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRoute
     async handler({ params }) {
       if (configNames.has(params.name)) throw tracingErrors.create('SEQUENCE_FROM_CONFIG', { name: params.name });
       if (!(await service.removeSequence(params.name))) throw kernelErrors.create('NOT_FOUND', { what: `Sequence "${params.name}"` });
+      sequencesChanged();
       return { name: params.name, removed: true };
     },
   });
