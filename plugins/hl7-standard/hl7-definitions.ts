@@ -4,6 +4,8 @@
  *
  * Sources: the npm package `hl7-dictionary` (v2.3 to v2.7.1, and its one set of tables) and, for v2.8, the copy of
  * HAPI's v2.8 definitions in `definitions/` (same shape; see `definitions/README.md` for provenance and limits).
+ * `definitions/corrections.json` corrects hl7-dictionary where it disagrees with the reference facts in
+ * `definitions/reference/` (repetition flags, the structure an event uses), each correction with its reason.
  * Versions load lazily on first use and stay cached for the life of the process (the data never changes).
  *
  * Conventions of the raw data, mapped here to explicit fields:
@@ -16,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadTableProvenance } from './hl7-table-provenance.ts';
 
 /** Versions with definitions, oldest first. */
 export const HL7_VERSIONS = ['2.3', '2.3.1', '2.4', '2.5', '2.5.1', '2.6', '2.7', '2.7.1', '2.8'] as const;
@@ -185,8 +188,20 @@ function readRaw(version: Hl7Version): RawVersion {
 }
 
 let tablesCache: RawTables | undefined;
+
+/** hl7-dictionary's tables with the values of the dated update files added (see hl7-table-provenance.ts). */
 function rawTables(): RawTables {
-  tablesCache ??= require('hl7-dictionary/lib/tables.js') as RawTables;
+  if (tablesCache) return tablesCache;
+  const base = require('hl7-dictionary/lib/tables.js') as RawTables;
+  const merged: RawTables = { ...base };
+  for (const update of loadTableProvenance().updates) {
+    const id = String(Number(update.table));
+    const entry = merged[id];
+    const values = { ...(entry?.values ?? {}) };
+    for (const { code, display } of update.add) values[code] ??= display;
+    merged[id] = { ...entry, values };
+  }
+  tablesCache = merged;
   return tablesCache;
 }
 
@@ -209,6 +224,46 @@ function tableId(table: number | undefined): string | undefined {
 const OPTIONALITY_CORRECTIONS: Partial<Record<Hl7Version, Record<string, Hl7Optionality>>> = {
   '2.8': { 'OBX.2': 'C', 'OBX.4': 'C' },
 };
+
+interface RawCorrections {
+  repetition: { version: string; field: string; repeats: boolean }[];
+  eventStructures: { events: Record<string, Record<string, string>> }[];
+}
+
+/** Corrections by version: repeating fields (`SEG.n` -> repeats) and event -> structure. */
+interface VersionCorrections {
+  repetition: Map<string, boolean>;
+  events: Map<string, string>;
+}
+
+let correctionsByVersion: Map<string, VersionCorrections> | undefined;
+
+/** The corrections of `definitions/corrections.json` for one version (read once). */
+function correctionsOf(version: Hl7Version): VersionCorrections | undefined {
+  if (!correctionsByVersion) {
+    const raw = JSON.parse(readFileSync(join(definitionsDir, 'corrections.json'), 'utf8')) as RawCorrections;
+    correctionsByVersion = new Map();
+    const entry = (v: string) => {
+      let found = correctionsByVersion?.get(v);
+      if (!found) {
+        found = { repetition: new Map(), events: new Map() };
+        correctionsByVersion?.set(v, found);
+      }
+      return found;
+    };
+    for (const { version: v, field, repeats } of raw.repetition) entry(v).repetition.set(field, repeats);
+    for (const group of raw.eventStructures)
+      for (const [v, events] of Object.entries(group.events)) for (const [event, structure] of Object.entries(events)) entry(v).events.set(event, structure);
+  }
+  return correctionsByVersion.get(version);
+}
+
+/** Maximum repetitions of a field, with the corrections applied (a corrected repeating field is unbounded). */
+function fieldRepetitions(version: Hl7Version, segment: string, index: number, raw: RawField): number {
+  const repeats = correctionsOf(version)?.repetition.get(`${segment}.${index + 1}`);
+  if (repeats !== undefined) return repeats ? Number.POSITIVE_INFINITY : 1;
+  return raw.rep === 0 ? Number.POSITIVE_INFINITY : raw.rep;
+}
 
 /** Versions whose hl7-dictionary data knows only "required" and "optional" (no conditional fields). */
 const TWO_STATE_VERSIONS: ReadonlySet<Hl7Version> = new Set<Hl7Version>(['2.3', '2.3.1', '2.4']);
@@ -343,7 +398,7 @@ function createVersionDefinitions(version: Hl7Version, raw: RawVersion): Hl7Vers
               name: f.desc,
               dataType: f.datatype,
               optionality: fieldOptionality(version, name, i, f),
-              maxRepetitions: f.rep === 0 ? Number.POSITIVE_INFINITY : f.rep,
+              maxRepetitions: fieldRepetitions(version, name, i, f),
               maxLength: f.len,
               table: tableId(f.table),
             })),
@@ -389,7 +444,7 @@ function createVersionDefinitions(version: Hl7Version, raw: RawVersion): Hl7Vers
       const candidates =
         version === '2.8'
           ? [declaredStructure, eventMap28()[event], event, code]
-          : [event, declaredStructure, code];
+          : [correctionsOf(version)?.events.get(event), event, declaredStructure, code];
       let structure: Hl7MessageStructure | undefined;
       for (const key of candidates) {
         structure = key ? definitions.structure(key) : undefined;

@@ -62,8 +62,9 @@ describe('createHl7Adapter', () => {
   });
 
   it('describes paths from the definitions of a version', () => {
-    // The default version is 2.3, where PID-5 does not repeat yet.
-    expect(adapter.describe('PID.5')).toMatchObject({ name: 'Patient Name', dataType: 'XPN', optionality: 'required', repeatable: false });
+    // The default version is 2.3: PID-5 repeats there (definitions/corrections.json), PID-7 does not.
+    expect(adapter.describe('PID.5')).toMatchObject({ name: 'Patient Name', dataType: 'XPN', optionality: 'required', repeatable: true });
+    expect(adapter.describe('PID.7')).toMatchObject({ name: 'Date of Birth', dataType: 'TS', repeatable: false });
     expect(adapter.describe('PID.5', { version: '2.5.1' })).toMatchObject({ repeatable: true, maxLength: 250 });
     expect(adapter.describe('PID.5.1', { version: '2.5.1' })).toMatchObject({ name: 'Patient Name - Family Name', dataType: 'FN' });
     expect(adapter.describe('OBX.11', { version: '2.8' })).toMatchObject({ name: 'Observation Result Status', table: '0085' });
