@@ -32,6 +32,8 @@ import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts'
 import { createStorage } from '../kernel/storage.ts';
 import { AggregateStore } from '../plugins/ai-triage/aggregate-store.ts';
 import { TriageFollower } from '../plugins/ai-triage/triage-follower.ts';
+import { BackgroundGuard } from '../kernel/background-guard.ts';
+import { ServiceFaults } from '../kernel/service-faults.ts';
 import { triageMigrations } from '../plugins/ai-triage/triage-tables.ts';
 import { hl7TextFeatures } from '../plugins/ai-triage/upgrade-signals.ts';
 import pino from 'pino';
@@ -185,7 +187,7 @@ async function storeFigures(): Promise<Record<string, number>> {
     try {
       await foldStorage.migrate('ai-triage', triageMigrations);
       const hl7 = hl7Adapter();
-      const follower = new TriageFollower(() => monitor, new AggregateStore(foldStorage.db, foldStorage.sql), pino({ level: 'silent' }), hl7TextFeatures((path, version) => hl7.describe(path, version ? { version } : {})));
+      const follower = new TriageFollower(() => monitor, new AggregateStore(foldStorage.db, foldStorage.sql), new BackgroundGuard(pino({ level: 'silent' }), new ServiceFaults()).forOwner('bench'), hl7TextFeatures((path, version) => hl7.describe(path, version ? { version } : {})));
       const start = performance.now();
       await follower.catchUp();
       foldMs = performance.now() - start;

@@ -184,7 +184,7 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
   const servers = {} as Record<BaseName, BaseServer>;
   // a one-shot command is no node (it never registers): its name is not looked up, so it leaves the data folder alone
   const nodeName = serve ? nodeNameOf(kernelConfig.node.name, config.dataDir) : (kernelConfig.node.name ?? 'command');
-  const cluster = new Cluster(storage, { name: nodeName, leaseMs: kernelConfig.node.leaseMs, version: WORKBENCH_VERSION }, logger);
+  const cluster = new Cluster(storage, { name: nodeName, leaseMs: kernelConfig.node.leaseMs, version: WORKBENCH_VERSION }, logger, background.forOwner('kernel'));
   let processLock: ProcessLock | undefined;
   let stopped = false;
   const stop = async (): Promise<void> => {

@@ -9,6 +9,9 @@
  * - only the monitor opens its tables: no kernel or other plugin file names a `monitor_*` table (in a query, a
  *   table name or anywhere else in its text); they read stored messages and roll-ups through the monitor's api.ts;
  * - every exported function, class, interface, type and const of kernel and plugins has a doc comment;
+ * - timers and cron jobs of kernel and plugins run under the background guard (kernel/background-guard.ts): no bare
+ *   `setInterval`, `cron.schedule` or `setTimeout` outside it, except a `setTimeout` that only settles a promise or
+ *   aborts a controller (a wait, a time limit) and the sites of TIMERS_ALLOWED, each with its reason;
  * - the README stays a front door (under 250 lines) and no documentation line outside tables and code runs over 160
  *   characters.
  */
@@ -33,6 +36,42 @@ const KERNEL_INTERNALS = new Set(
 
 /** A table of the monitor (`monitor_messages`, `monitor_minutes`, ...): only plugins/monitor may name one. */
 const MONITOR_TABLE = /\bmonitor_[a-z][a-z_]*/;
+
+/** A timer or cron job started outside the guard. */
+const BARE_TIMER = /\b(?:setInterval|setTimeout)\(|\bcron(?:\(\))?\.schedule\(/;
+/** A `setTimeout` that only ends a wait or a time limit: resolves or rejects a promise, or aborts a controller. */
+const SETTLING_TIMER = /\bsetTimeout\(\s*(?:resolve|reject)\b|\bsetTimeout\(\s*\(\)\s*=>\s*(?:resolve|reject|[\w.]+\.abort)\(/;
+
+/**
+ * Timers allowed outside the guard, by file and the text of the call's line, each with why it needs no guard. Every
+ * other timer runs through `context.background` (plugins) or the kernel's BackgroundGuard.
+ */
+const TIMERS_ALLOWED: ReadonlyArray<{ file: string; line: RegExp; why: string }> = [
+  { file: 'kernel/background-guard.ts', line: /./, why: 'the guard itself' },
+  { file: 'kernel/scheduler.ts', line: /cron\(\)\.schedule\(/, why: 'each tick runs inside guard.run' },
+  { file: 'kernel/cli.ts', line: /const force = setTimeout/, why: 'ends a shutdown that hangs: it must exit, not report' },
+  {
+    file: 'kernel/lifecycle.ts',
+    line: /const timer = setTimeout/,
+    why: 'a plugin start tried again: its promise handles success and failure, and logs the failure',
+  },
+  {
+    file: 'kernel/workers/work-pool.ts',
+    line: /this\.retryTimer = setTimeout/,
+    why: 'boots a probe worker; its promise handles both outcomes, and the failure is the pool condition already open',
+  },
+  {
+    file: 'kernel/sqlite-checkpointer.ts',
+    line: /setInterval\(\(\) => this\.request\(\)/,
+    why: 'only posts a message to its thread; the thread reports its failures through onError',
+  },
+  {
+    file: 'plugins/audit/audit-store.ts',
+    line: /this\.checkpointTimer = setTimeout/,
+    why: 'the fallback of a store built without a guard (one-shot commands): the flush catches its own failure',
+  },
+  { file: 'plugins/analytics/report-delivery.ts', line: /timer: setTimeout/, why: 'a back-off wait: it only resolves its promise' },
+];
 
 const IMPORT = /(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const EXPORT = /^export\s+(?:async\s+)?(?:function|class|interface|type|const|let|enum|abstract\s+class)\s+(\w+)/;
@@ -62,6 +101,13 @@ for (const top of ['kernel', 'plugins']) {
     const lines = text.split('\n');
     lines.forEach((line, index) => {
       if (/\bconsole\.log\(/.test(line)) problems.push(`${rel}:${index + 1}: console.log in service code`);
+      const relPosix = rel.split(sep).join('/');
+      if (BARE_TIMER.test(line) && !SETTLING_TIMER.test(line) && !TIMERS_ALLOWED.some((a) => a.file === relPosix && a.line.test(line))) {
+        problems.push(
+          `${rel}:${index + 1}: a bare timer or cron job; run it under the background guard (context.background, or ` +
+            'BackgroundGuard in the kernel), or add it to TIMERS_ALLOWED with the reason it needs none',
+        );
+      }
       // `new (f(...)).Member(...)`: the compiler drops the parentheses, and the built code calls `new f(...)` instead.
       if (/\bnew\s*\(\s*[\w$.]+\s*\(/.test(line)) {
         problems.push(`${rel}:${index + 1}: \`new (call(...))\` loses its parentheses when compiled; take the class into a name first`);

@@ -5,6 +5,10 @@
  * heartbeat the listeners run (the monitor balances its interfaces there). A node that could not beat for a whole
  * lease tells its lease-lost listeners, which let go of what they hold: the others have taken it by then.
  *
+ * The beat and its listeners run under the background guard (background-guard.ts): a heartbeat that cannot reach the
+ * store shows in health as `job:kernel:heartbeat` until a beat reaches it again, a failing listener as
+ * `job:kernel:heartbeat-listener-<n>`; neither reaches the process.
+ *
  * On SQLite the store is one process's alone: the node is the only one, always live.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,6 +16,8 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Storage } from '../storage.ts';
+import { BackgroundGuard, type BackgroundJobs } from '../background-guard.ts';
+import { ServiceFaults } from '../service-faults.ts';
 import type { ClusterDatabase, NodeRow } from './cluster-tables.ts';
 
 /** A node as the nodes route shows it. */
@@ -111,12 +117,16 @@ export class Cluster implements ClusterMembership {
   private lastBeatAt = Number.NEGATIVE_INFINITY;
   private leaseLost = false;
   private stopped = false;
+  private readonly background: BackgroundJobs;
 
+  /** `background`: the process's guard (jobs named `kernel:*`); without one, failures are logged only. */
   constructor(
     private readonly storage: Pick<Storage, 'db' | 'dialect' | 'sql'>,
     private readonly settings: ClusterSettings,
     private readonly logger: Logger,
+    background?: BackgroundJobs,
   ) {
+    this.background = background ?? new BackgroundGuard(logger, new ServiceFaults()).forOwner('kernel');
     this.name = settings.name;
     this.leaseMs = settings.leaseMs;
     this.heartbeatIntervalMs = Math.max(200, Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor(settings.leaseMs / 3)));
@@ -172,11 +182,13 @@ export class Cluster implements ClusterMembership {
     this.lastBeatAt = performance.now();
     this.leaseLost = false;
     clearInterval(this.timer);
-    this.timer = setInterval(() => void this.beat(), this.heartbeatIntervalMs);
-    this.timer.unref();
+    this.timer = this.background.every('heartbeat', this.heartbeatIntervalMs, () => this.beat());
   }
 
-  /** One heartbeat and its listeners; a beat already running is waited for rather than doubled. */
+  /**
+   * One heartbeat and its listeners; a beat already running is waited for rather than doubled. Rejects when the
+   * heartbeat could not reach the store (after letting go of the node's work once a whole lease has passed so).
+   */
   beat(): Promise<void> {
     this.beating ??= this.beatNow().finally(() => {
       this.beating = undefined;
@@ -207,31 +219,21 @@ export class Cluster implements ClusterMembership {
       if (this.leaseLost) this.logger.info({ node: this.name }, 'this node beats again; it takes its share of the work back');
       this.leaseLost = false;
     } catch (error) {
-      this.logger.warn({ node: this.name, reason: (error as Error).message }, 'node heartbeat failed');
       if (!this.leaseLost && performance.now() - this.lastBeatAt > this.leaseMs) {
         this.leaseLost = true;
         this.logger.error({ node: this.name, leaseMs: this.leaseMs }, 'this node could not beat for a whole lease; it lets go of its interfaces');
-        for (const listener of this.lostListeners) {
-          try {
-            await listener();
-          } catch (failure) {
-            this.logger.error({ err: failure }, 'a lease-lost listener failed');
-          }
-        }
+        for (const listener of this.lostListeners) await this.background.run('lease-lost', listener);
       }
-      return;
+      throw error;
     }
     await this.tellBeat();
   }
 
+  /** Runs each heartbeat listener under its own guarded name: one that fails never keeps the others from running. */
   private async tellBeat(): Promise<void> {
-    for (const listener of this.beatListeners) {
+    for (const [index, listener] of this.beatListeners.entries()) {
       if (this.stopped) return;
-      try {
-        await listener();
-      } catch (error) {
-        this.logger.warn({ reason: (error as Error).message }, 'a heartbeat listener failed');
-      }
+      await this.background.run(`heartbeat-listener-${index + 1}`, listener);
     }
   }
 

@@ -63,7 +63,7 @@ export const plugin: PluginModule<TriageConfig> = {
     const follower = new TriageFollower(
       monitor,
       aggregate,
-      context.logger,
+      context.background,
       hl7TextFeatures((path, version) => context.standards.get('hl7')?.describe(path, version ? { version } : {})),
       (work) => context.cluster.oneAtATime('triage-follower', work),
     );

@@ -7,9 +7,9 @@
  * counted twice (the batch and the cursor are written in one transaction, the cursor only when no other node of a
  * team on the same store moved it meanwhile).
  */
-import type { Logger } from 'pino';
 import { LoopSlice } from '../../kernel/loop-slice.ts';
-import { PauseTimer } from '../../kernel/pause-timer.ts';
+import { guardedAfter, PauseTimer } from '../../kernel/pause-timer.ts';
+import type { BackgroundJobs } from '../../kernel/background-guard.ts';
 import type { MonitorService } from '../monitor/api.ts';
 import { AggregateBatch, FOLLOWED_FIELDS, type FollowedMessage } from './aggregate-batch.ts';
 import { CursorMovedError, type AggregateStore } from './aggregate-store.ts';
@@ -31,24 +31,23 @@ export type TextFeatures = (message: FollowedMessage, raw: string) => string[] |
 export class TriageFollower {
   private running: Promise<void> | null = null;
   /** Starts a run once commits pause. */
-  private readonly soon = new PauseTimer(
-    () => this.catchUp().catch((error: unknown) => this.logger.error({ err: error }, 'triage could not fold in new messages')),
-    QUIET_MS,
-    MAX_LAG_MS,
-  );
+  private readonly soon: PauseTimer;
   private stopped = false;
 
   constructor(
     private readonly monitor: () => MonitorService,
     private readonly store: AggregateStore,
-    private readonly logger: Logger,
+    /** The guard the run after commits goes under (`job:ai-triage:triage-follow` in health while it fails). */
+    background: Pick<BackgroundJobs, 'after'>,
     private readonly textFeatures?: TextFeatures,
     /**
      * Runs a run while no other node of a team on the same store runs one: the aggregate is shared, and two nodes
      * folding the same messages would do the work twice, the later one for nothing. By default it runs at once.
      */
     private readonly oneAtATime: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
-  ) {}
+  ) {
+    this.soon = new PauseTimer(() => this.catchUp(), QUIET_MS, MAX_LAG_MS, guardedAfter(background, 'triage-follow'));
+  }
 
   /** Folds in every message committed so far (waits for a run in flight, then runs once more). */
   async catchUp(): Promise<void> {

@@ -8,6 +8,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { provideService } from '../../kernel/service-ref.ts';
+import { guardedAfter } from '../../kernel/pause-timer.ts';
 import { auditConfigSchema, type AuditConfig } from './audit-config.ts';
 import { AUDIT_TRAIL } from './api.ts';
 import { AUDIT_TAMPERED, AuditStore, auditMigrations } from './audit-store.ts';
@@ -57,6 +58,7 @@ export const plugin: PluginModule<AuditConfig> = {
       context.clock,
       context.config.refusalWindowSeconds * 1000,
       (error) => context.background.failed('refusal-record', error),
+      guardedAfter(context.background, 'refusal-window'),
     );
     // A trail cut while the service was down is told at once, not at the next audited action.
     context.lifecycle.onStart(() => void context.background.run('tail-check', () => store.checkTail()));

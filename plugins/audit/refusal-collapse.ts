@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../../kernel/clock.ts';
 import type { AuditRecordInput } from './api.ts';
+import type { GuardedAfter } from '../../kernel/pause-timer.ts';
 
 /** Sources tracked in one window at most; refusals of further sources are counted together under `*`. */
 const MAX_SOURCES = 10_000;
@@ -28,6 +29,8 @@ export class RefusalCollapser {
     private readonly clock: Clock,
     private readonly windowMs: number,
     private readonly onError: (error: unknown) => void,
+    /** The guarded timer the end of a window is waited for with (a failing flush is reported, never thrown). */
+    private readonly after: GuardedAfter,
   ) {}
 
   /**
@@ -88,11 +91,10 @@ export class RefusalCollapser {
     if (this.timer) return;
     const now = this.clock.nowMs();
     const untilNext = this.windowMs - (now % this.windowMs) + 20;
-    this.timer = setTimeout(() => {
+    // A pending count never keeps the process alive (guarded timers do not); stop() records it.
+    this.timer = this.after(untilNext, () => {
       this.timer = undefined;
       this.flush();
-    }, untilNext);
-    // A pending count never keeps the process alive; stop() records it.
-    this.timer.unref();
+    });
   }
 }

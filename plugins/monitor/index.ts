@@ -93,6 +93,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       latencyLimits: { horizonMs: config.latencyHorizonMs, skewMs: config.clockSkewMs },
       // files wait on a full disk (tried again later); health says why
       onCommitFailed: (error) => void context.disk.noticed(error),
+      background: context.background,
     });
     // a team on one store: each interface is watched by one live node (interface-ownership.ts)
     const ownership = new InterfaceOwnership({
@@ -113,6 +114,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       pollingIntervalMs: config.pollingIntervalMs,
       checkIntervalMs: config.checkIntervalMs,
       rescanIntervalMs: config.rescanIntervalMs,
+      background: context.background,
     });
     // Status, metrics and report answers are shared for a moment; anything they show that changes ends the sharing
     // (a commit first of all, before its listeners run).

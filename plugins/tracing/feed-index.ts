@@ -17,7 +17,8 @@ import { sql, type CompiledQuery, type Kysely, type Migration } from 'kysely';
 import type { MessageFacts, MonitorStore, ProjectedRecord } from '../monitor/api.ts';
 import { typeText } from './trace-model.ts';
 import { LoopSlice } from '../../kernel/loop-slice.ts';
-import { PauseTimer } from '../../kernel/pause-timer.ts';
+import { guardedAfter, PauseTimer } from '../../kernel/pause-timer.ts';
+import type { BackgroundJobs } from '../../kernel/background-guard.ts';
 
 /** One message as the feed keeps it. */
 interface FeedRow {
@@ -280,7 +281,7 @@ export class FeedIndex {
   /** A catch-up queued but not started: a caller arriving now is covered by it. */
   private queued: Promise<void> | undefined;
   /** Starts a catch-up once commits pause. */
-  private readonly soon = new PauseTimer(() => this.catchUp().catch(this.onError), QUIET_MS, MAX_LAG_MS);
+  private readonly soon: PauseTimer;
   private stopped = false;
 
   /** Raw- and pluck-mode statements of the reads on embedded SQLite, by mode and SQL text (a handful). */
@@ -295,10 +296,12 @@ export class FeedIndex {
     db: Kysely<any>,
     private readonly sqlite: SQLiteDatabase | undefined,
     private readonly store: MonitorStore,
-    private readonly onError: (error: unknown) => void,
+    background: Pick<BackgroundJobs, 'after'>,
     private readonly oneAtATime: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
   ) {
     this.db = db as Kysely<FeedTables>;
+    // a failed catch-up shows in health (`job:tracing:feed-catch-up`) until one succeeds
+    this.soon = new PauseTimer(() => this.catchUp(), QUIET_MS, MAX_LAG_MS, guardedAfter(background, 'feed-catch-up'));
   }
 
   /**

@@ -90,7 +90,7 @@ export const plugin: PluginModule<TracingConfig> = {
       context.storage.db,
       context.storage.sqlite,
       monitor,
-      (error) => context.logger.warn({ err: error }, 'tracing feed catch-up failed'),
+      context.background,
       (work) => context.cluster.oneAtATime('tracing-feed', work),
     );
     const service = new TracingService(monitor, feed, store, configSequences, limits, () => context.clock.nowMs());

@@ -2,6 +2,8 @@
 // once, whether one follower reads it, two nodes' followers race for it, or a new follower resumes after a restart.
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { BackgroundGuard } from '../../kernel/background-guard.ts';
+import { ServiceFaults } from '../../kernel/service-faults.ts';
 import type { MessageFilter, MessageStreamOptions, MonitorService } from '../../plugins/monitor/api.ts';
 import { AggregateStore, CursorMovedError } from '../../plugins/ai-triage/aggregate-store.ts';
 import { AggregateBatch, type FollowedMessage } from '../../plugins/ai-triage/aggregate-batch.ts';
@@ -54,6 +56,7 @@ function fakeMonitor(messages: Stored[]): () => MonitorService {
 }
 
 const logger = pino({ level: 'silent' });
+const background = new BackgroundGuard(logger, new ServiceFaults()).forOwner('test');
 
 describe.each(storages())('triage follower (%s)', (storage) => {
   let fresh: FreshStorage | undefined;
@@ -78,16 +81,16 @@ describe.each(storages())('triage follower (%s)', (storage) => {
     const aggregate = await store();
     const messages = Array.from({ length: 30 }, (_, index) => message(index, index % 3 === 0));
     const features = hl7TextFeatures(() => undefined);
-    await new TriageFollower(fakeMonitor(messages), aggregate, logger, features).catchUp();
+    await new TriageFollower(fakeMonitor(messages), aggregate, background, features).catchUp();
     expect(await counts(aggregate)).toEqual({ messages: 30, failures: 10 });
     messages.push(...Array.from({ length: 20 }, (_, index) => message(30 + index, true)));
     // Two nodes of a team on one store: their followers read the same new messages; each is counted once.
-    const first = new TriageFollower(fakeMonitor(messages), aggregate, logger, features);
-    const second = new TriageFollower(fakeMonitor(messages), aggregate, logger, features);
+    const first = new TriageFollower(fakeMonitor(messages), aggregate, background, features);
+    const second = new TriageFollower(fakeMonitor(messages), aggregate, background, features);
     await Promise.all([first.catchUp(), second.catchUp()]);
     expect(await counts(aggregate)).toEqual({ messages: 50, failures: 30 });
     // A restart: a new follower resumes after the stored cursor.
-    await new TriageFollower(fakeMonitor(messages), aggregate, logger, features).catchUp();
+    await new TriageFollower(fakeMonitor(messages), aggregate, background, features).catchUp();
     expect(await counts(aggregate)).toEqual({ messages: 50, failures: 30 });
     const clusters = await aggregate.failureClusters('feed', bucketSpans(START - 3_600_000, START + 86_400_000));
     expect(clusters.ranked(new Map(), 5)[0]).toMatchObject({ key: 'v1:REQUIRED_FIELD_MISSING|PV1.2|ADT^A08|REGSYS', count: 30, exampleControlIds: ['CTRL49', 'CTRL48', 'CTRL47'] });
@@ -97,7 +100,7 @@ describe.each(storages())('triage follower (%s)', (storage) => {
     const aggregate = await store();
     // Ten messages of one signature, then twenty of another (PV1-2 emptied), an hour apart as a whole.
     const messages = Array.from({ length: 30 }, (_, index) => message(index < 10 ? index : 180 + index, index >= 10));
-    const follower = new TriageFollower(fakeMonitor(messages), aggregate, logger, hl7TextFeatures(() => undefined));
+    const follower = new TriageFollower(fakeMonitor(messages), aggregate, background, hl7TextFeatures(() => undefined));
     await follower.catchUp();
     expect(await counts(aggregate)).toEqual({ messages: 30, failures: 20 });
     const removed = await follower.exclusive(() => aggregate.prune(new Date(START + 3_600_000).toISOString()));

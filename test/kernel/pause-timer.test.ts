@@ -1,7 +1,12 @@
 // The kernel's pause timer: a run waits for pokes to pause, but never longer than its longest wait after the first
 // poke, runs once per pause, and does nothing after stop.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PauseTimer } from '../../kernel/pause-timer.ts';
+import pino from 'pino';
+import { BackgroundGuard } from '../../kernel/background-guard.ts';
+import { guardedAfter, PauseTimer } from '../../kernel/pause-timer.ts';
+import { ServiceFaults } from '../../kernel/service-faults.ts';
+
+const after = guardedAfter(new BackgroundGuard(pino({ level: 'silent' }), new ServiceFaults()), 'pause');
 
 describe('pause timer', () => {
   beforeEach(() => {
@@ -13,7 +18,7 @@ describe('pause timer', () => {
 
   it('runs once the pokes pause, once for a burst', () => {
     const run = vi.fn();
-    const timer = new PauseTimer(run, 500, 5_000);
+    const timer = new PauseTimer(run, 500, 5_000, after);
     for (let i = 0; i < 5; i++) {
       timer.poke();
       vi.advanceTimersByTime(100);
@@ -25,7 +30,7 @@ describe('pause timer', () => {
 
   it('runs at the longest wait during a steady stream of pokes', () => {
     const run = vi.fn();
-    const timer = new PauseTimer(run, 500, 2_000);
+    const timer = new PauseTimer(run, 500, 2_000, after);
     for (let i = 0; i < 50; i++) {
       timer.poke();
       vi.advanceTimersByTime(100);
@@ -37,7 +42,7 @@ describe('pause timer', () => {
 
   it('does nothing after stop', () => {
     const run = vi.fn();
-    const timer = new PauseTimer(run, 500, 5_000);
+    const timer = new PauseTimer(run, 500, 5_000, after);
     timer.poke();
     timer.stop();
     timer.poke();

@@ -12,6 +12,8 @@ import { systemClock } from '../../kernel/clock.ts';
 import { createLogger } from '../../kernel/logger.ts';
 import type { StandardAdapter } from '../../kernel/standards-registry.ts';
 import { IngestQueue } from '../../plugins/monitor/ingest/ingest-queue.ts';
+import { BackgroundGuard } from '../../kernel/background-guard.ts';
+import { ServiceFaults } from '../../kernel/service-faults.ts';
 import type { ContentReaders } from '../../plugins/monitor/ingest/message-reading.ts';
 import type { MonitoredInterface } from '../../plugins/monitor/api.ts';
 import type { MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';
@@ -61,6 +63,7 @@ describe.each(stores)('reading the next batch ahead on %s', (name) => {
         commitStore: { db, dialect: storage.dialect, sqlite: storage.sqlite },
         clock: systemClock,
         logger: createLogger({ level: 'silent' }),
+        background: new BackgroundGuard(createLogger({ level: 'silent' }), new ServiceFaults()).forOwner('monitor'),
         readers,
         maxFileBytes: 1024 * 1024,
         batchFiles: 50,

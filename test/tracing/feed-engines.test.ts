@@ -3,6 +3,9 @@
 // catch-up, on SQLite and PostgreSQL: the same jumps, repeated control ids, pairs and counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import pino from 'pino';
+import { BackgroundGuard } from '../../kernel/background-guard.ts';
+import { ServiceFaults } from '../../kernel/service-faults.ts';
 import type { Storage } from '../../kernel/storage.ts';
 import { FeedIndex, feedControlIdMigration, feedMigration, type FeedColumn, type FeedMessage } from '../../plugins/tracing/feed-index.ts';
 import { scanFeedWindow } from '../../plugins/tracing/feed-gap-scan.ts';
@@ -107,7 +110,7 @@ describe.each(storages())('feed engines on %s', (storage) => {
     fresh = await openFreshStorage(storage, 'tracing-feed-engines-');
     opened = fresh.storage;
     await opened.migrate('tracing', { '002_feed': feedMigration(opened.dialect, opened.sql), '003_feed_control_id': feedControlIdMigration() });
-    feed = new FeedIndex(opened.db, opened.sqlite, storeOf(records), () => undefined);
+    feed = new FeedIndex(opened.db, opened.sqlite, storeOf(records), new BackgroundGuard(pino({ level: 'silent' }), new ServiceFaults()).forOwner('tracing'));
   });
   afterAll(async () => {
     await feed.stop();

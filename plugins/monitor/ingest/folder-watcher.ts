@@ -17,6 +17,7 @@ import { readdir } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
+import type { BackgroundJobs } from '../../../kernel/background-guard.ts';
 import type { MonitoredInterface } from '../api.ts';
 import { compileFilePattern } from '../file-pattern.ts';
 import { DirectoryEvents } from './directory-events.ts';
@@ -38,6 +39,8 @@ export interface FolderWatcherOptions {
   pollingIntervalMs: number;
   onSettled(file: SettledFile): void;
   onError(error: Error): void;
+  /** The guard settle timers and the looks that events start run under (their failures are reported, never thrown). */
+  background: Pick<BackgroundJobs, 'run' | 'after'>;
 }
 
 /** Matching files whose names are not valid UTF-8: some of the names, and how many there are. */
@@ -134,7 +137,7 @@ export class FolderWatcher {
       const events = new DirectoryEvents(root, this.monitored.recursive, {
         onEntry: (folder, name) => this.onFolderEvent(name, folder),
         // a subfolder that appears later may hold files already, written before its own watch was set up
-        onFolderAdded: (folder) => void this.observeListed(folder),
+        onFolderAdded: (folder) => this.spawn(() => this.observeListed(folder)),
         onError: (error) => this.options.onError(error),
       });
       this.events = events;
@@ -159,7 +162,7 @@ export class FolderWatcher {
     });
     const onFile = (path: string, stats?: Stats) => {
       if (!this.matches(this.relativeOf(path))) return;
-      void this.observe(path, stats);
+      this.spawn(() => this.observe(path, stats));
     };
     this.watcher.on('add', onFile);
     this.watcher.on('change', onFile);
@@ -173,7 +176,7 @@ export class FolderWatcher {
     if (this.closed || folder === undefined) return;
     if (!name) {
       // the platform did not say which entry changed: look at the whole folder
-      void this.observeListed(folder);
+      this.spawn(() => this.observeListed(folder));
       return;
     }
     const path = join(folder, name);
@@ -183,7 +186,7 @@ export class FolderWatcher {
     this.named.add(path);
     if (!this.drainScheduled) {
       this.drainScheduled = true;
-      setImmediate(() => void this.drainNamed());
+      setImmediate(() => this.spawn(() => this.drainNamed()));
     }
   }
 
@@ -194,8 +197,8 @@ export class FolderWatcher {
       this.named.delete(path);
       if (this.closed) break;
       if (this.matches(this.relativeOf(path))) {
-        if (path.includes(UNDECODABLE)) void this.checkName(path);
-        else void this.observe(path);
+        if (path.includes(UNDECODABLE)) this.spawn(() => this.checkName(path));
+        else this.spawn(() => this.observe(path));
       }
       if (slice.spent()) await slice.pass();
     }
@@ -207,7 +210,7 @@ export class FolderWatcher {
   private async checkName(path: string): Promise<void> {
     try {
       await lstatEntry(path);
-      void this.observe(path);
+      this.spawn(() => this.observe(path));
     } catch {
       if (!this.closed) this.noteNameNotUtf8(this.relativeOf(path));
     }
@@ -241,9 +244,14 @@ export class FolderWatcher {
     for await (const files of this.listFiles(() => false, folder)) {
       for (const file of files) {
         if (this.closed) return;
-        void this.observe(file.absolutePath, file, true);
+        this.spawn(() => this.observe(file.absolutePath, file, true));
       }
     }
+  }
+
+  /** Starts a look at the folder or a file that nobody awaits: a failure is logged and reported by the guard. */
+  private spawn(look: () => Promise<void>): void {
+    void this.options.background.run('folder-watch', look);
   }
 
   private forget(path: string): void {
@@ -291,7 +299,7 @@ export class FolderWatcher {
       if (!now) {
         this.forget(path);
         // gone when stat-ed, yet named again meanwhile: it may be back (deleted and written anew)
-        if (eventsMeanwhile) void this.observe(path);
+        if (eventsMeanwhile) this.spawn(() => this.observe(path));
         return;
       }
       if (!now.isFile()) return;
@@ -320,7 +328,7 @@ export class FolderWatcher {
     if (this.closed) return;
     const previous = this.pending.get(path);
     if (previous) clearTimeout(previous.timer);
-    const timer = setTimeout(() => void this.check(path), this.options.settleMs);
+    const timer = this.options.background.after('settle', this.options.settleMs, () => this.check(path), { ref: true });
     this.pending.set(path, { size, mtimeMs, timer });
   }
 
@@ -427,7 +435,7 @@ export class FolderWatcher {
   reconsider(absolutePath: string, listed?: Pick<ListedFile, 'size' | 'mtimeMs'>): void {
     if (this.closed || this.pending.has(absolutePath)) return;
     this.settled.delete(absolutePath);
-    void this.observe(absolutePath, listed, listed !== undefined);
+    this.spawn(() => this.observe(absolutePath, listed, listed !== undefined));
   }
 
   /** Files seen but not settled yet. */

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { BackgroundJobs } from '../../../kernel/background-guard.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import { LoopSlice } from '../../../kernel/loop-slice.ts';
 import type { MonitoredInterface } from '../api.ts';
@@ -101,6 +102,8 @@ export interface IngestQueueDeps {
   latencyLimits?: LatencyLimits;
   /** Told why a batch could not be committed (a full disk opens the service's `storage-full` condition). */
   onCommitFailed?: (error: unknown) => void;
+  /** The guard the queue's timers run under (a file tried again later, a held file's end of grace). */
+  background: Pick<BackgroundJobs, 'after'>;
 }
 
 /** A committed file with the interface it was read for. */
@@ -127,7 +130,7 @@ export class IngestQueue {
   private stopped = false;
 
   constructor(private readonly deps: IngestQueueDeps) {
-    this.openTails = new OpenTails(deps.openTailGraceMs ?? 0);
+    this.openTails = new OpenTails(deps.openTailGraceMs ?? 0, deps.background);
   }
 
   /** Queues a settled file (replacing an older entry of the same path) and starts the loop if idle. */
@@ -181,8 +184,7 @@ export class IngestQueue {
 
   /** Queues a file again after `delayMs` (the settle time by default), with the instant it is then seen. */
   private retryLater(job: IngestJob, delayMs = this.deps.settleMs): void {
-    const timer = setTimeout(() => this.enqueue({ ...job, settledAtMs: this.deps.clock.nowMs() }), delayMs);
-    timer.unref();
+    this.deps.background.after('retry-file', delayMs, () => this.enqueue({ ...job, settledAtMs: this.deps.clock.nowMs() }));
   }
 
   /** Files waiting. */

@@ -8,6 +8,7 @@
  * Held files live in memory only: after a restart the ledger's shorter length brings them back, and their grace
  * period starts again.
  */
+import type { BackgroundJobs } from '../../../kernel/background-guard.ts';
 
 interface HeldTail {
   interfaceId: string;
@@ -29,7 +30,11 @@ export interface OpenTailState {
 export class OpenTails {
   private readonly held = new Map<string, HeldTail>();
 
-  constructor(private readonly graceMs: number) {}
+  /** `background`: the guard the look at a held file's end of grace runs under. */
+  constructor(
+    private readonly graceMs: number,
+    private readonly background: Pick<BackgroundJobs, 'after'>,
+  ) {}
 
   /**
    * Notes that a file was read with an open failed tail at this size and mtime (`signature`), and answers whether
@@ -51,11 +56,10 @@ export class OpenTails {
     const tail = this.held.get(key);
     if (!tail) return;
     clearTimeout(tail.timer);
-    tail.timer = setTimeout(() => {
+    tail.timer = this.background.after('open-tail', delayMs, () => {
       tail.timer = undefined;
       look();
-    }, delayMs);
-    tail.timer.unref();
+    });
   }
 
   /** The file is no longer held: its last message is whole, or was judged as it is, or the file is gone. */

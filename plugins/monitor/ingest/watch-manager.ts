@@ -5,9 +5,13 @@
  * minute row (reachable, enabled) and evaluates the traffic rules. Right after a watcher starts, and every
  * `rescanIntervalMs` after that, the folder is listed and every file the ledger has not counted as it is now (and that
  * is neither settling nor queued) is handed to the watcher again: file-system events can be lost, the ledger cannot.
+ *
+ * The check, the watchers' timers and the rule evaluations after commits run under the background guard: a round
+ * that fails shows in health as `job:monitor:watch-check` until a round succeeds, and never reaches the process.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { BackgroundJobs } from '../../../kernel/background-guard.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { MonitoredInterface } from '../api.ts';
 import type { AlertRuleEngine } from '../alert-rules.ts';
@@ -18,6 +22,9 @@ import { currentRows, ledgerKey } from './ledger.ts';
 import { minuteOf } from '../message-store.ts';
 import type { MonitorDatabase } from '../monitor-tables.ts';
 import { recordMinuteState } from './rollup-writer.ts';
+
+/** The guarded name of the periodic check (health shows `job:monitor:watch-check` while it fails). */
+const WATCH_CHECK = 'watch-check';
 
 /** State of one interface in the running service. */
 export interface WatchState {
@@ -50,6 +57,8 @@ export interface WatchManagerDeps {
    * Default: every interface. An interface not owned here is followed but never watched, checked or alerted on.
    */
   owns?: (id: string) => boolean;
+  /** The guard the periodic check, the watchers' timers and the evaluations after commits run under. */
+  background: BackgroundJobs;
 }
 
 /** Watchers of every interface. */
@@ -94,8 +103,7 @@ export class WatchManager {
     for (const monitored of interfaces) await this.apply(monitored);
     // Started again after a start that failed on an unreachable store: one timer, not two.
     clearInterval(this.timer);
-    this.timer = setInterval(() => void this.check(), this.deps.checkIntervalMs);
-    this.timer.unref();
+    this.timer = this.deps.background.every(WATCH_CHECK, this.deps.checkIntervalMs, () => this.checkOnce());
   }
 
   /** Follows a created or changed interface: restarts its watcher with the new settings, or stops it. */
@@ -145,6 +153,7 @@ export class WatchManager {
       pollingIntervalMs: this.deps.pollingIntervalMs,
       onSettled: (file) => this.deps.queue.enqueue({ ...file, interfaceId: monitored.id, settledAtMs: this.deps.clock.nowMs() }),
       onError: (error) => this.deps.logger.warn({ interface: monitored.name, err: error }, 'folder watcher reported an error'),
+      background: this.deps.background,
     });
     state.watcher = watcher;
     state.watchingSinceMs = this.deps.clock.nowMs();
@@ -183,13 +192,19 @@ export class WatchManager {
     return missed;
   }
 
-  /** One round of the periodic check: reachability, minute rows, traffic rules. */
+  /**
+   * One round of the periodic check: reachability, minute rows, traffic rules. Never rejects: a failure is logged and
+   * reported by the guard.
+   */
   check(): Promise<void> {
-    this.checking ??= this.checkNow()
-      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'monitor check failed'))
-      .finally(() => {
-        this.checking = undefined;
-      });
+    return this.deps.background.run(WATCH_CHECK, () => this.checkOnce());
+  }
+
+  /** The round under way, or a new one; rejects when it fails. */
+  private checkOnce(): Promise<void> {
+    this.checking ??= this.checkNow().finally(() => {
+      this.checking = undefined;
+    });
     return this.checking;
   }
 
@@ -242,7 +257,7 @@ export class WatchManager {
       if (!this.stopped && state?.watcher && state.watchingSinceMs !== null) {
         await this.deps.rules.evaluateTraffic(state.monitored, state.watchingSinceMs);
       }
-    }).catch((error: unknown) => this.deps.logger.error({ err: error }, 'monitor could not evaluate the alert rules of an interface'));
+    }).catch((error: unknown) => this.deps.background.failed('rule-evaluation', error));
   }
 
   /** Writes the minute row of an interface when the minute or its state changed. */
@@ -290,7 +305,7 @@ export class WatchManager {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await this.checking;
+    await this.checking?.catch(() => undefined); // reported by the guard
     await this.changes;
     for (const state of this.states.values()) await state.watcher?.close();
   }
