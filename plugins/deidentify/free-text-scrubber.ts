@@ -28,8 +28,33 @@ interface Span {
 const HAS_DIGIT = /\d/;
 const HAS_CAPITAL = /\p{Lu}/u;
 
-/** Every recognised value in `text`. */
-export function recogniseAll(text: string): Recognised[] {
+/**
+ * Texts up to this many characters have their recognised values remembered: code texts, units and reference ranges
+ * (`Body height`, `150-195`) repeat in message after message, while longer free text rarely does and is always read.
+ */
+const MEMO_CHARS = 64;
+/** Largest number of remembered short texts (the memo is cleared when full; results never depend on it). */
+const MEMO_LIMIT = 20_000;
+const NOTHING: readonly Recognised[] = Object.freeze([]);
+const memo = new Map<string, readonly Recognised[]>();
+
+/**
+ * Every recognised value in `text` (a pure function of the text: the recognisers keep no state). The result is
+ * shared and must not be changed.
+ */
+export function recogniseAll(text: string): readonly Recognised[] {
+  if (text.length > MEMO_CHARS) return recogniseUncached(text);
+  let found = memo.get(text);
+  if (found === undefined) {
+    const made = recogniseUncached(text);
+    found = made.length === 0 ? NOTHING : made;
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(text, found);
+  }
+  return found;
+}
+
+function recogniseUncached(text: string): Recognised[] {
   const digits = HAS_DIGIT.test(text);
   const found: Recognised[] = [];
   if (digits) found.push(...recogniseIdentifiers(text), ...recogniseDates(text), ...recognisePlaces(text));
@@ -61,11 +86,13 @@ export class FreeTextScrubber {
       }
       return out;
     }
-    const spans: Span[] = [];
     const needles = this.pseudonyms.currentNeedles();
-    if (needles) for (const hit of needles.scan(text)) spans.push({ start: hit.start, end: hit.end, needle: hit.payload });
-    for (const hit of recogniseAll(text)) spans.push(hit);
-    if (spans.length === 0) return text;
+    const hits = needles ? needles.scan(text) : [];
+    const recognised = recogniseAll(text);
+    if (hits.length === 0 && recognised.length === 0) return text;
+    const spans: Span[] = [];
+    for (const hit of hits) spans.push({ start: hit.start, end: hit.end, needle: hit.payload });
+    for (const hit of recognised) spans.push(hit);
     // Left to right; at one start a needle before a recognised value, the longer before the shorter.
     spans.sort((a, b) => a.start - b.start || (a.needle !== undefined ? 0 : 1) - (b.needle !== undefined ? 0 : 1) || b.end - a.end);
     let out = '';

@@ -140,15 +140,27 @@ interface MessageContext {
   escape: (value: string) => string;
 }
 
+/** Escapers made so far, by the five delimiters (nearly every feed uses `|^~\\&`: one escaper serves them all). */
+const ESCAPERS = new Map<string, (value: string) => string>();
+
 /** A value with the message's delimiters written as HL7 escape sequences. */
 function escapeFor(delimiters: Delimiters): (value: string) => string {
   const { field, component, repetition, escape, subcomponent } = delimiters;
+  const key = field + component + repetition + escape + subcomponent;
+  let escaper = ESCAPERS.get(key);
+  if (escaper) return escaper;
   const names: Record<string, string> = { [escape]: 'E', [field]: 'F', [component]: 'S', [repetition]: 'R', [subcomponent]: 'T' };
-  return (value) => {
+  const special = new RegExp(`[${[...key].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}\\r\\n]`);
+  escaper = (value) => {
+    // Most replacements hold no delimiter: they are written as they are.
+    if (!special.test(value)) return value;
     let out = '';
     for (const char of value) out += names[char] !== undefined ? `${escape}${names[char]}${escape}` : char === '\r' || char === '\n' ? ' ' : char;
     return out;
   };
+  if (ESCAPERS.size >= 1_000) ESCAPERS.clear();
+  ESCAPERS.set(key, escaper);
+  return escaper;
 }
 
 const SEGMENT_ID = /^[A-Z][A-Z0-9]{2}$/;
@@ -176,17 +188,36 @@ function mshAt(line: string): number {
   return at >= 0 && at <= 2 && line.length > at + 3 ? at : -1;
 }
 
+/** An encoding character, or `fallback` when it is missing, the field separator, a letter, a digit or a blank. */
+function usable(char: string | undefined, field: string, fallback: string): string {
+  return char && char !== field && !/[A-Za-z0-9\s]/.test(char) ? char : fallback;
+}
+
 function delimitersOf(msh: string): Delimiters {
   const field = msh[3] ?? '|';
   const encoding = msh.slice(4, msh.indexOf(field, 4) >= 0 ? msh.indexOf(field, 4) : undefined);
-  const usable = (char: string | undefined, fallback: string) => (char && char !== field && !/[A-Za-z0-9\s]/.test(char) ? char : fallback);
   return {
     field,
-    component: usable(encoding[0], '^'),
-    repetition: usable(encoding[1], '~'),
-    escape: usable(encoding[2], '\\'),
-    subcomponent: usable(encoding[3], '&'),
+    component: usable(encoding[0], field, '^'),
+    repetition: usable(encoding[1], field, '~'),
+    escape: usable(encoding[2], field, '\\'),
+    subcomponent: usable(encoding[3], field, '&'),
   };
+}
+
+/** MSH-12's version id (its first component, trimmed), or undefined; MSH is read up to that field only. */
+function versionOf(msh: string, delimiters: Delimiters): string | undefined {
+  let at = 0;
+  for (let field = 0; field < 11; field++) {
+    at = msh.indexOf(delimiters.field, at);
+    if (at < 0) return undefined;
+    at++;
+  }
+  let end = msh.indexOf(delimiters.field, at);
+  if (end < 0) end = msh.length;
+  const component = msh.indexOf(delimiters.component, at);
+  if (component >= 0 && component < end) end = component;
+  return msh.slice(at, end).trim() || undefined;
 }
 
 /** Removes HL7 escape sequences (`\F\`, `\X0D\`...) from a value before it is pseudonymised. */
@@ -226,8 +257,7 @@ function mod11CheckDigit(payload: string): string {
  */
 export class Hl7Deidentifier {
   private readonly plans = new Map<string, FieldKind | null>();
-  private readonly segmentPlans = new Map<string, boolean>();
-  private readonly planLists = new Map<string, Array<FieldKind | null>>();
+  private readonly planLists = new Map<string, Map<string, Array<FieldKind | null> | null>>();
   private readonly componentPaths = new Map<string, string[]>();
   private readonly fieldPaths = new Map<string, string[]>();
   private readonly scrubber: FreeTextScrubber;
@@ -271,8 +301,7 @@ export class Hl7Deidentifier {
   private message(lines: Array<{ body: string; end: string }>, mshOffset: number, report: ReportBuilder): string {
     const msh = lines[0]!.body.slice(mshOffset);
     const delimiters = delimitersOf(msh);
-    const mshFields = msh.split(delimiters.field);
-    const version = mshFields[11]?.split(delimiters.component)[0]?.trim() || undefined;
+    const version = versionOf(msh, delimiters);
     const context: MessageContext = {
       delimiters,
       version,
@@ -287,10 +316,21 @@ export class Hl7Deidentifier {
     const needles = this.pseudonyms.currentNeedles();
     let out = lines[0]!.body + lines[0]!.end;
     for (let index = 1; index < lines.length; index++) {
-      const body = needles ? replaceNeedles(bodies[index - 1]!, needles, context.escape, () => report.add(`${bodies[index - 1]!.slice(0, 3)}`, 'otherIdentifier')) : bodies[index - 1]!;
+      let body = bodies[index - 1]!;
+      if (needles) {
+        const before = body;
+        let count = 0;
+        body = replaceNeedles(before, needles, context.escape, () => count++);
+        if (count > 0) this.countTravelled(report, before.slice(0, 3), count);
+      }
       out += body + lines[index]!.end;
     }
     return out;
+  }
+
+  /** Counts `count` needles replaced in a segment by the travel pass. */
+  private countTravelled(report: ReportBuilder, segment: string, count: number): void {
+    for (let index = 0; index < count; index++) report.add(segment, 'otherIdentifier');
   }
 
   /** The patient's name and birth date (patient-key.ts), else PID-3's first identifier, else none. */
@@ -310,11 +350,11 @@ export class Hl7Deidentifier {
     if (!SEGMENT_ID.test(id) || body.length > 3 && body[3] !== context.delimiters.field) return body;
     if (id === 'MSH') return body;
     // Segments with nothing to replace are not split at all.
-    if (!this.segmentHasPlans(id, context.version)) return body;
+    const plans = this.segmentPlans(id, context.version);
+    if (plans === null) return body;
     const fields = body.split(context.delimiters.field);
     let changed = false;
     const obxType = id === 'OBX' ? (fields[2] ?? '').trim().toUpperCase() : '';
-    const plans = this.segmentPlanList(id, context.version);
     for (let number = 1; number < fields.length; number++) {
       const value = fields[number]!;
       if (value === '' || value === '""') continue;
@@ -346,30 +386,32 @@ export class Hl7Deidentifier {
     return changed ? fields.join(context.delimiters.field) : body;
   }
 
-  /** The plans of fields 0..100 of `segment` in `version`, as one array (one look-up per segment, not per field). */
-  private segmentPlanList(segment: string, version: string | undefined): ReadonlyArray<FieldKind | null> {
-    const key = `${version ?? ''}|${segment}`;
-    let list = this.planLists.get(key);
-    if (!list) {
-      list = [null];
-      for (let number = 1; number <= 100; number++) list.push(this.plan(segment, number, version));
-      if (this.planLists.size > 10_000) this.planLists.clear();
-      this.planLists.set(key, list);
+  /**
+   * The plans of fields 0..100 of `segment` in `version`, as one array, or null when none of them has a plan (the
+   * segment is then not split at all). Cached per version, then segment: two look-ups, no key string per segment.
+   */
+  private segmentPlans(segment: string, version: string | undefined): ReadonlyArray<FieldKind | null> | null {
+    let bySegment = this.planLists.get(version ?? '');
+    if (!bySegment) {
+      // MSH-12 is the sender's text: the cache is cleared rather than grown by versions nobody defines.
+      if (this.planLists.size > 100) this.planLists.clear();
+      bySegment = new Map();
+      this.planLists.set(version ?? '', bySegment);
+    }
+    let list = bySegment.get(segment);
+    if (list === undefined) {
+      const made: Array<FieldKind | null> = [null];
+      let any = segment === 'OBX' || segment === 'NTE' || segment.startsWith('Z');
+      for (let number = 1; number <= 100; number++) {
+        const plan = this.plan(segment, number, version);
+        made.push(plan);
+        if (plan !== null) any = true;
+      }
+      list = any ? made : null;
+      if (bySegment.size > 10_000) bySegment.clear();
+      bySegment.set(segment, list);
     }
     return list;
-  }
-
-  /** Whether any of the first 100 fields of `segment` has a plan in `version` (cached per segment and version). */
-  private segmentHasPlans(segment: string, version: string | undefined): boolean {
-    const key = `${version ?? ''}|${segment}`;
-    let known = this.segmentPlans.get(key);
-    if (known === undefined) {
-      known = segment === 'OBX' || segment === 'NTE' || segment.startsWith('Z');
-      for (let number = 1; !known && number <= 100; number++) known = this.plan(segment, number, version) !== null;
-      if (this.segmentPlans.size > 10_000) this.segmentPlans.clear();
-      this.segmentPlans.set(key, known);
-    }
-    return known;
   }
 
   /** How field `number` of `segment` is rewritten in `version` (cached), or null when it is left alone. */
@@ -608,11 +650,21 @@ export class Hl7Deidentifier {
       case 'TS':
         this.setComponent(components, 0, 'date', 'date', path, context);
         break;
-      case 'coded':
-        for (const index of [1, 4, 8]) {
-          if (components[index]) components[index] = this.scrub(components[index]!, this.componentPath(path, index), context);
+      case 'coded': {
+        let touched = false;
+        for (let index = 1; index < components.length && index <= 8; index += 3) {
+          const text = components[index];
+          if (!text) continue;
+          const made = this.scrub(text, this.componentPath(path, index), context);
+          if (made !== text) {
+            components[index] = made;
+            touched = true;
+          }
         }
+        // Nothing replaced (the common case): the value itself, not a copy joined again.
+        if (!touched) return value;
         break;
+      }
       case 'ED':
         return this.attachment(components, path, context);
       case 'RP':

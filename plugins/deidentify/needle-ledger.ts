@@ -13,10 +13,15 @@ const MAX_NEEDLES = 50_000;
 export class NeedleLedger {
   private readonly set = new NeedleSet<string>();
   private readonly originals = new Map<string, string>();
+  /** Every original value recorded, as given (before normalisation). */
+  private readonly seen = new Set<string>();
 
   /** Records that `original` was replaced by `replacement` (the first replacement of a value is the one that travels). */
   record(original: string, replacement: string): void {
     if (original === replacement || this.originals.size >= MAX_NEEDLES) return;
+    // A value met again (a name in PID, GT1 and IN1) is not normalised again.
+    if (this.seen.has(original)) return;
+    this.seen.add(original);
     const norm = normaliseNeedle(original);
     if (norm === undefined || this.originals.has(norm)) return;
     this.originals.set(norm, original.trim());

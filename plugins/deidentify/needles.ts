@@ -150,17 +150,26 @@ export function normaliseNeedle(value: string): string | undefined {
   return joined;
 }
 
+/** A string of one to three characters as one number (two bytes a character), for a set of numbers. */
+function prefixKey(text: string): number {
+  let key = 0;
+  for (let index = 0; index < text.length; index++) key = key * 65_536 + text.charCodeAt(index);
+  return key;
+}
+
 /**
  * A set of needles prepared for scanning many texts: the normalised needles and every prefix of them (the scan
  * extends a run of words only while it is a prefix). Each needle carries a payload (its replacement, for instance).
  */
 export class NeedleSet<T> {
   private readonly targets = new Map<string, T>();
-  private readonly prefixes = new Set<string>();
+  /**
+   * The first one, two and three characters of every needle as numbers ({@link prefixKey}): a word starting
+   * otherwise is skipped unread, and a short run of words grows only while it is such a prefix.
+   */
+  private readonly prefixes = new Set<number>();
   /** The first {@link PREFIX_CHARS} characters of every longer needle, with the longest needle length sharing them. */
   private readonly heads = new Map<string, number>();
-  /** The first one or two characters of every needle, as char codes: a word starting otherwise is skipped unread. */
-  private readonly starts = new Set<number>();
 
   /** Adds a needle; the first payload given for a normalised needle is kept. Returns false for an ignored needle. */
   add(value: string, payload: T): boolean {
@@ -175,13 +184,15 @@ export class NeedleSet<T> {
     if (this.targets.has(norm)) return;
     this.targets.set(norm, payload);
     const exact = Math.min(norm.length, PREFIX_CHARS);
-    for (let length = 1; length < exact; length++) this.prefixes.add(norm.slice(0, length));
+    let key = 0;
+    for (let length = 1; length < exact; length++) {
+      key = key * 65_536 + norm.charCodeAt(length - 1);
+      this.prefixes.add(key);
+    }
     if (norm.length > PREFIX_CHARS) {
       const head = norm.slice(0, PREFIX_CHARS);
       if ((this.heads.get(head) ?? 0) < norm.length) this.heads.set(head, norm.length);
     }
-    this.starts.add(norm.charCodeAt(0));
-    this.starts.add(norm.charCodeAt(0) * 65_536 + norm.charCodeAt(1));
   }
 
   /** Whether a word starting at `at` (ASCII) could begin a needle; non-ASCII words always could (accents fold). */
@@ -189,11 +200,11 @@ export class NeedleSet<T> {
     let first = text.charCodeAt(at);
     if (first >= 128) return true;
     if (first >= 65 && first <= 90) first += 32;
-    if (end - at === 1) return this.starts.has(first);
+    if (end - at === 1) return this.prefixes.has(first);
     let second = text.charCodeAt(at + 1);
     if (second >= 128) return true;
     if (second >= 65 && second <= 90) second += 32;
-    return this.starts.has(first * 65_536 + second);
+    return this.prefixes.has(first * 65_536 + second);
   }
 
   /**
@@ -201,7 +212,7 @@ export class NeedleSet<T> {
    * longer run while some needle starting like it is longer still (the exact match is checked at every step anyway).
    */
   private couldGrow(joined: string): boolean {
-    if (joined.length < PREFIX_CHARS) return this.prefixes.has(joined);
+    if (joined.length < PREFIX_CHARS) return this.prefixes.has(prefixKey(joined));
     return (this.heads.get(joined.length === PREFIX_CHARS ? joined : joined.slice(0, PREFIX_CHARS)) ?? 0) > joined.length;
   }
 

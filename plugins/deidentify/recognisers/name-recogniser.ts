@@ -86,13 +86,30 @@ function tokensOf(text: string): Token[] {
   return tokens;
 }
 
+type Dictionaries = ReturnType<typeof nameDictionaries>;
+
+/** A capitalised word (not an initial) that a dictionary lists. */
+function isName(token: Token | undefined, { given, family }: Dictionaries): boolean {
+  return !!token && token.capital && !token.initial && (given.has(token.norm) || family.has(token.norm));
+}
+
+/** A name that is not everyday English as well. */
+function strong(token: Token | undefined, dictionaries: Dictionaries): boolean {
+  return isName(token, dictionaries) && !EVERYDAY_WORDS.has(token!.norm);
+}
+
+function joined(token: Token | undefined): boolean {
+  return !!token && isJoinGap(token.gap);
+}
+
+function afterInitial(token: Token | undefined): boolean {
+  return !!token && isInitialGap(token.gap);
+}
+
 /** Person names in `text` (each word of a name a span of its own: given or family). */
 export function recogniseNames(text: string): Recognised[] {
-  const { given, family } = nameDictionaries();
-  const isName = (token: Token | undefined) => !!token && token.capital && !token.initial && (given.has(token.norm) || family.has(token.norm));
-  const strong = (token: Token | undefined) => isName(token) && !EVERYDAY_WORDS.has(token!.norm);
-  const joined = (token: Token | undefined) => !!token && isJoinGap(token.gap);
-  const afterInitial = (token: Token | undefined) => !!token && isInitialGap(token.gap);
+  const dictionaries = nameDictionaries();
+  const { given, family } = dictionaries;
   const tokens = tokensOf(text);
   const kinds = new Map<number, 'givenName' | 'familyName'>();
   for (let index = 0; index < tokens.length; index++) {
@@ -106,13 +123,13 @@ export function recogniseNames(text: string): Recognised[] {
         family = tokens[index + 2];
         at = index + 2;
       }
-      if (family && joined(family) && isName(family) && (strong(token) || strong(family))) {
+      if (family && joined(family) && isName(family, dictionaries) && (strong(token, dictionaries) || strong(family, dictionaries))) {
         kinds.set(index, 'givenName');
         kinds.set(at, 'familyName');
       }
     }
     // Family, Given
-    if (isName(token) && family.has(token.norm) && next && /^, ?$/.test(next.gap) && next.capital && given.has(next.norm) && (strong(token) || strong(next))) {
+    if (isName(token, dictionaries) && family.has(token.norm) && next && /^, ?$/.test(next.gap) && next.capital && given.has(next.norm) && (strong(token, dictionaries) || strong(next, dictionaries))) {
       kinds.set(index, 'familyName');
       kinds.set(index + 1, 'givenName');
     }
@@ -132,10 +149,10 @@ export function recogniseNames(text: string): Recognised[] {
       if (after && after.capital && !after.initial && joined(after) && !EVERYDAY_WORDS.has(after.norm)) kinds.set(index + 2, 'familyName');
     }
     // patient Jane, wife Mary Roe, spoke with Roe
-    if (INTRODUCERS.has(token.norm) && isName(next) && joined(next)) {
+    if (INTRODUCERS.has(token.norm) && isName(next, dictionaries) && joined(next)) {
       kinds.set(index + 1, given.has(next!.norm) ? 'givenName' : 'familyName');
       const after = tokens[index + 2];
-      if (isName(after) && joined(after)) kinds.set(index + 2, 'familyName');
+      if (isName(after, dictionaries) && joined(after)) kinds.set(index + 2, 'familyName');
     }
   }
   return [...kinds].map(([index, kind]) => ({ start: tokens[index]!.start, end: tokens[index]!.end, kind }));
