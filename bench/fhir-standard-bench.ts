@@ -149,7 +149,7 @@ export async function runFhirBench(): Promise<Record<string, number>> {
     const parsed = JSON.parse(text) as Record<string, unknown>;
     const extraChecks = () => {
       const walked = walker.walk(parsed);
-      if (parsed.resourceType === 'Bundle') checkBundleRules(parsed, walked.references);
+      if (parsed.resourceType === 'Bundle') checkBundleRules(parsed, 'Bundle', walked.references, definitions);
     };
     const structureOnly = () => {
       try {

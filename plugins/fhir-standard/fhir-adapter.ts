@@ -65,6 +65,7 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
     parser,
     structure: createStructureCheck(definitions),
     walker: createElementWalker(definitions, createBindingChecker(terminology)),
+    definitions,
     invariants: createInvariantChecker(definitions, createTypeRules(terminology)),
     profileRules: createProfileRules(terminology),
     profiles: () => profiles,

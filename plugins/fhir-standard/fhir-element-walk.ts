@@ -24,6 +24,12 @@ export interface CollectedReference {
   /** Path of the Reference element (`Bundle.entry[2].resource.subject`). */
   field: string;
   reference: string;
+  /** The element definition's path (`Patient.generalPractitioner`), for sentences. */
+  elementPath: string;
+  /** Resource types the element may refer to (empty: any). */
+  targetTypes: readonly string[];
+  /** The resource whose `contained` a local reference (`#id`) resolves in: the root, entry or other resource holding it. */
+  container: Record<string, unknown>;
 }
 
 /** What the walk found. */
@@ -32,6 +38,8 @@ export interface ElementWalkResult {
   references: CollectedReference[];
   /** Fields whose JSON shape is wrong: what the structural validation says beneath them is noise. */
   malformed: string[];
+  /** Bundles inside the resource (a Bundle in a Bundle entry, a Parameters value), with their paths. */
+  bundles: Array<{ path: string; bundle: Record<string, unknown> }>;
 }
 
 /** Extracts the resource type a literal or conditional reference names, if any. */
@@ -53,10 +61,10 @@ function isEmptyObject(value: object): boolean {
 
 /** Walks resources for one set of definitions and one binding checker. */
 export function createElementWalker(definitions: FhirDefinitions, bindings: BindingChecker) {
-  function checkReference(info: FhirPropertyInfo, value: Record<string, unknown>, field: string, out: ElementWalkResult): void {
+  function checkReference(info: FhirPropertyInfo, value: Record<string, unknown>, field: string, container: Record<string, unknown>, out: ElementWalkResult): void {
     const reference = value.reference;
     if (typeof reference !== 'string') return;
-    out.references.push({ field, reference });
+    out.references.push({ field, reference, elementPath: info.elementPath, targetTypes: info.targetTypes, container });
     if (info.targetTypes.length === 0) return;
     const type = referencedType(reference);
     if (!type || !definitions.isResourceType(type) || info.targetTypes.includes(type)) return;
@@ -170,7 +178,8 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
     return true;
   }
 
-  function walkObject(object: Record<string, unknown>, typeName: string, path: string, out: ElementWalkResult): void {
+  /** `container`: the resource a local reference in `object` resolves in (see {@link CollectedReference}). */
+  function walkObject(object: Record<string, unknown>, typeName: string, path: string, container: Record<string, unknown>, out: ElementWalkResult): void {
     for (const key of Object.keys(object)) {
       if (key === 'resourceType' || key.charCodeAt(0) === 95 /* '_' primitive extension */) continue;
       const info = definitions.property(typeName, key);
@@ -204,17 +213,19 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
           if (finding) out.findings.push(finding);
         }
         const child = value as Record<string, unknown>;
-        if (info.type === 'Reference') checkReference(info, child, field, out);
+        if (info.type === 'Reference') checkReference(info, child, field, container, out);
         if (info.type === 'Resource') {
-          walkResourceAt(child, field, out);
+          // A contained resource's local references resolve in its container; any other nested resource (a Bundle
+          // entry's, a Parameters value) holds its own contained resources.
+          walkResourceAt(child, field, key === 'contained' ? container : child, out);
         } else {
-          walkObject(child, info.type, field, out);
+          walkObject(child, info.type, field, container, out);
         }
       }
     }
   }
 
-  function walkResourceAt(resource: Record<string, unknown>, path: string, out: ElementWalkResult): void {
+  function walkResourceAt(resource: Record<string, unknown>, path: string, container: Record<string, unknown>, out: ElementWalkResult): void {
     const type = resource.resourceType;
     if (typeof type !== 'string' || !definitions.isResourceType(type)) {
       out.findings.push({
@@ -228,14 +239,15 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
       });
       return;
     }
-    walkObject(resource, type, path, out);
+    if (type === 'Bundle') out.bundles.push({ path, bundle: resource });
+    walkObject(resource, type, path, container, out);
   }
 
   return {
     /** Walks a root resource (its `resourceType` already checked). */
     walk(resource: Record<string, unknown>): ElementWalkResult {
-      const out: ElementWalkResult = { findings: [], references: [], malformed: [] };
-      walkObject(resource, resource.resourceType as string, resource.resourceType as string, out);
+      const out: ElementWalkResult = { findings: [], references: [], malformed: [], bundles: [] };
+      walkObject(resource, resource.resourceType as string, resource.resourceType as string, resource, out);
       return out;
     },
   };

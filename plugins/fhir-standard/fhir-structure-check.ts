@@ -4,6 +4,9 @@
  * OperationOutcome issues mapped to our codes, FHIRPath-like paths and sentences naming the element.
  */
 import { medplumCore } from './medplum-core.ts';
+// The Bundle invariants are checked per entry with clearer sentences (fhir-bundle-rules.ts), all of them where
+// @medplum/core reports an element's first failure only: its report of the same rule would be a duplicate.
+import { BUNDLE_INVARIANTS } from './fhir-bundle-rules.ts';
 import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding, FhirIssueCode, FindingClass } from './fhir-issues.ts';
 import { expectedOfType, nameField, shortDescription } from './fhir-issues.ts';
@@ -19,11 +22,6 @@ interface MedplumIssue {
   diagnostics?: string;
 }
 
-/**
- * Invariants whose checks the adapter makes itself, per entry and with a clearer sentence (fhir-bundle-rules.ts);
- * @medplum/core's Bundle-level report of the same rule would be a duplicate.
- */
-const INVARIANTS_CHECKED_BY_BUNDLE_RULES = new Set(['bdl-3', 'bdl-4', 'bdl-7']);
 
 const DATE_TYPES = /^Invalid (date|dateTime|instant|time) format$/;
 
@@ -102,7 +100,7 @@ export function createStructureCheck(definitions: FhirDefinitions) {
     const text = issue.details?.text ?? 'invalid';
     if (issue.code === 'invariant') {
       const key = /^Constraint (\S+) not met/.exec(text)?.[1];
-      if (key && INVARIANTS_CHECKED_BY_BUNDLE_RULES.has(key)) return undefined;
+      if (key && BUNDLE_INVARIANTS.has(key)) return undefined;
     }
     const kind = classify(issue);
     if (!kind) return undefined;

@@ -6,10 +6,11 @@
 import { IssueList } from '../../kernel/issue-list.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
-import { checkBundleRules } from './fhir-bundle-rules.ts';
+import { type BundleDefinitions, checkBundleRules } from './fhir-bundle-rules.ts';
+import { checkContainedTargets } from './fhir-reference-targets.ts';
 import { scanFhirContent } from './fhir-content-scan.ts';
 import { FHIR_R4_VERSION, stripCanonicalVersion } from './fhir-definitions.ts';
-import type { ElementWalker } from './fhir-element-walk.ts';
+import type { ElementWalker, ElementWalkResult } from './fhir-element-walk.ts';
 import type { InvariantChecker } from './fhir-invariants.ts';
 import type { FhirFinding, FhirValidationMode } from './fhir-issues.ts';
 import { toIssue } from './fhir-issues.ts';
@@ -23,6 +24,8 @@ export interface FhirValidatorParts {
   parser: FhirParser;
   structure: StructureCheck;
   walker: ElementWalker;
+  /** Resource types, for the Bundle rules (a fullUrl's `Type/id`). */
+  definitions: BundleDefinitions;
   /** The core invariants the structural validation does not evaluate (data types, warnings, skipped keys). */
   invariants: InvariantChecker;
   profileRules: ProfileRules;
@@ -111,6 +114,22 @@ function notYetReported(invariants: FhirFinding[], structural: readonly FhirFind
 
 /** Builds the validator. */
 export function createFhirValidator(parts: FhirValidatorParts) {
+  /** The rules of the resource if it is a Bundle and of every Bundle inside it, each given the references beneath it. */
+  function bundleFindings(resource: Record<string, unknown>, walked: ElementWalkResult): FhirFinding[] {
+    const bundles = resource.resourceType === 'Bundle' ? [{ path: 'Bundle', bundle: resource }, ...walked.bundles] : walked.bundles;
+    if (bundles.length === 0) return [];
+    // Innermost first: a reference belongs to the deepest Bundle whose entries hold it.
+    const byDepth = [...bundles].sort((a, b) => b.path.length - a.path.length);
+    const references = new Map(bundles.map((b) => [b.path, [] as ElementWalkResult['references']]));
+    for (const ref of walked.references) {
+      const owner = byDepth.find((b) => ref.field.startsWith(`${b.path}.entry[`));
+      if (owner) references.get(owner.path)?.push(ref);
+    }
+    const findings: FhirFinding[] = [];
+    for (const { path, bundle } of bundles) append(findings, checkBundleRules(bundle, path, references.get(path) ?? [], parts.definitions));
+    return findings;
+  }
+
   function profileFindings(resource: Record<string, unknown>, explicit: FhirProfile | undefined): { findings: FhirFinding[]; applied: string[] } {
     const byUrl = new Map(parts.profiles().map((p) => [p.url, p]));
     const findings: FhirFinding[] = [];
@@ -181,7 +200,8 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       append(findings, walked.findings);
       // Invariants over values the walk or the structural validation found malformed would only repeat them.
       if (walked.malformed.length === 0 && !structure.gaveUp) append(findings, notYetReported(parts.invariants.check(resource), structure.findings));
-      if (resource.resourceType === 'Bundle') append(findings, checkBundleRules(resource, walked.references));
+      append(findings, checkContainedTargets(walked.references));
+      append(findings, bundleFindings(resource, walked));
       const profiles = profileFindings(resource, options.profile);
       append(findings, profiles.findings);
       findings = withoutDuplicates(findings);

@@ -17,12 +17,16 @@ const files = corpusFiles('fhir');
  * - the FHIR-Converter batch-response Bundle: its three entries lack entry.response (bdl-4), and entry[1] holds an
  *   Encounter's fields (text, identifier, status, class, subject, subjectStatus, careTeam) directly in the entry
  *   instead of under entry.resource, so the entry has no resource (bdl-5) and seven unknown elements;
- * - the ReportStream message Bundle: Provenance entries without the mandatory target and agent, and 173
- *   extensions that carry only a url (`{"url": "ED.1"}`), neither value nor nested extension (ext-1).
+ * - the ReportStream message Bundle: Provenance entries without the mandatory target and agent, 173
+ *   extensions that carry only a url (`{"url": "ED.1"}`), neither value nor nested extension (ext-1), and 592 relative
+ *   fullUrls (`MessageHeader/1729...`) where R4 wants an absolute URL or a urn:uuid:;
+ * - the spec's message Bundle: its third entry's fullUrl ends in Patient/pat12 but holds Patient pat2 (a fullUrl SHALL
+ *   NOT disagree with the resource's id; HL7's validator reports the same).
  */
 const STRICT_ERRORS: Record<string, Record<string, number>> = {
   'Bundle-batch-response_BOM__fhirconverter_ObservationBundle.json': { REQUIRED_FIELD_MISSING: 3, CONSTRAINT_FAILED: 1, UNKNOWN_ELEMENT: 7 },
-  'Bundle-message_from-ORU_R01__cdc-ti_MN-004_hl7_translation.fhir.json': { REQUIRED_FIELD_MISSING: 2, CONSTRAINT_FAILED: 173 },
+  'Bundle-message_from-ORU_R01__cdc-ti_MN-004_hl7_translation.fhir.json': { REQUIRED_FIELD_MISSING: 2, CONSTRAINT_FAILED: 173, BUNDLE_RULE_VIOLATED: 592 },
+  'Bundle-message_R4__fhir-spec_Bundle-10bb101f.json': { BUNDLE_RULE_VIOLATED: 1 },
 };
 
 /**
