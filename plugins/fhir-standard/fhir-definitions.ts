@@ -34,8 +34,25 @@ export interface FhirPropertyInfo {
   /** Resource types a Reference may point at (empty when any). */
   targetTypes: string[];
   binding?: FhirElementBinding;
+  /** A uri, url or canonical R4 requires to be absolute ({@link ABSOLUTE_URI_ELEMENT}). */
+  mustBeAbsolute: boolean;
   element: InternalSchemaElement;
 }
+
+/**
+ * How R4 says an element's URI must be absolute: its definition opens "An absolute URI..." (ValueSet.url,
+ * CodeSystem.url, StructureDefinition.url, ValueSet.compose.include.system, ConceptMap.group.source...).
+ */
+const ABSOLUTE_URI_ELEMENT = /^(?:An|This is an|The) absolute UR[IL]\b/i;
+
+/**
+ * Elements whose absoluteness R4 states elsewhere than in their definition: Coding.system (terminologies.html: a code
+ * system is identified by an absolute URI; HL7's validator refuses a relative one). Bundle.entry.fullUrl is left to
+ * the Bundle rules, which say more.
+ */
+const ABSOLUTE_URI_ALSO = new Set(['Coding.system']);
+const ABSOLUTE_URI_ELSEWHERE = new Set(['Bundle.entry.fullUrl']);
+const URI_TYPES = new Set(['uri', 'url', 'canonical']);
 
 /** Figures of the one-time load. */
 export interface FhirDefinitionsLoadStats {
@@ -194,6 +211,10 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
       max: element.max,
       targetTypes: targetTypes.includes('Resource') ? [] : targetTypes,
       binding,
+      mustBeAbsolute:
+        URI_TYPES.has(type) &&
+        !ABSOLUTE_URI_ELSEWHERE.has(element.path) &&
+        (ABSOLUTE_URI_ALSO.has(element.path) || ABSOLUTE_URI_ELEMENT.test(element.description ?? '')),
       element,
     };
   }

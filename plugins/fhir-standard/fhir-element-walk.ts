@@ -16,6 +16,9 @@ import { actualValue } from '../../kernel/issue-detail.ts';
 /** What a resource id may be (R4 `id` type): letters, digits, `-` and `.`, 1 to 64 of them. */
 const RESOURCE_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 
+/** A URI with a scheme (`https:`, `urn:`): absolute. */
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
 /** An element id (R4 Element.id): any string without whitespace. */
 const ELEMENT_ID = /^\S+$/;
 
@@ -101,6 +104,7 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
       if (CALENDAR_TYPES.has(info.type)) checkCalendar(info, value, path, key, index, out);
       else if (info.type === 'xhtml') checkNarrative(info, value, path, key, out);
       else if (key === 'id' && index === undefined) checkId(info, value, path, out);
+      else if (info.mustBeAbsolute) checkAbsolute(info, value, path, key, index, out);
     }
     if (!info.binding) return;
     const field = index === undefined ? `${path}.${key}` : `${path}.${key}[${index}]`;
@@ -127,6 +131,23 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
           : `"${shown} is not a valid element id: an element id may not be empty or contain whitespace`,
       ),
     );
+  }
+
+  /**
+   * A URI R4 requires to be absolute (ValueSet.url, compose.include.system, Coding.system...): it has a scheme
+   * (`http:`, `urn:`). A canonical may also name a contained resource (`#vs1`).
+   */
+  function checkAbsolute(info: FhirPropertyInfo, value: string, path: string, key: string, index: number | undefined, out: ElementWalkResult): void {
+    if (HAS_SCHEME.test(value) || (info.type === 'canonical' && value.startsWith('#'))) return;
+    const field = index === undefined ? `${path}.${key}` : `${path}.${key}[${index}]`;
+    out.findings.push({
+      field,
+      code: 'INVALID_DATA_TYPE',
+      class: 'nonconformant',
+      message: `${nameField(field, info.elementPath)} "${excerpt(value)}" is a relative ${info.type}; R4 requires an absolute URI here (with a scheme, such as http://... or urn:oid:...).`,
+      expected: 'an absolute URI (http://..., https://..., urn:uuid:..., urn:oid:...)',
+      actual: actualValue(value),
+    });
   }
 
   /** A narrative div: well-formed XHTML in its namespace, no active content, only the elements txt-1 allows. */

@@ -13,7 +13,7 @@ export const FHIR_ISSUE_CODES = {
   REQUIRED_FIELD_MISSING: 'An element with minimum cardinality 1 (in R4 or in the profile) is absent.',
   RECOMMENDED_FIELD_EMPTY: 'A must-support element of the profile is absent.',
   TOO_MANY_REPETITIONS: 'An element repeats more often than its maximum cardinality allows.',
-  INVALID_DATA_TYPE: 'A value has the wrong JSON type or format for its FHIR type (array vs single, string vs number, id, uri, empty or null values...).',
+  INVALID_DATA_TYPE: 'A value has the wrong JSON type or format for its FHIR type (array vs single, string vs number, id, uri, empty or null values...), or is a relative URI where R4 requires an absolute one (ValueSet.url, Coding.system...).',
   INVALID_DATE: 'A date, dateTime, instant or time value is malformed, or names a day its month does not have.',
   VALUE_NOT_IN_VALUE_SET: 'A code is outside the value set of its binding (required: error; extensible: warning).',
   UNKNOWN_ELEMENT: 'A property that the element definitions of the type do not define.',
