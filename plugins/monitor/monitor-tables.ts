@@ -363,6 +363,18 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
       },
     },
     '012_alert_acknowledged_by': alertAcknowledgedByMigration,
+    '013_failed_message_order_all': {
+      // the failed messages of every interface in the stable order (the message list filtered by status alone, or
+      // by status and error code): without it such a page walked every message in received order, testing each
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createIndex('monitor_messages_failed_all_order')
+          .on('monitor_messages')
+          .columns(['received_at', 'file_id', 'index_in_file'])
+          .where(sql.ref('is_valid'), '=', 0)
+          .execute();
+      },
+    },
     '004_interface_standard': {
       // interfaces made before an interface declared its standard read every file as it comes (auto)
       async up(db: Kysely<any>) {
