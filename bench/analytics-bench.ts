@@ -17,7 +17,7 @@ import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
 import { resolveService } from '../kernel/service-ref.ts';
 import { TOKENS } from '../kernel/tokens.ts';
-import { recordMessages, type RecordedMessage } from '../plugins/monitor/testing.ts';
+import { recordMessages, type RecordedMessage } from '../test/kit/monitor-history.ts';
 import { send } from '../test/helpers/http-client.ts';
 import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
 import { medianMs, round } from './timing.ts';

@@ -1,6 +1,6 @@
 /**
  * Monitor roll-up reads: 1,000,000 stored messages across 20 interfaces over 30 days (written through the ingest's
- * own commit, plugins/monitor/testing.ts), then, each as the median of 15 runs, a `series` over the 30 days by hour
+ * own commit, test/kit/monitor-history.ts), then, each as the median of 15 runs, a `series` over the 30 days by hour
  * (every interface, error rate) and a `topN` over the last 24 h (message types by messages), each beside the same
  * question answered from the raw messages in the same run (one SQL aggregate over monitor_messages on its received
  * time index). The two answers are checked equal before they are timed. Then one interface is deleted through
@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { TOKENS } from '../kernel/tokens.ts';
 import { resolveService } from '../kernel/service-ref.ts';
 import { MONITOR_SERVICE } from '../plugins/monitor/api.ts';
-import { recordMessages, type RecordedMessage } from '../plugins/monitor/testing.ts';
+import { recordMessages, type RecordedMessage } from '../test/kit/monitor-history.ts';
 import { send } from '../test/helpers/http-client.ts';
 import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
 import { medianMs, round } from './timing.ts';

@@ -115,6 +115,7 @@ export const ADMIN_EXAMPLES = {
   defineSla: { body: SLA, response: { sla: STORED_SLA, created: true } },
   getSla: { params: { interfaceId: INTERFACE_ID }, response: STORED_SLA },
   removeSla: { params: { interfaceId: INTERFACE_ID }, response: { interfaceId: INTERFACE_ID, removed: true } },
+  evaluateSlas: { response: { alerted: [INTERFACE_ID] } },
   slaReport: {
     params: { interfaceId: INTERFACE_ID },
     query: { from: '2025-12-16', to: '2026-01-15' },

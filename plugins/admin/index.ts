@@ -5,12 +5,11 @@
  * minutes and alerts are reached through the monitor's public service only.
  */
 import type { PluginModule } from '../../kernel/plugin-api.ts';
-import { provideService, resolveService } from '../../kernel/service-ref.ts';
+import { resolveService } from '../../kernel/service-ref.ts';
 import { adminConfigSchema, type AdminConfig } from './admin-config.ts';
 import { AUDIT_TRAIL } from '../audit/api.ts';
 import { FEATURE_FLAGS } from '../feature-flags/api.ts';
 import { MONITOR_SERVICE } from '../monitor/api.ts';
-import { SLA_ALERTS_HOOK } from './sla-alerts-hook.ts';
 import { adminErrors } from './admin-errors.ts';
 import { registerRoleRoutes } from './role-routes.ts';
 import { WorkspaceStore, workspaceMigrations } from './workspace-store.ts';
@@ -34,7 +33,6 @@ export const plugin: PluginModule<AdminConfig> = {
     const workspaces = new WorkspaceStore(context.storage.db, context.clock);
     const slas = new SlaStore(context.storage.db);
     const service = new SlaService(slas, monitor, context.clock, context.config.slaAlerts.windowHours);
-    provideService(context.container, SLA_ALERTS_HOOK, { evaluateSlaAlerts: () => service.evaluateAlerts() });
 
     registerRoleRoutes(context.routes, { roles: context.auth.roles, audit });
     registerWorkspaceRoutes(context.routes, { store: workspaces, audit, flags, interfaceExists: (id) => monitor.interfaceExists(id) });

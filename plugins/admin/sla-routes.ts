@@ -75,6 +75,24 @@ export function registerSlaRoutes(routes: RouteRegistrar, deps: SlaRouteDeps): v
 
   routes.route({
     ...ADMIN_ROUTE,
+    method: 'POST',
+    url: '/api/monitor/admin/sla/evaluate',
+    examples: ADMIN_EXAMPLES.evaluateSlas,
+    summary: 'Judge every SLA over the alert window now; answers the interfaces alerted',
+    description:
+      'Each SLA is judged over the rolling alert window (`slaAlerts.windowHours`) as the monitor\'s alert rule judges it ' +
+      'after commits and on every check (there at most once a minute per interface): an SLA past its threshold raises ' +
+      'or keeps its `sla-breach` alert, one within it clears it. Useful right after defining SLAs or importing history.',
+    response: z.object({ alerted: z.array(z.string()) }),
+    async handler(request) {
+      const alerted = await service.evaluateAlerts();
+      await recordAdminWrite(audit, request, 'sla.evaluate', 'sla', '*', { alerted: alerted.length });
+      return { alerted };
+    },
+  });
+
+  routes.route({
+    ...ADMIN_ROUTE,
     method: 'GET',
     url: '/api/monitor/admin/sla/:interfaceId',
     examples: ADMIN_EXAMPLES.getSla,

@@ -12,7 +12,6 @@ import { AlertRuleRegistry } from './alert-rule-registry.ts';
 import { AlertRuleEngine, RULES } from './alert-rules.ts';
 import { MONITOR_SERVICE } from './api.ts';
 import { monitorErrors } from './errors.ts';
-import { MONITOR_QUIESCE } from './quiesce-hook.ts';
 import { emitIngested } from './ingest/ingest-events.ts';
 import { IngestQueue } from './ingest/ingest-queue.ts';
 import { registerInterfaceRoutes } from './interface-routes.ts';
@@ -35,6 +34,7 @@ import { skippedFilesRule } from './skipped-files-rule.ts';
 import { directoryProblem } from './interface-input.ts';
 import { InterfaceOwnership } from './interface-ownership.ts';
 import { registerNodeRoutes } from './node-routes.ts';
+import { registerActivityRoutes } from './ingest/activity-routes.ts';
 import { registerMessageRoutes } from './message-routes.ts';
 import { MessageViews } from './message-view.ts';
 import { createMessageCommands } from './messages-cli.ts';
@@ -145,7 +145,6 @@ export const plugin: PluginModule<MonitorConfig> = {
     const service = new MonitorServiceImpl(interfaces, messages, queries, rollups, alerts, () => queue.size, reports, registeredRules);
     registeredRules.bind(service);
     provideService(context.container, MONITOR_SERVICE, service);
-    provideService(context.container, MONITOR_QUIESCE, { quiesce: () => watchManager.quiesce() });
 
     context.scheduler.schedule('raw-retention', '17 3 * * *', async () => {
       const removed = await pruneRawContent(db, clock.nowMs() - config.rawRetentionDays * 86_400_000);
@@ -187,6 +186,7 @@ export const plugin: PluginModule<MonitorConfig> = {
       },
     });
     registerNodeRoutes(routes, { cluster: context.cluster, ownership });
+    registerActivityRoutes(routes, { node: context.cluster.name, watchManager });
     const views = new MessageViews({
       db,
       store: service,

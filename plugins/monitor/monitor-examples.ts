@@ -128,6 +128,12 @@ export const MONITOR_EXAMPLES = {
       },
     ],
   },
+  activity: {
+    response: { node: 'integration-01-3f9a1c2e', idle: true, settling: 0, queued: 0, held: 0, lastIngestEndedAt: '2026-01-15T09:29:58.120Z', checkedAt: '2026-01-15T09:30:00.412Z' },
+  },
+  rescan: {
+    response: { node: 'integration-01-3f9a1c2e', idle: true, settling: 0, queued: 0, held: 0, lastIngestEndedAt: '2026-01-15T09:31:02.007Z', checkedAt: '2026-01-15T09:31:02.310Z' },
+  },
   removeNode: { params: { name: 'integration-02-77c1d0aa' }, response: { name: 'integration-02-77c1d0aa', removed: true } },
   listAlerts: {
     query: { severity: 'warning', sinceHours: 24, interfaceId: INTERFACE_ID },

@@ -1,6 +1,6 @@
 // Audit chain, SLA report and cost metrics on a shared PostgreSQL store (WORKBENCH_TEST_POSTGRES_URL; skipped with
 // a notice without it).
-import { importMinuteRollups } from '../../plugins/monitor/testing.ts';
+import { importMinuteRollups } from '../kit/monitor-history.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoleKeys, withBearer, type RoleKeys } from '../helpers/admin-access.ts';
 import type { TestRequest } from '../helpers/http-client.ts';

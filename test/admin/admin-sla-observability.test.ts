@@ -2,7 +2,8 @@
 // The report numbers are checked against a hand-computed fixture of stored minutes imported through the monitor's
 // service; the share of messages answered in time against real messages read from a watched folder.
 import type { Kysely } from 'kysely';
-import { importMinuteRollups, quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { importMinuteRollups } from '../kit/monitor-history.ts';
+import { quiesceMonitor } from '../kit/monitor-activity.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,6 @@ import { startTestWorkbench } from '../helpers/test-workbench.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from '../monitor/monitor-harness.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MinuteRollup, type MonitorService } from '../../plugins/monitor/api.ts';
-import { evaluateSlaAlertsNow } from '../../plugins/admin/testing.ts';
 
 const MINUTE = 60_000;
 let harness: MonitorHarness;
@@ -24,6 +24,8 @@ let t0: number;
 let fixtureId: string;
 const iso = (at: number) => new Date(at).toISOString();
 const asAdmin = (request: TestRequest) => harness.wb.call('monitor', withBearer(request, keys.admin));
+/** Judges every SLA now (`POST /api/monitor/admin/sla/evaluate`); the interfaces alerted. */
+const evaluateSlas = async (): Promise<string[]> => (await asAdmin({ method: 'POST', path: '/api/monitor/admin/sla/evaluate' })).json.data.alerted;
 
 async function createInterface(name: string): Promise<string> {
   const created = await harness.post('/api/monitor/interfaces', { name, directoryPath: harness.folder(name) });
@@ -145,7 +147,7 @@ describe('SLA report from stored minutes', () => {
     expect(report.minutes.down).toBe(0);
     expect(report.uptimePercent).toBe(100);
     expect(report.errorBudget.usedDownMinutes).toBe(0);
-    expect(await evaluateSlaAlertsNow(harness.wb.workbench)).not.toContain(id);
+    expect(await evaluateSlas()).not.toContain(id);
   });
 
   it('is judged by the monitor with its own rules: the missed SLA raises one critical alert without any timer of its own', async () => {
@@ -174,7 +176,7 @@ describe('SLA report from stored minutes', () => {
     for (let at = now - 24 * 60 * MINUTE - 2 * MINUTE; at <= now + MINUTE; at += MINUTE) healthy.push(minute(healthyId, at, { messages: 1 }));
     await importMinuteRollups(harness.wb.workbench.storage, healthy);
 
-    const alerted = await evaluateSlaAlertsNow(harness.wb.workbench);
+    const alerted = (await expectAdminOnly(harness.wb, keys, { method: 'POST', path: '/api/monitor/admin/sla/evaluate' })).json.data.alerted;
     expect(alerted).toContain(fixtureId);
     expect(alerted).not.toContain(healthyId);
     const alerts = await harness.get(`/api/monitor/alerts?interfaceId=${fixtureId}`);
@@ -182,7 +184,7 @@ describe('SLA report from stored minutes', () => {
     expect(sla).toHaveLength(1);
     expect(sla[0]).toMatchObject({ severity: 'critical', title: 'SLA missed', acknowledgedAt: null });
     // Evaluated again, the open episode is not raised twice.
-    await evaluateSlaAlertsNow(harness.wb.workbench);
+    await evaluateSlas();
     const again = await harness.get(`/api/monitor/alerts?interfaceId=${fixtureId}`);
     expect(again.json.data.filter((a: { rule: string }) => a.rule === 'sla-breach')).toHaveLength(1);
     expect((await harness.get(`/api/monitor/alerts?interfaceId=${healthyId}`)).json.data).toHaveLength(0);

@@ -9,7 +9,7 @@ import { ManualClock } from '../helpers/manual-clock.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import { MONITOR_SERVICE } from '../../plugins/monitor/api.ts';
-import { recordMessages } from '../../plugins/monitor/testing.ts';
+import { recordMessages } from '../kit/monitor-history.ts';
 import { startAnalyticsHarness, type MonitorHarness } from './analytics-harness.ts';
 import { startMailCapture, type MailCapture } from './mail-capture.ts';
 

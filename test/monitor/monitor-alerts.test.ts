@@ -10,7 +10,7 @@ import { ManualClock } from '../helpers/manual-clock.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import type { Alert } from '../../plugins/monitor/api.ts';
-import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { quiesceMonitor } from '../kit/monitor-activity.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 /** HL7 TS of an instant, in UTC. */

@@ -7,7 +7,7 @@ import { appendFileSync, copyFileSync, existsSync, renameSync, writeFileSync } f
 import { join } from 'node:path';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
-import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { quiesceMonitor } from '../kit/monitor-activity.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 describe.each(storages())('file identity on %s', (storage) => {

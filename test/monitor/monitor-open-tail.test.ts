@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
-import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { quiesceMonitor } from '../kit/monitor-activity.ts';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';

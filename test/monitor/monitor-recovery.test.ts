@@ -7,7 +7,7 @@ import SQLiteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE } from '../../plugins/monitor/api.ts';
-import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { quiesceMonitor } from '../kit/monitor-activity.ts';
 import { adtMessage, startMonitorHarness, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 async function createInterface(h: MonitorHarness, name: string, dir: string, extra: Record<string, unknown> = {}): Promise<string> {

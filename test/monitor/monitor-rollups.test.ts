@@ -1,12 +1,12 @@
 // The roll-up read side of the monitor's contract (series, topN, quantile, totals) on SQLite and PostgreSQL: history
-// is stored through the ingest's own commit (plugins/monitor/testing.ts) at chosen received times, then read back.
+// is stored through the ingest's own commit (test/kit/monitor-history.ts) at chosen received times, then read back.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
 import { windowSpans } from '../../plugins/monitor/rollup-reader.ts';
 import { pruneRollups } from '../../plugins/monitor/ingest/rollup-writer.ts';
-import { recordMessages, type RecordedMessage } from '../../plugins/monitor/testing.ts';
+import { recordMessages, type RecordedMessage } from '../kit/monitor-history.ts';
 import type { Kysely } from 'kysely';
 import type { MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';
 import { startMonitorHarness, storages, type MonitorHarness } from './monitor-harness.ts';

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
-import { importMinuteRollups, quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { importMinuteRollups } from '../kit/monitor-history.ts';
+import { quiesceMonitor } from '../kit/monitor-activity.ts';
 import { startMonitorHarness, storages, type MonitorHarness } from './monitor-harness.ts';
 
 describe.each(storages())('monitor service on %s', (storage) => {

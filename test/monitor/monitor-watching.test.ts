@@ -6,7 +6,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, ren
 import { join } from 'node:path';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageFilter, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
-import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { monitorActivity, quiesceMonitor } from '../kit/monitor-activity.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 async function createInterface(h: MonitorHarness, name: string, dir: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -183,8 +183,11 @@ describe.each(storages())('watching folders on %s', (storage) => {
       const size = Math.ceil(content.length / chunks);
       for (let i = 0; i < chunks; i++) {
         appendFileSync(path, content.slice(i * size, (i + 1) * size));
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // the monitor reports the file as seen and still settling: nothing of it may be counted yet
+        await expect.poll(async () => (await monitorActivity(slow.wb.workbench)).settling, { timeout: 10_000 }).toBe(1);
         expect((await metrics(slow, id)).messagesTotal, `after chunk ${i + 1}`).toBe(0);
+        // the writer's pace, well within the settle time
+        await new Promise((resolve) => setTimeout(resolve, 200));
       }
       await waitForTotal(slow, id, 2);
       const svc = resolveService(slow.wb.workbench.container, MONITOR_SERVICE);
@@ -266,7 +269,9 @@ describe.each(storages())('watching folders on %s', (storage) => {
     expect((await h.put(`/api/monitor/interfaces/${id}`, { enabled: false })).json.data.enabled).toBe(false);
     writeFileSync(join(dir, 'b.hl7'), adtMessage('TOG2'));
     writeFileSync(join(dir, 'sub', 'c.hl7'), adtMessage('TOG3'));
-    await quiesceMonitor(h.wb.workbench);
+    const atRest = await quiesceMonitor(h.wb.workbench);
+    expect(atRest).toMatchObject({ idle: true, settling: 0, queued: 0, held: 0 });
+    expect(atRest.checkedAt).not.toBeNull();
     expect((await metrics(h, id)).messagesTotal).toBe(1);
     expect((await h.put(`/api/monitor/interfaces/${id}`, { enabled: true })).json.data.enabled).toBe(true);
     await waitForTotal(h, id, 3);

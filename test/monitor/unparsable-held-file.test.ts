@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { quiesceMonitor } from '../../plugins/monitor/testing.ts';
+import { quiesceMonitor } from '../kit/monitor-activity.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
 
 interface AlertView {

@@ -128,6 +128,7 @@ export class IngestQueue {
   /** When the last batch ended (performance.now()), to tell a burst from a lone file. */
   private lastBatchEndedMs = Number.NEGATIVE_INFINITY;
   private stopped = false;
+  private runEndedMs: number | null = null;
 
   constructor(private readonly deps: IngestQueueDeps) {
     this.openTails = new OpenTails(deps.openTailGraceMs ?? 0, deps.background);
@@ -173,11 +174,22 @@ export class IngestQueue {
     return this.openTails.size;
   }
 
+  /** Whether a batch is being read or committed now. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** When the loop last ended, by the kernel clock (null: it has not run yet). */
+  get lastRunEndedMs(): number | null {
+    return this.runEndedMs;
+  }
+
   /** Starts the loop unless it runs; when it ends with files waiting (queued as it finished), it starts again. */
   private kick(): void {
     if (this.running || this.stopped) return;
     this.running = this.loop().finally(() => {
       this.running = undefined;
+      this.runEndedMs = this.deps.clock.nowMs();
       if (this.waiting.size > 0) this.kick();
     });
   }

@@ -40,6 +40,22 @@ export interface WatchState {
   rescannedAtMs?: number;
 }
 
+/** What this node's ingest is doing now (`GET /api/monitor/activity`). */
+export interface IngestActivity {
+  /** Nothing settling, queued, held for its writer or being read or committed. */
+  idle: boolean;
+  /** Files seen and waiting for their size and mtime to stop changing. */
+  settling: number;
+  /** Settled files waiting for the ingest. */
+  queued: number;
+  /** Files whose last message waits for its writer to finish it. */
+  held: number;
+  /** When the ingest last finished its work, by the kernel clock (null: not since the start). */
+  lastIngestEndedMs: number | null;
+  /** When the last whole periodic check (reachability, minute rows, rules, due listings) ended (null: none yet). */
+  checkedAtMs: number | null;
+}
+
 /** Options of the manager. */
 export interface WatchManagerDeps {
   db: Kysely<MonitorDatabase>;
@@ -66,6 +82,8 @@ export class WatchManager {
   private readonly states = new Map<string, WatchState>();
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | undefined;
+  /** When the last whole check ended, by the kernel clock. */
+  private checkedAtMs: number | null = null;
   private stopped = false;
   /** Changes of one interface run one after another, so a quick disable/enable never leaves two watchers. */
   private changes: Promise<unknown> = Promise.resolve();
@@ -202,9 +220,13 @@ export class WatchManager {
 
   /** The round under way, or a new one; rejects when it fails. */
   private checkOnce(): Promise<void> {
-    this.checking ??= this.checkNow().finally(() => {
-      this.checking = undefined;
-    });
+    this.checking ??= this.checkNow()
+      .then(() => {
+        this.checkedAtMs = this.deps.clock.nowMs();
+      })
+      .finally(() => {
+        this.checking = undefined;
+      });
     return this.checking;
   }
 
@@ -271,11 +293,27 @@ export class WatchManager {
     await recordMinuteState(this.deps.db, { interfaceId: state.monitored.id, minute, reachable, enabled });
   }
 
+  /** What the ingest of this node is doing now: idle or not, and what it waits on. */
+  activity(): IngestActivity {
+    let settling = 0;
+    for (const state of this.states.values()) settling += state.watcher?.unsettled ?? 0;
+    const { queue } = this.deps;
+    const queued = queue.size;
+    const { held } = queue;
+    return {
+      idle: settling === 0 && queued === 0 && held === 0 && !queue.busy,
+      settling,
+      queued,
+      held,
+      lastIngestEndedMs: queue.lastRunEndedMs,
+      checkedAtMs: this.checkedAtMs,
+    };
+  }
+
   /**
    * Resolves once the monitor is still: nothing settling, queued or held for its writer (open-tails.ts), every watched
    * folder listed once more against the ledger (and what that found read), then one whole periodic check
-   * (reachability, minute rows, alert rules) and the rule evaluations commits asked for. Tests and tools wait on this
-   * instead of sleeping (testing.ts).
+   * (reachability, minute rows, alert rules) and the rule evaluations commits asked for (`POST /api/monitor/rescan`).
    */
   async quiesce(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;

@@ -1,20 +1,17 @@
 /**
- * Writes for tests and benches only, outside the public contract (no service code imports this module): history
+ * Test kit: writes for tests and benches only, outside the service and its build (test/kit/): history
  * stored through the same commit as the ingest (ledger row, messages, roll-ups in one transaction) at chosen
  * received times, and minute rows as an import would have observed them. A test builds history in milliseconds
  * instead of waiting for files and clocks.
  */
 import type { Kysely } from 'kysely';
-import type { DependencyContainer } from 'tsyringe';
-import { resolveService } from '../../kernel/service-ref.ts';
 import type { Storage } from '../../kernel/storage.ts';
-import type { MinuteRollup, StoredIssue } from './api.ts';
-import { commitFiles, sha256 } from './ingest/ledger.ts';
-import type { ReadMessage } from './ingest/message-reading.ts';
-import { minuteOf } from './message-store.ts';
-import type { MonitorDatabase } from './monitor-tables.ts';
-import { MONITOR_QUIESCE } from './quiesce-hook.ts';
-import { DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './ingest/rollup-writer.ts';
+import type { MinuteRollup, StoredIssue } from '../../plugins/monitor/api.ts';
+import { commitFiles, sha256 } from '../../plugins/monitor/ingest/ledger.ts';
+import type { ReadMessage } from '../../plugins/monitor/ingest/message-reading.ts';
+import { minuteOf } from '../../plugins/monitor/message-store.ts';
+import type { MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';
+import { DEFAULT_LATENCY_LIMITS, type LatencyLimits } from '../../plugins/monitor/ingest/rollup-writer.ts';
 
 /** One message to store as if read from a file at `receivedAt`. */
 export interface RecordedMessage {
@@ -135,12 +132,4 @@ export async function importMinuteRollups(storage: Storage, rows: MinuteRollup[]
         .execute();
     }
   });
-}
-
-/**
- * Waits until the monitor of a running workbench is at rest: queue idle, nothing settling, one rescan of every
- * watched folder and one whole periodic check done (see WatchManager.quiesce). Then "nothing more arrived" holds.
- */
-export async function quiesceMonitor(workbench: { container: DependencyContainer }): Promise<void> {
-  await resolveService(workbench.container, MONITOR_QUIESCE).quiesce();
 }
