@@ -1,5 +1,5 @@
 // Unit tests of the analytics engines: windows and buckets, template files, report rendering, the sliced CSV export
-// and the delivery's retries with back-off, against small fakes of the monitor's contract.
+// and the delivery's retries with back-off, against the in-memory monitor of the test kit (test/kit/in-memory-monitor.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,8 +16,9 @@ import { renderReport, type ReportFacts } from '../../plugins/analytics/report-r
 import type { ReportSchedule, ReportScheduleStore } from '../../plugins/analytics/report-schedules.ts';
 import { seriesRows } from '../../plugins/analytics/series-csv.ts';
 import { alertMatches, messageFilterOf, QUERY_FILTER_KEYS, queryFiltersSchema } from '../../plugins/analytics/query-filters.ts';
-import { bucketCount, checkPoints, resolveWindow, STEP_MS } from '../../plugins/analytics/time-window.ts';
+import { bucketCount, checkPoints, resolveWindow } from '../../plugins/analytics/time-window.ts';
 import { Scheduler } from '../../kernel/scheduler.ts';
+import { InMemoryMonitor } from '../kit/in-memory-monitor.ts';
 
 const templatesDir = resolve(import.meta.dirname, '../../plugins/analytics/dashboards');
 
@@ -108,25 +109,28 @@ describe('report rendering', () => {
 
 describe('sliced CSV export', () => {
   it('reads a long window slice by slice with every bucket once, in order', async () => {
+    const monitor = new InMemoryMonitor();
+    monitor.addInterface({ id: 'i1' });
+    monitor.addMinutes([{ interfaceId: 'i1', minute: '2026-05-02T03:04:00.000Z', messages: 7, failed: 1, latencySumMs: 0, latencyCount: 0, reachable: true, enabled: true }]);
     const calls: SeriesQuery[] = [];
     const source = {
-      async series(query: SeriesQuery): Promise<SeriesPoint[]> {
+      series(query: SeriesQuery): Promise<SeriesPoint[]> {
         calls.push(query);
-        const step = STEP_MS[query.step];
-        const points: SeriesPoint[] = [];
-        const first = Math.floor(new Date(query.since).getTime() / step) * step;
-        for (let t = first; t < new Date(query.until).getTime(); t += step) {
-          points.push({ start: new Date(t).toISOString(), value: 1, messages: 1, failed: 0, latencySumMs: 0, latencyCount: 0, staleLatency: 0, clockSkew: 0 });
-        }
-        return points;
+        return monitor.series(query);
       },
     } as unknown as AnalyticsSource;
     const since = new Date('2026-05-01T00:00:00Z');
     const until = new Date('2026-05-31T00:00:00Z');
     const starts: string[] = [];
+    const rows: string[] = [];
     for await (const batch of seriesRows(source, { interfaceId: null, granularity: 'oneMinute', metric: 'messagesTotal', window: { since, until } })) {
-      for (const line of batch.split('\r\n')) if (line) starts.push(line.split(',')[0]);
+      for (const line of batch.split('\r\n').filter(Boolean)) {
+        starts.push(line.split(',')[0]);
+        rows.push(line);
+      }
     }
+    // the one stored minute is in its bucket, every other one is zero
+    expect(rows.filter((line) => !line.endsWith(',0'))).toEqual([expect.stringMatching(/^2026-05-02T03:04:00.000Z,.*7/)]);
     expect(starts).toHaveLength(30 * 1440);
     expect(new Set(starts).size).toBe(starts.length);
     expect(starts[0]).toBe(since.toISOString());
@@ -170,13 +174,9 @@ describe('report delivery', () => {
       recordFailure: async (_id: string, _at: Date, reason: string) => (recorded.push(`failure: ${reason}`), 1),
       get: async () => schedule,
     } as unknown as ReportScheduleStore;
-    const alerts: string[] = [];
-    const source = {
-      interfaceExists: async () => true,
-      listInterfaces: async () => [{ id: 'i1' }],
-      raiseAlert: async (input: { interfaceId: string | null; rule?: string }) => void alerts.push(`raise ${input.interfaceId} ${input.rule}`),
-      clearAlert: async (interfaceId: string | null, rule: string) => (alerts.push(`clear ${interfaceId} ${rule}`), false),
-    } as unknown as AnalyticsSource;
+    const monitor = new InMemoryMonitor(() => new Date('2026-06-10T07:00:00Z'));
+    monitor.addInterface({ id: 'i1' });
+    const source = monitor as unknown as AnalyticsSource;
     const logger = pino({ level: 'silent' });
     const delivery = new ReportDelivery({
       store,
@@ -188,29 +188,36 @@ describe('report delivery', () => {
       logger,
       settings: { attempts: 3, retryDelayMs: 5 },
     });
-    return { delivery, sent, recorded, alerts, attempts: () => attempts };
+    return { delivery, sent, recorded, monitor, attempts: () => attempts };
   }
 
   it('retries a failed send with back-off and records the success, clearing the alert episode', async () => {
-    const { delivery, sent, recorded, alerts } = setup(2);
+    const { delivery, sent, recorded, monitor } = setup(2);
+    // an episode left open by an earlier failed run
+    await monitor.raiseAlert({ interfaceId: null, rule: 'report-delivery:s1', severity: 'warning', title: 'Report not delivered', message: 'earlier run' });
     const outcome = await delivery.deliver(schedule);
     expect(outcome).toEqual({ delivered: true, attempts: 3, reason: null });
     expect(sent).toHaveLength(1);
     expect(sent[0].attachments[0].filename).toMatch(/\.csv$/);
     expect(sent[0].html).toContain('1234');
     expect(recorded).toEqual(['success']);
-    // a system alert: about the schedule, never about an interface
-    expect(alerts).toEqual(['clear null report-delivery:s1']);
+    // a system alert: about the schedule, never about an interface; the success ended its episode
+    const alerts = await monitor.listAlerts({ since: '2026-01-01' });
+    expect(alerts).toEqual([expect.objectContaining({ interfaceId: null, rule: 'report-delivery:s1', clearedAt: '2026-06-10T07:00:00.000Z' })]);
   });
 
   it('records the failure with its reason and raises an alert once every attempt failed', async () => {
-    const { delivery, sent, recorded, alerts, attempts } = setup(10);
+    const { delivery, sent, recorded, monitor, attempts } = setup(10);
     const outcome = await delivery.deliver(schedule);
     expect(outcome).toEqual({ delivered: false, attempts: 3, reason: '421 try again (3)' });
     expect(attempts()).toBe(3);
     expect(sent).toHaveLength(0);
     expect(recorded).toEqual(['failure: 421 try again (3)']);
-    expect(alerts).toEqual(['raise null report-delivery:s1']);
+    const alerts = await monitor.listAlerts({ since: '2026-01-01' });
+    expect(alerts).toEqual([expect.objectContaining({ interfaceId: null, interfaceName: null, rule: 'report-delivery:s1', clearedAt: null })]);
+    // failing again keeps the one open episode
+    await delivery.deliver(schedule);
+    expect(await monitor.listAlerts({ since: '2026-01-01' })).toHaveLength(1);
   });
 
   it('runs daily, weekly on Mondays and monthly on the 1st at the hour, over the period before the run', () => {
