@@ -1,7 +1,7 @@
 // The audit trail through real HTTP and the CLI: every route admin only, filters and paging, a chain that stays
 // intact over 1,000 admin writes and breaks visibly when a stored row is altered or removed, formula-safe CSV and
 // JSON exports, refused credentials and key changes recorded, retention that keeps the chain verifiable.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,18 +20,7 @@ let keys: RoleKeys;
 const asAdmin = (request: TestRequest) => wb.call('monitor', withBearer(request, keys.admin));
 
 /** Polls until the check passes (audit records of events are written just after the answer). */
-async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
+const eventually = (check: () => Promise<void>, timeoutMs = 10_000): Promise<void> => vi.waitFor(check, { timeout: timeoutMs, interval: 25 });
 
 beforeAll(async () => {
   wb = await startTestWorkbench();

@@ -17,14 +17,6 @@ afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function until(check: () => boolean, label: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('SqliteCheckpointer', () => {
   it('copies the write-ahead log back into the database file from its own thread', async () => {
     const file = join(folder(), 'store.sqlite');
@@ -41,7 +33,7 @@ describe('SqliteCheckpointer', () => {
     const checkpointer = new SqliteCheckpointer(file, 60_000, (message) => errors.push(message));
     try {
       checkpointer.request();
-      await until(() => checkpointer.last !== undefined, 'the checkpoint');
+      await expect.poll(() => checkpointer.last, { timeout: 10_000, interval: 20 }).toBeDefined();
       expect(errors).toEqual([]);
       expect(checkpointer.last?.log).toBeGreaterThan(0);
       expect(checkpointer.last?.checkpointed).toBe(checkpointer.last?.log);

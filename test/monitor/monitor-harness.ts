@@ -5,6 +5,7 @@
  * in monitor-recovery, a file written slower than the settle time in monitor-watching).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { vi } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench, type TestWorkbench, type TestWorkbenchOptions } from '../helpers/test-workbench.ts';
@@ -98,16 +99,16 @@ export function adtMessage(controlId: string, options: { patientId?: string; acc
   ].join('\r');
 }
 
-/** Polls `probe` until it returns a truthy value or `timeoutMs` passes (then throws with the last value). */
-export async function waitFor<T>(probe: () => Promise<T> | T, timeoutMs = 20_000, label = 'condition'): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (last) return last as NonNullable<T>;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Timed out waiting for ${label}; last value: ${JSON.stringify(last)}`);
+/** Polls `probe` (vi.waitFor) until it returns a truthy value or `timeoutMs` passes (then throws with the last value). */
+export function waitFor<T>(probe: () => Promise<T> | T, timeoutMs = 20_000, label = 'condition'): Promise<NonNullable<T>> {
+  return vi.waitFor(
+    async () => {
+      const value = await probe();
+      if (!value) throw new Error(`Timed out waiting for ${label}; last value: ${JSON.stringify(value)}`);
+      return value as NonNullable<T>;
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 /** Creates an interface watching `directoryPath` through HTTP (201 expected) and answers its id. */

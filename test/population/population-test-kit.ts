@@ -6,6 +6,7 @@
 import mssql from 'mssql';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { vi } from 'vitest';
 import type { TestWorkbench } from '../helpers/test-workbench.ts';
 
 /** URLs of the test servers (tests skip with a notice without them). */
@@ -13,15 +14,16 @@ export const testPostgresUrl = process.env.WORKBENCH_TEST_POSTGRES_URL;
 export const testMysqlUrl = process.env.WORKBENCH_TEST_MYSQL_URL;
 export const testMssqlUrl = process.env.WORKBENCH_TEST_MSSQL_URL;
 
-/** Polls until `done` returns a value, up to `seconds`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, seconds = 180): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Polls `probe` (vi.waitFor) until it returns a value, up to `seconds`. */
+export function waitFor<T>(what: string, probe: () => Promise<T | undefined>, seconds = 180): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await probe();
+      if (value === undefined) throw new Error(`Gave up waiting for ${what}.`);
+      return value;
+    },
+    { timeout: seconds * 1000, interval: 100 },
+  );
 }
 
 /** Submits a generation job and waits until it settles; returns the final job view. */
