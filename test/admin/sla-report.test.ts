@@ -97,8 +97,10 @@ describe('SLA report engine', () => {
         const breachMinutes = report.breaches.reduce((sum, b) => sum + b.minutes, 0);
         expect(breachMinutes).toBeGreaterThanOrEqual(report.minutes.down);
         expect(report.messages.withinMaxResponse).toBeLessThanOrEqual(report.messages.withLatency);
-        if (report.uptimePercent !== null) expect(report.uptimePercent).toBeGreaterThanOrEqual(0);
-        if (report.uptimePercent !== null) expect(report.uptimePercent).toBeLessThanOrEqual(100);
+        // a share of the observed minutes: null exactly when none was observed
+        expect(report.uptimePercent === null).toBe(report.minutes.total - report.minutes.notObserved === 0);
+        expect(report.uptimePercent ?? 0).toBeGreaterThanOrEqual(0);
+        expect(report.uptimePercent ?? 100).toBeLessThanOrEqual(100);
         for (let i = 1; i < report.breaches.length; i++) expect(report.breaches[i].from > report.breaches[i - 1].to).toBe(true);
       }),
     );

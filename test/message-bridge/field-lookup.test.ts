@@ -103,7 +103,7 @@ describe('lookUpField over any text', () => {
         try {
           const found = lookUpField(standards, { path, maxCodes, ...(standard ? { standard } : {}) });
           expect(found.codes?.length ?? 0).toBeLessThanOrEqual(maxCodes);
-          if (standard) expect(found.standard).toBe(standard);
+          expect(found.standard).toBe(standard ?? found.standard);
         } catch (error) {
           expect(error).toBeInstanceOf(WorkbenchError);
           expect([400, 404]).toContain((error as WorkbenchError).status);
