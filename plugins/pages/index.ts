@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { BASES, type BaseName } from '../../kernel/plugin-manifest.ts';
+import { staticModuleGraph } from './module-graph.ts';
 import { readAssetFolder, readVendorFolder } from './page-assets.ts';
 import { registerBasePageRoutes, type PageAddress } from './page-routes.ts';
 import { pagesConfigSchema, type PagesConfig } from './pages-config.ts';
@@ -43,14 +44,23 @@ export const plugin: PluginModule<PagesConfig> = {
     const vendor = readVendorFolder();
     const baseUrls = () => Object.fromEntries(BASES.map((base) => [base, context.baseUrl(base)]).filter(([, url]) => url !== undefined));
     for (const base of BASES) {
+      const own = readAssetFolder(join(web, base));
+      const folders = { shared, vendor, [base]: own };
+      // links, never an @import, which axe and some browsers turn into inline styles: the dashboard's charts first,
+      // the shared sheet, then the base's own
+      const stylesheets = [
+        ...(base === 'monitor' ? ['/pages/vendor/uplot.css'] : []),
+        '/pages/shared/pages.css',
+        ...(own.has(`${base}.css`) ? [`/pages/${base}/${base}.css`] : []),
+      ];
       registerBasePageRoutes(base === context.manifest.base ? context.routes : context.routesOn(base), {
         title: ADDRESSES[base].title,
         addresses: ADDRESSES[base].addresses,
-        folders: { shared, vendor, [base]: readAssetFolder(join(web, base)) },
+        folders,
         baseUrls,
         settings: base === 'monitor' ? { 'refresh-seconds': String(context.config.refreshSeconds) } : {},
-        // the dashboard's charts; a link, never an @import, which axe and some browsers turn into inline styles
-        stylesheets: base === 'monitor' ? ['/pages/vendor/uplot.css'] : [],
+        stylesheets,
+        modules: staticModuleGraph(folders, `/pages/${base}/app.js`),
       });
     }
   },

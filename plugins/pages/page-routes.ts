@@ -29,13 +29,15 @@ export interface BasePageRouteDeps {
   baseUrls: () => Partial<Record<BaseName, string>>;
   /** Settings the pages read from the shell's `<meta>` elements. */
   settings?: Readonly<Record<string, string>>;
-  /** Stylesheets loaded before the shared one. */
+  /** The stylesheets of the pages, in order. */
   stylesheets?: readonly string[];
+  /** Modules the shell names for preloading. */
+  modules?: readonly string[];
 }
 
 /** Registers a base's shell at each of its addresses, and its folders of files. */
 export function registerBasePageRoutes(routes: RouteRegistrar, deps: BasePageRouteDeps): void {
-  const html = () => shellHtml({ base: routes.base, title: deps.title, addresses: deps.baseUrls(), settings: deps.settings ?? {}, stylesheets: deps.stylesheets ?? [] });
+  const html = () => shellHtml({ base: routes.base, title: deps.title, addresses: deps.baseUrls(), settings: deps.settings ?? {}, stylesheets: deps.stylesheets ?? [], modules: deps.modules ?? [] });
   for (const address of deps.addresses) {
     const params = [...address.url.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
     routes.route({

@@ -10,12 +10,6 @@ import { DiffView } from './diff-view.js';
 import { GenerateView } from './generate-view.js';
 import { DeidentifyView } from './deidentify-view.js';
 import { LookupView } from './lookup-view.js';
-// named here too, though only the views use them, so the browser asks for every module in one round, not three
-import './choices.js';
-import './message-layout.js';
-import '../shared/api.js';
-import '../shared/bases.js';
-import '../shared/field-hover.js';
 
 const VIEWS = {
   validate: { label: 'Validate', View: ValidateView },
@@ -39,8 +33,6 @@ function Bridge() {
   <//>`;
 }
 
-const stylesheet = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/pages/bridge/bridge.css' });
-document.head.append(stylesheet);
 startRouter((pathname) => pathname === '/');
 mount(html`<${Bridge} />`);
 document.body.dataset.loaded = 'true';

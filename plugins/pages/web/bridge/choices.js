@@ -1,6 +1,6 @@
 // The choices the bridge's forms offer, from the API itself: the registered standards with their versions and
 // message types (GET /api/standards) and the loaded profiles (GET /api/profiles). Each is asked once per page load.
-import { html, useEffect, useState } from '../vendor/preact-htm.js';
+import { html, useLayoutEffect, useState } from '../vendor/preact-htm.js';
 import { api } from '../shared/api.js';
 
 let standards;
@@ -42,7 +42,8 @@ export function VersionSelect({ id, standard, value, list, onChange, none = 'As 
 /** The value a loader gives (undefined until it answers; a failed load stays undefined, the form still works). */
 export function useLoaded(load) {
   const [value, setValue] = useState(undefined);
-  useEffect(() => {
+  // asked as soon as the form is in the page, not after the browser's next frame
+  useLayoutEffect(() => {
     let live = true;
     load().then(
       (answer) => live && setValue(answer),

@@ -9,17 +9,6 @@ import { Interfaces } from './interfaces.js';
 import { MessageView } from './message-view.js';
 import { Messages } from './messages.js';
 import { Tracing } from './tracing.js';
-// named here too, though only the views use them, so the browser asks for every module in one round, not three
-import './raw-hl7.js';
-import './raw-marks.js';
-import './raw-ncpdp.js';
-import './raw-tree.js';
-import '../shared/api.js';
-import '../shared/bases.js';
-import '../shared/duration.js';
-import '../shared/field-hover.js';
-import '../shared/handover.js';
-import '../vendor/uplot.js';
 
 /** The monitor's views: the address they answer (a pattern), their label in the navigation, and the view. */
 const VIEWS = [

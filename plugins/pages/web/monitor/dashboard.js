@@ -1,8 +1,8 @@
 // The dashboard: totals of the last 24 hours, every interface with its state and figures, the messages and failures
 // over time, open alerts and the top errors. Every tile, interface row, alert, error row and chart point opens the
-// message list filtered to it. It changes nothing but alert acknowledgements.
+// message list filtered to it. It changes nothing but alert acknowledgements. The chart library is loaded once the
+// figures and tables are shown (it is the largest script of the pages, and they do not wait for it).
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
-import uPlot from '../vendor/uplot.js';
 import { api, queryString, useApi } from '../shared/api.js';
 import { setting } from '../shared/bases.js';
 import { formatAgo, formatDuration, formatTime } from '../shared/duration.js';
@@ -21,6 +21,9 @@ const percent = (rate) => (rate === null || rate === undefined ? '–' : `${(rat
 const count = (n) => (n === null || n === undefined ? '–' : Number(n).toLocaleString('en'));
 const panel = (dashboard, id) => dashboard?.panels.find((p) => p.id === id)?.data;
 const dayAgo = () => new Date(Date.now() - 24 * 3_600_000).toISOString();
+let chartLibrary;
+/** uPlot, imported once, when the first chart is drawn. */
+const loadChartLibrary = () => (chartLibrary ??= import('../vendor/uplot.js').then((module) => module.default));
 
 /** A link to the message list with these filters. */
 export const messagesLink = (filters) => `/messages${queryString(filters)}`;
@@ -57,7 +60,7 @@ function Interfaces({ status, figures }) {
   return html`<${Table} id="interfaces" label="Interfaces" headers=${['Interface', 'State', 'Received (24 h)', 'Failed (24 h)', 'Last message', 'Why']} rows=${rows} empty="No interfaces are monitored yet." />`;
 }
 
-function Chart({ range }) {
+function Chart({ range, ready }) {
   const box = useRef(null);
   const chart = useRef(null);
   const { hours, granularity, stepMs } = RANGES[range];
@@ -71,35 +74,47 @@ function Chart({ range }) {
   const query = queryString({ since, until, granularity });
   const messages = useApi(`/api/monitor/analytics/timeseries${query}&metric=messagesTotal`);
   const failures = useApi(`/api/monitor/analytics/timeseries${query}&metric=messagesFailed`);
+  const [chartProblem, setChartProblem] = useState(null);
   useEffect(() => {
-    if (!messages.data || !failures.data || !box.current) return;
-    const xs = messages.data.points.map((p) => Date.parse(p.start) / 1000);
-    const data = [xs, messages.data.points.map((p) => p.value ?? 0), failures.data.points.map((p) => p.value ?? 0)];
-    const width = Math.max(320, box.current.clientWidth || 800);
-    if (chart.current && chart.current.width === width && chart.current.data[0].length === xs.length) {
-      chart.current.setData(data);
-      return;
-    }
-    chart.current?.destroy();
-    chart.current = new uPlot(
-      {
-        width,
-        height: 280,
-        series: [{}, { label: 'Messages', stroke: '#1f5f9e', width: 2 }, { label: 'Failed', stroke: '#9b1c12', width: 2 }],
-        axes: [{}, { label: 'per bucket' }],
-      },
-      data,
-      box.current,
+    if (!ready || !messages.data || !failures.data || !box.current) return undefined;
+    let live = true;
+    loadChartLibrary().then(
+      (uPlot) => live && box.current && draw(uPlot),
+      (error) => live && setChartProblem(error),
     );
-    // a click on the chart opens the messages of the bucket under the pointer
-    chart.current.over.addEventListener('click', () => {
-      const index = chart.current.cursor.idx;
-      if (index === null || index === undefined) return;
-      const start = xs[index] * 1000;
-      const failedOnly = chart.current.series[1].show === false;
-      navigate(messagesLink({ since: new Date(start).toISOString(), until: new Date(start + stepMs).toISOString(), status: failedOnly ? 'failed' : '' }));
-    });
-  }, [messages.data, failures.data]);
+    function draw(uPlot) {
+      const xs = messages.data.points.map((p) => Date.parse(p.start) / 1000);
+      const data = [xs, messages.data.points.map((p) => p.value ?? 0), failures.data.points.map((p) => p.value ?? 0)];
+      const width = Math.max(320, box.current.clientWidth || 800);
+      if (chart.current && chart.current.width === width && chart.current.data[0].length === xs.length) {
+        chart.current.setData(data);
+        return;
+      }
+      chart.current?.destroy();
+      chart.current = new uPlot(
+        {
+          width,
+          height: 280,
+          series: [{}, { label: 'Messages', stroke: '#1f5f9e', width: 2 }, { label: 'Failed', stroke: '#9b1c12', width: 2 }],
+          axes: [{}, { label: 'per bucket' }],
+        },
+        data,
+        box.current,
+      );
+      box.current.dataset.drawn = 'true';
+      // a click on the chart opens the messages of the bucket under the pointer
+      chart.current.over.addEventListener('click', () => {
+        const index = chart.current.cursor.idx;
+        if (index === null || index === undefined) return;
+        const start = xs[index] * 1000;
+        const failedOnly = chart.current.series[1].show === false;
+        navigate(messagesLink({ since: new Date(start).toISOString(), until: new Date(start + stepMs).toISOString(), status: failedOnly ? 'failed' : '' }));
+      });
+    }
+    return () => {
+      live = false;
+    };
+  }, [ready, messages.data, failures.data]);
   useEffect(() => {
     // the chart follows the width of its box (a narrower window, a wider one)
     const observer = new ResizeObserver(() => {
@@ -116,7 +131,7 @@ function Chart({ range }) {
   const busiest = points.filter((p) => (p.value ?? 0) > 0).slice(-5).reverse();
   return html`
     <div class="chart" ref=${box} id="chart"></div>
-    <${Problem} error=${messages.error || failures.error} prefix="Could not load the chart" />
+    <${Problem} error=${messages.error || failures.error || chartProblem} prefix="Could not load the chart" />
     ${busiest.length > 0
       ? html`<p class="muted">Latest buckets with messages (also a click on the chart):
           ${busiest.map(
@@ -222,7 +237,7 @@ export function Dashboard() {
           (name) => html`<button type="button" data-range=${name} aria-pressed=${String(range === name)} onClick=${() => setRange(name)}>${name.replace(/(\d+)/, '$1 ')}</button>`,
         )}
       </div>
-      <${Chart} range=${range} />
+      <${Chart} range=${range} ready=${Boolean(loaded)} />
     </section>
     <section aria-labelledby="alerts-title">
       <h2 id="alerts-title">Open alerts</h2>

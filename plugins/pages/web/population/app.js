@@ -7,10 +7,6 @@ import { Layout, mount } from '../shared/layout.js';
 import { startRouter, useRoute } from '../shared/router.js';
 import { ConnectSection, SchemaSection } from './database-sections.js';
 import { GenerateSection, JobSection } from './job-sections.js';
-// named here too, though only the sections use them, so the browser asks for every module in one round, not three
-import './progress.js';
-import '../shared/bases.js';
-import '../shared/duration.js';
 
 function Population() {
   const route = useRoute();
@@ -31,8 +27,6 @@ function Population() {
   <//>`;
 }
 
-const stylesheet = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/pages/population/population.css' });
-document.head.append(stylesheet);
 startRouter((pathname) => pathname === '/');
 mount(html`<${Population} />`);
 document.body.dataset.loaded = 'true';

@@ -1,7 +1,7 @@
 // The pages' client of the public JSON API of their own base (same origin; the strict policy allows nothing else).
 // An error answer becomes an ApiError carrying the API's code, message and details, so a form can show each problem
 // at its field.
-import { useCallback, useEffect, useRef, useState } from '../vendor/preact-htm.js';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from '../vendor/preact-htm.js';
 
 /** An error answer of the API: its status, code, message and details (for VALIDATION_FAILED: one per field). */
 export class ApiError extends Error {
@@ -55,13 +55,14 @@ export function queryString(params) {
 /**
  * Loads `path` (skipped while it is null) and reloads it when it changes or when `reload` is called; a newer request
  * cancels the one before, so an answer never lands in the wrong view. `refreshMs` reloads it while the page is shown.
+ * The request leaves as soon as the view is in the page (a layout effect), not after the browser's next frame.
  */
 export function useApi(path, { refreshMs } = {}) {
   const [state, setState] = useState({ data: undefined, error: undefined, loading: path !== null });
   const [round, setRound] = useState(0);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   const controller = useRef(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (path === null) return undefined;
     controller.current?.abort();
     const current = new AbortController();
