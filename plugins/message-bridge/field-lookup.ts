@@ -25,6 +25,25 @@ export interface FieldLookupRequest {
 /** The answer: the description with the standard that answered and the version asked for. */
 export type FieldLookup = FieldDescription & { standard: string; version: string | null };
 
+/** The answer for a well-written path the definitions lack, when asked to say so rather than refuse (404). */
+export interface MissingField {
+  found: false;
+  path: string;
+  /** The standard asked, or null when none was named (then none of them knows the path). */
+  standard: string | null;
+  version: string | null;
+  /** The sentence a 404 would carry: which field of which standard is not in the definitions. */
+  message: string;
+}
+
+/** A path well written but unknown: what a 404 NOT_FOUND says, kept as data until the caller decides. */
+class UnknownField {
+  constructor(
+    readonly what: string,
+    readonly standard: string | null,
+  ) {}
+}
+
 function badRequest(summary: string, parameter: string, message: string): Error {
   return kernelErrors.create('VALIDATION_FAILED', { summary }, [{ location: 'query', path: parameter, message }]);
 }
@@ -47,6 +66,26 @@ function knowsVersion(adapter: StandardAdapter, version: string): boolean {
  * path is well written but names nothing in the definitions.
  */
 export function lookUpField(standards: StandardsRegistry, request: FieldLookupRequest): FieldLookup {
+  const answer = search(standards, request);
+  if (answer instanceof UnknownField) throw kernelErrors.create('NOT_FOUND', { what: answer.what });
+  return answer;
+}
+
+/**
+ * Looks a path up like {@link lookUpField}, but answers a well-written path the definitions lack as
+ * {@link MissingField} instead of refusing it (a page naming every part of a message asks for parts no definition
+ * has, such as a site's own segments, and that is no error). Badly written paths and unknown versions are still 400.
+ */
+export function lookUpFieldOrMissing(standards: StandardsRegistry, request: FieldLookupRequest): (FieldLookup & { found: true }) | MissingField {
+  const answer = search(standards, request);
+  if (answer instanceof UnknownField) {
+    const message = kernelErrors.create('NOT_FOUND', { what: answer.what }).message;
+    return { found: false, path: request.path.trim(), standard: answer.standard, version: request.version ?? null, message };
+  }
+  return { ...answer, found: true };
+}
+
+function search(standards: StandardsRegistry, request: FieldLookupRequest): FieldLookup | UnknownField {
   const path = request.path.trim();
   const asked = { ...request, path };
   if (request.standard !== undefined) {
@@ -59,7 +98,7 @@ export function lookUpField(standards: StandardsRegistry, request: FieldLookupRe
       const message = `version "${request.version}" is not a version of ${adapter.displayName} (${adapter.versions.join(', ')})`;
       throw badRequest(message, 'version', message);
     }
-    throw kernelErrors.create('NOT_FOUND', { what: `Field ${path} of ${adapter.displayName}${request.version ? ` ${request.version}` : ''}` });
+    return new UnknownField(`Field ${path} of ${adapter.displayName}${request.version ? ` ${request.version}` : ''}`, adapter.id);
   }
   let candidates = standards.list();
   if (request.version !== undefined) {
@@ -80,5 +119,5 @@ export function lookUpField(standards: StandardsRegistry, request: FieldLookupRe
     const found = describeWith(adapter, asked);
     if (found) return found;
   }
-  throw kernelErrors.create('NOT_FOUND', { what: `Field ${path} of ${wellWritten.map((a) => a.displayName).join(', ')}` });
+  return new UnknownField(`Field ${path} of ${wellWritten.map((a) => a.displayName).join(', ')}`, null);
 }

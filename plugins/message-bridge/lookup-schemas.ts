@@ -25,6 +25,10 @@ export const lookupQuerySchema = z.object({
     .max(MAX_LOOKUP_CODES)
     .default(DEFAULT_LOOKUP_CODES)
     .describe(`most codes of the table or value set listed (0 to ${MAX_LOOKUP_CODES}); codeTotal counts them all`),
+  missing: z
+    .enum(['error', 'answer'])
+    .default('error')
+    .describe('a well-written path the definitions lack: error (default) refuses it with 404 NOT_FOUND; answer says so with 200 and found: false'),
 });
 
 const codeSchema = z.object({ code: z.string(), display: z.string().optional(), system: z.string().optional() });
@@ -35,8 +39,9 @@ const childSchema = z.object({
   optionality: z.string().optional(),
 });
 
-/** `data` of GET /api/lookup. */
+/** `data` of GET /api/lookup for a path the definitions know. */
 export const fieldLookupSchema = z.object({
+  found: z.literal(true),
   standard: z.string().describe('the standard that answered'),
   version: z.string().nullable().describe('the version asked for; null: the standard\'s default definitions'),
   path: z.string(),
@@ -54,3 +59,15 @@ export const fieldLookupSchema = z.object({
   description: z.string().optional(),
   children: z.array(childSchema).optional().describe('a segment\'s fields, a data type\'s components, an element\'s child elements'),
 });
+
+/** `data` of GET /api/lookup?missing=answer for a well-written path the definitions lack. */
+export const missingFieldSchema = z.object({
+  found: z.literal(false),
+  path: z.string(),
+  standard: z.string().nullable().describe('the standard asked; null when none was named (none of them knows the path)'),
+  version: z.string().nullable(),
+  message: z.string().describe('what a 404 NOT_FOUND would say'),
+});
+
+/** `data` of GET /api/lookup: a described path, or (with missing=answer) one the definitions lack. */
+export const lookupAnswerSchema = z.union([fieldLookupSchema, missingFieldSchema]);

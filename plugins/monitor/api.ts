@@ -97,6 +97,10 @@ export interface StoredIssue {
   code: string;
   severity: 'error' | 'warning';
   message: string;
+  /** What the standard wanted there, when the finding says (kernel/issue-detail.ts). */
+  expected?: string;
+  /** What was found there, excerpted, when the finding says. */
+  actual?: string;
 }
 
 /** One minute of one interface: what arrived and whether the folder was reachable and the interface enabled. */

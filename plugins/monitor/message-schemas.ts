@@ -57,6 +57,10 @@ const findingSchema = z.object({
   message: z.string(),
   /** `PID.5`, `Patient.name[0].family`, `NewRx.Patient.HumanPatient.Name.LastName`, `AM07.D2`. */
   path: z.string(),
+  /** What the standard wanted there (`a value`, `one of F, M, U`), when the finding says. */
+  expected: z.string().optional(),
+  /** What was found there, excerpted (`empty`, `X`), when the finding says. */
+  actual: z.string().optional(),
 });
 
 /** One message of a list: its facts, its first finding and its file's name; never its raw text. */

@@ -155,6 +155,8 @@ export class MessageViews {
       code: issue.code,
       message: issue.message,
       path: issue.field,
+      ...(issue.expected === undefined ? {} : { expected: issue.expected }),
+      ...(issue.actual === undefined ? {} : { actual: issue.actual }),
       position: stored === null ? null : (locateFinding(record.standard, stored, issue.field) ?? null),
     }));
     const folder = names.get(record.interfaceId)?.directoryPath;

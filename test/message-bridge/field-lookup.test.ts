@@ -89,6 +89,25 @@ describe('GET /api/lookup', () => {
     expect((await lookup({ path: 'PID.5', maxCodes: '100000' })).status).toBe(400);
     expect((await lookup({ path: '' })).status).toBe(400);
   });
+
+  it('answers a well-written unknown path with found: false when asked to (missing=answer), and still refuses bad ones', async () => {
+    const known = await lookup({ standard: 'hl7', path: 'PID.5', missing: 'answer' });
+    expect(known.status).toBe(200);
+    expect(known.json.data).toMatchObject({ found: true, name: 'Patient Name' });
+    expect((await lookup({ standard: 'hl7', path: 'PID.5' })).json.data.found).toBe(true);
+    for (const [standard, path] of [['hl7', 'ZPI.2'], ['hl7', 'PID.99'], ['fhir', 'Patient.nickname']] as const) {
+      const missing = await lookup({ standard, path, missing: 'answer' }, 'monitor');
+      expect(missing.status, path).toBe(200);
+      expect(missing.json.data).toEqual({ found: false, path, standard, version: null, message: expect.stringContaining(path) });
+    }
+    const anywhere = await lookup({ path: 'Patient.nickname', missing: 'answer' });
+    expect(anywhere.json.data).toMatchObject({ found: false, standard: null });
+    expect((await lookup({ standard: 'hl7', path: 'PID..5', missing: 'answer' })).status).toBe(400);
+    expect((await lookup({ standard: 'hl7', path: 'PID.5', version: '9.9', missing: 'answer' })).status).toBe(400);
+    const wrong = await lookup({ standard: 'hl7', path: 'PID.5', missing: 'maybe' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error.message).toContain('missing');
+  });
 });
 
 describe('lookUpField over any text', () => {

@@ -113,7 +113,7 @@ describe.each(storages())('message routes on %s', (storage) => {
     expect(view.rawNote).toBeNull();
     expect(view.message).toMatchObject({ id: bad.id, controlId: 'BAD1', sendingApplication: 'SENDAPP', version: '2.5', segmentIds: ['MSH', 'EVN', 'PID', 'PV1'] });
     const finding = view.findings.find((f: { path: string }) => f.path === 'PID.5');
-    expect(finding).toMatchObject({ code: 'REQUIRED_FIELD_MISSING', position: { segmentIndex: 2, segment: 'PID', field: 5, exact: true } });
+    expect(finding).toMatchObject({ code: 'REQUIRED_FIELD_MISSING', expected: 'a value', actual: 'empty', position: { segmentIndex: 2, segment: 'PID', field: 5, exact: true } });
     // PID.5 is empty: its place is just after the separator that opens it
     const pidStart = view.raw.indexOf('PID|');
     expect(finding.position.start).toBe(pidStart + 'PID|1||MRN200^^^HOSP^MR||'.length);

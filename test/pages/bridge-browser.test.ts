@@ -46,6 +46,8 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     await marked.hover();
     await page.waitForSelector('.message-layout .field-tip:has-text("Patient Name")');
     expect(await page.textContent('.findings')).toContain('PID.5');
+    // what the standard wanted there and what was found, beside the sentence
+    expect(await page.textContent('.findings .finding-detail')).toBe(' (expected a value, found empty)');
     // the same name on keyboard focus
     await page.mouse.move(0, 0);
     await marked.focus();
@@ -144,6 +146,10 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     expect(await page.inputValue('#lookup-path')).toBe('PID.5.1');
     expect(await seriousViolations(page)).toEqual([]);
     expect(await screenshot(page, 'bridge-lookup')).toBe(true);
+    // a path the definitions lack is said so on the page, and is no failed request in the console
+    await open('/?tab=lookup&path=PID.99&lstandard=hl7');
+    await page.waitForSelector('#lookup-missing');
+    expect(await page.textContent('#lookup-missing')).toContain('PID.99');
     await page.setViewportSize({ width: 800, height: 1000 });
     await page.waitForTimeout(100);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(800);

@@ -15,9 +15,9 @@ import { screenshot } from './screenshots.ts';
 
 const hasBrowser = browserAvailable('the message browser test');
 
-/** An ADT^A01 whose PID-5 (patient name, required) is empty. */
+/** An ADT^A01 whose PID-5 (patient name, required) is empty, with a site-defined ZPI segment. */
 function nameless(controlId: string): string {
-  return adtMessage(controlId, { patientId: 'MRN-PAGES-1' }).replace('|DOE^JANE|', '||');
+  return `${adtMessage(controlId, { patientId: 'MRN-PAGES-1' }).replace('|DOE^JANE|', '||')}\rZPI|1|VIP`;
 }
 
 describe.skipIf(!hasBrowser)('message browser and message view in a browser', () => {
@@ -39,7 +39,7 @@ describe.skipIf(!hasBrowser)('message browser and message view in a browser', ()
   beforeAll(async () => {
     h = await startMonitorHarness({});
     ids.hl7 = await drop('ADT inbound', 'hl7', 'nameless.hl7', nameless('PAGES-HL7-1'));
-    ids.fhir = await drop('FHIR patients', 'fhir', 'patient.json', JSON.stringify({ resourceType: 'Patient', id: 'p1', gender: 'robot', birthDate: '1980-02-03' }));
+    ids.fhir = await drop('FHIR patients', 'fhir', 'patient.json', JSON.stringify({ resourceType: 'Patient', id: 'p1', gender: 'robot', birthDate: '1980-02-03', nickname: 'Jo' }));
     ids.ncpdp = await drop('eRx inbound', 'ncpdp', 'newrx.xml', `${SCRIPT_NEWRX_HEAD}${SCRIPT_NEWRX_TAIL}`.replace(/<Gender>[^<]*<\/Gender>/, '<Gender>Q</Gender>'));
     // a D.0 claim from the bridge's generator, its date written (414-DE) not a real date
     const claim = (await h.wb.call('bridge', { method: 'POST', path: '/api/generate', body: { standard: 'ncpdp', messageType: 'B1', count: 1 } })).json.data[0] as string;
@@ -79,12 +79,15 @@ describe.skipIf(!hasBrowser)('message browser and message view in a browser', ()
     expect(await field.getAttribute('class')).toContain('marked');
     expect(await page.locator('#raw .field.marked').count()).toBe(1);
     expect(await describedOnHover(page, 'PID.5')).toContain('Patient Name');
+    // a site-defined segment's field says it has no description, and nothing fails in the console for it
+    expect(await describedOnHover(page, 'ZPI.2')).toContain('No description');
     // keyboard: the same description on focus, hidden by Escape
     await page.locator('#raw .field[data-path="PID.7"]').focus();
     await expect.poll(async () => page.locator('#raw .field[data-path="PID.7"] > .field-tip').textContent(), { timeout: 10_000 }).toContain('Date/Time of Birth');
     await page.keyboard.press('Escape');
     expect(await page.locator('.field-tip').count()).toBe(0);
     expect(await page.textContent('#findings')).toContain('PID.5');
+    expect(await page.textContent('#findings .finding-detail')).toBe(' (expected a value, found empty)');
     expect(await page.textContent('#file-facts')).toContain('nameless.hl7');
     expect(await page.locator('a', { hasText: 'MRN-PAGES-1' }).getAttribute('href')).toBe('/tracing?patientId=MRN-PAGES-1');
     // triage's explanation on request (the offline engine)
@@ -126,6 +129,8 @@ describe.skipIf(!hasBrowser)('message browser and message view in a browser', ()
     expect(await gender.getAttribute('class')).toContain('marked');
     expect(await describedOnHover(page, 'Patient.gender')).toMatch(/gender/i);
     expect(await describedOnHover(page, 'Patient.birthDate')).toMatch(/date/i);
+    // an element no definition names: described as such, the lookup answers found: false (no 404 in the console)
+    expect(await describedOnHover(page, 'Patient.nickname')).toContain('not in the definitions');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'pages-message-fhir');
     expect(problems).toEqual([]);

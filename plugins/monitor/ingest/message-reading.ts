@@ -74,7 +74,14 @@ export interface ContentReading {
 }
 
 function keep(issues: ValidationIssue[]): StoredIssue[] {
-  return issues.slice(0, STORED_ISSUES_MAX).map((i) => ({ field: i.field, code: i.code, severity: i.severity, message: i.message }));
+  return issues.slice(0, STORED_ISSUES_MAX).map((i) => ({
+    field: i.field,
+    code: i.code,
+    severity: i.severity,
+    message: i.message,
+    ...(i.expected === undefined ? {} : { expected: i.expected }),
+    ...(i.actual === undefined ? {} : { actual: i.actual }),
+  }));
 }
 
 /** The warning stored with each message when the interface's profile is no longer loaded. */

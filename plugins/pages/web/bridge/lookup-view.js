@@ -31,7 +31,9 @@ export function LookupView({ query }) {
   const [draft, setDraft] = useState({ path, version });
   // a child's link or the back button changes the address: the form follows it
   useEffect(() => setDraft({ path, version }), [path, version]);
-  const { data: found, error, loading } = useApi(path ? `/api/lookup${queryString({ path, standard, version, maxCodes: 100 })}` : null);
+  // a path the definitions lack is an answer to show (found: false), not a failed request
+  const { data: answer, error, loading } = useApi(path ? `/api/lookup${queryString({ path, standard, version, maxCodes: 100, missing: 'answer' })}` : null);
+  const found = answer?.found ? answer : undefined;
   const childLink = (childPath) => `/${queryString({ tab: 'lookup', path: childPath, lstandard: found?.standard, lversion: version })}`;
   return html`<section aria-labelledby="lookup-heading">
     <h2 id="lookup-heading">Look up a field</h2>
@@ -52,6 +54,7 @@ export function LookupView({ query }) {
     </form>
     ${loading ? html`<p class="loading">Looking up…</p>` : null}
     <${Problem} error=${path ? error : undefined} prefix="No answer" />
+    ${path && answer?.found === false && !error ? html`<p class="problem" role="status" id="lookup-missing">No answer: ${answer.message}</p>` : null}
     ${found && !error
       ? html`<div class="panel" id="lookup-result">
           <h3><code>${found.path}</code> ${found.name}</h3>

@@ -3,6 +3,7 @@
 // `marks` (finding or difference paths, in the standard's own syntax) are highlighted.
 import { html } from '../vendor/preact-htm.js';
 import { FieldRef } from '../shared/field-hover.js';
+import { FindingDetail } from '../shared/finding-detail.js';
 
 const HL7_PLACE = /^([A-Z][A-Z0-9]{2})(?:\[(\d+)\])?(?:[.-](\d+))?/;
 
@@ -108,7 +109,7 @@ export function MessageLayout({ text, standard, marks = [], version }) {
   return html`<pre class="raw message-layout" tabindex="0" aria-label="The message text">${text}</pre>`;
 }
 
-/** The findings of a validation: each names its field (hover for the field's reference), code and sentence. */
+/** The findings of a validation: each names its field (hover for the field's reference), code, sentence, and what was expected and found. */
 export function FindingList({ findings, standard, version }) {
   if (findings.length === 0) return html`<p class="status-valid">No findings.</p>`;
   return html`<ul class="findings" aria-label="Findings">
@@ -116,7 +117,7 @@ export function FindingList({ findings, standard, version }) {
       (finding) => html`<li class=${`finding severity-${finding.severity}`}>
         <span class=${`badge ${finding.severity === 'error' ? 'bad' : 'warn'}`}>${finding.severity}</span>${' '}
         <${FieldRef} standard=${standard} path=${finding.field} version=${standard === 'hl7' ? version : undefined} marked=${true} label="finding at">${finding.field}<//>${' '}
-        <code>${finding.code}</code>${' '}${finding.message}
+        <code>${finding.code}</code>${' '}${finding.message}<${FindingDetail} finding=${finding} />
       </li>`,
     )}
   </ul>`;

@@ -5,6 +5,7 @@
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import { api, queryString, useApi } from '../shared/api.js';
 import { formatDuration, formatTime } from '../shared/duration.js';
+import { FindingDetail } from '../shared/finding-detail.js';
 import { bridgeHandoverLink } from '../shared/handover.js';
 import { Problem } from '../shared/layout.js';
 import { updateQuery } from '../shared/router.js';
@@ -56,7 +57,7 @@ function Findings({ findings }) {
   return html`<ul class="findings" id="findings">
     ${findings.map(
       (f) => html`<li>
-        <span class=${`severity-${f.severity}`}>${f.severity}</span> <code>${f.code}</code> at${' '}<button type="button" class="link" onClick=${() => focus(f.path)} title="Show it in the text">${f.path || 'the message'}</button>: ${f.message}
+        <span class=${`severity-${f.severity}`}>${f.severity}</span> <code>${f.code}</code> at${' '}<button type="button" class="link" onClick=${() => focus(f.path)} title="Show it in the text">${f.path || 'the message'}</button>: ${f.message}<${FindingDetail} finding=${f} />
       </li>`,
     )}
   </ul>`;

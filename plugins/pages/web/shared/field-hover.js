@@ -1,6 +1,7 @@
 // A field, component or element of a message that names itself when pointed at or focused: its name, data type,
 // optionality, length and table with its first codes, from the base's field lookup (`GET /api/lookup`), asked once
-// per path and kept. One description shows at a time (the innermost part under the pointer, or the focused one);
+// per path and kept. A part no definition names (a site's own segment or element) is answered `found: false`, not
+// refused, so pointing at it is no error in the console. One description shows at a time (the innermost part under the pointer, or the focused one);
 // Escape hides it, and it never covers the part it describes.
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
 import { api, queryString } from './api.js';
@@ -17,8 +18,12 @@ export function describeField(standard, path, version) {
     descriptions.set(key, Promise.resolve({ failed: 'a site-defined (Z) segment, which the standard does not define' }));
   }
   if (!descriptions.has(key)) {
-    const query = queryString({ standard, path, version, maxCodes: 8 });
-    descriptions.set(key, api(`/api/lookup${query}`).catch((error) => ({ failed: error.status === 404 ? 'not in the definitions' : error.message })));
+    const query = queryString({ standard, path, version, maxCodes: 8, missing: 'answer' });
+    const described = api(`/api/lookup${query}`).then(
+      (info) => (info.found === false ? { failed: 'not in the definitions' } : info),
+      (error) => ({ failed: error.message }),
+    );
+    descriptions.set(key, described);
   }
   return descriptions.get(key);
 }
