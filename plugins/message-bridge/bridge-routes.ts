@@ -24,6 +24,7 @@ import { withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.t
 import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
 import type { BridgeConfig } from './bridge-config.ts';
 import { BRIDGE_EXAMPLES } from './bridge-examples.ts';
+import { placeFindings } from './finding-places.ts';
 import { RAW_MESSAGE_CONTENT_TYPES, definedOnly, messageText } from './message-input.ts';
 import { generateScenarioMessages, rejectScenarioOptions } from './journey-scenario.ts';
 
@@ -53,7 +54,8 @@ export function registerBridgeRoutes(routes: RouteRegistrar, deps: BridgeRouteDe
       'JSON object), or the message itself as the body (text/plain, x-application/hl7-v2+er7, application/fhir+json, ' +
       'application/xml, ...) with standard, mode, profile and version as query parameters. A body sent as a form ' +
       '(curl --data-binary without a content type) is read as the message, and a JSON object with resourceType and ' +
-      'no messageContent is a FHIR resource to validate.',
+      'no messageContent is a FHIR resource to validate. With positions: true each listed finding says where it is in ' +
+      'the text (a character range), so a page can highlight it in place.',
     tags: ['messages'],
     query: validateQuerySchema,
     body: validateBodySchema,
@@ -75,7 +77,8 @@ export function registerBridgeRoutes(routes: RouteRegistrar, deps: BridgeRouteDe
         ...(body.profile ? { profile: body.profile } : {}),
         ...(body.version ? { version: canonicalVersion(adapter, body.version) } : {}),
       });
-      return { ...withIssueTotals(result, config.maxIssues), standard: adapter.id };
+      const listed = withIssueTotals(result, config.maxIssues);
+      return { ...(body.positions ? placeFindings(listed, adapter.id, content) : listed), standard: adapter.id };
     },
   });
 

@@ -1,5 +1,6 @@
 /** Request and response schemas of the bridge routes (they also feed the bridge's OpenAPI document). */
 import { z } from 'zod';
+import { findingPositionSchema } from '../../kernel/positions/position-schema.ts';
 import { MAX_SEED } from '../../kernel/standards-registry.ts';
 import { scenarioBodyFields } from './journey-scenario.ts';
 
@@ -41,6 +42,10 @@ export const validateBodySchema = z
     mode: modeField,
     profile: profileField,
     version: versionField,
+    positions: z
+      .boolean()
+      .optional()
+      .describe('true: each listed finding also says where it is in messageContent (position: its character range, and segment and field where the standard has them)'),
   })
   .strict();
 
@@ -59,6 +64,14 @@ const issueSchema = z.object({
   severity: z.enum(['error', 'warning']),
   expected: z.string().optional().describe('what the check wanted: allowed codes (bounded), a data type and format, a cardinality'),
   actual: z.string().optional().describe('the value found, excerpted to about 60 characters ("empty" when missing)'),
+});
+
+/** A listed finding of the validated content, with its place in the text when asked for (`positions: true`). */
+const placedIssueSchema = issueSchema.extend({
+  position: findingPositionSchema
+    .nullable()
+    .optional()
+    .describe('with positions: true, where it is in messageContent (character range, and segment and field where the standard has them); null when it names no place, or the content holds several messages'),
 });
 
 /**
@@ -95,8 +108,8 @@ const validationSummarySchema = z
 /** `data` of POST /api/validate. */
 export const validationResultSchema = z.object({
   isValid: z.boolean(),
-  errors: z.array(issueSchema).describe('errors listed: with warnings, at most plugins.message-bridge.maxIssues (default 1000)'),
-  warnings: z.array(issueSchema).describe('warnings listed (errors are listed first when not all fit)'),
+  errors: z.array(placedIssueSchema).describe('errors listed: with warnings, at most plugins.message-bridge.maxIssues (default 1000)'),
+  warnings: z.array(placedIssueSchema).describe('warnings listed (errors are listed first when not all fit)'),
   totals: z
     .object({
       errors: z.number().int(),

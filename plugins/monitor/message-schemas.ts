@@ -1,5 +1,6 @@
 /** zod schemas of the message routes (`/api/monitor/messages`): the list's query, a summary, a message's view. */
 import { z } from 'zod';
+import { findingPositionSchema } from '../../kernel/positions/position-schema.ts';
 import { PAGE_LIMIT_MAX } from './message-query.ts';
 
 /** A query text: 1..max characters, no control characters (they never occur in stored facts). */
@@ -97,25 +98,8 @@ export const messageListSchema = z.object({
   next: z.string().nullable(),
 });
 
-/** Where a finding is in the raw text (fields a standard has no notion of are null). */
-const positionSchema = z.object({
-  segmentIndex: z.number().int().nullable(),
-  segment: z.string().nullable(),
-  field: z.number().int().nullable(),
-  repetition: z.number().int().nullable(),
-  component: z.number().int().nullable(),
-  subcomponent: z.number().int().nullable(),
-  /** JSON and XML: the element path located (the element, or its nearest present parent). */
-  element: z.string().nullable(),
-  /** Character range [start, end) in `raw` (UTF-16 code units, as JavaScript indexes strings). */
-  start: z.number().int(),
-  end: z.number().int(),
-  /** False when the element is absent and the range is where it would be. */
-  exact: z.boolean(),
-});
-
 /** A finding with its place in the raw text (null when the text is not there or the path names no place). */
-const placedFindingSchema = findingSchema.extend({ position: positionSchema.nullable() });
+const placedFindingSchema = findingSchema.extend({ position: findingPositionSchema.nullable() });
 
 /** The file a message came from. */
 const messageFileSchema = z.object({

@@ -69,6 +69,24 @@ describe('POST /api/validate', () => {
     const finding = res.json.data.errors.find((e: { field: string }) => e.field === 'PID.5');
     expect(finding).toMatchObject({ code: 'REQUIRED_FIELD_MISSING', severity: 'error' });
     expect(finding.message).toMatch(/PID\.5 \(Patient Name\) is required/);
+    expect(finding).not.toHaveProperty('position');
+  });
+
+  it('places each finding in the text when asked (positions: true), for HL7 and FHIR XML alike', async () => {
+    const hl7 = (await post('/api/validate', { messageContent: invalidHl7, positions: true })).json.data;
+    const name = hl7.errors.find((e: { field: string }) => e.field === 'PID.5');
+    // PID.5 is empty: its place is just after the separator that opens it
+    const at = invalidHl7.indexOf('PID|') + 'PID|1||12345^^^FAC^MR||'.length;
+    expect(name.position).toMatchObject({ segmentIndex: 2, segment: 'PID', field: 5, start: at, end: at, exact: true });
+    const xml = '<Patient xmlns="http://hl7.org/fhir"><gender value="robot"/></Patient>';
+    const fhir = (await post('/api/validate', { messageContent: xml, positions: true })).json.data;
+    const gender = fhir.errors.find((e: { field: string }) => e.field.startsWith('Patient.gender'));
+    expect(gender.position.element).toMatch(/^Patient\.gender/);
+    expect(xml.slice(gender.position.start, gender.position.end)).toContain('robot');
+    // content of several messages is not placed: a path names a place in one message
+    const two = (await post('/api/validate', { messageContent: `${invalidHl7}\r${invalidHl7.replace('CTRL1', 'CTRL2')}`, positions: true })).json.data;
+    expect(two.errors.every((e: { position: unknown }) => e.position === null)).toBe(true);
+    expect((await post('/api/validate', { messageContent: invalidHl7, positions: 'yes' })).status).toBe(400);
   });
 
   it('detects HL7 after a BOM, MLLP framing or leading whitespace', async () => {

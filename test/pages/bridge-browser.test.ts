@@ -1,10 +1,12 @@
 // The bridge's page in a real browser (Debian's Chromium through playwright-core; skipped with a notice without it):
 // a failing HL7 message handed over in the address's fragment is validated at once, its finding at PID.5 highlighted
 // and named "Patient Name" on hover, then fixed and valid; a FHIR finding highlighted in the resource's tree; a diff with a field ignored from the page; generation of
-// messages and of journeys with a fault; de-identification; the field lookup with a child followed. axe-core finds no serious or
+// messages and of journeys with a fault; de-identification; the field lookup with a child followed. Findings say what
+// was expected and found, and are highlighted in place in FHIR XML, NCPDP SCRIPT and D.0 too. axe-core finds no serious or
 // critical violation in any view, nothing fails in the console, and nothing is asked of another origin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { SCRIPT_NEWRX_HEAD, SCRIPT_NEWRX_TAIL } from '../helpers/large-messages.ts';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { browserAvailable, launchBrowser, seriousViolations, watchedPage, type WatchedPage } from './browser.ts';
 import { screenshot } from './screenshots.ts';
@@ -82,6 +84,35 @@ describe.skipIf(!browserAvailable('the bridge page test'))('the bridge page in a
     await page.selectOption('#validate-mode', 'compatibility');
     expect(new URL(page.url()).searchParams.get('mode')).toBe('compatibility');
   }, 90_000);
+
+  /** Validates `text` on the page and answers the part marked at `path`. */
+  async function validatedMark(text: string, layout: string, path: string) {
+    await page.fill('#validate-message', text);
+    await page.click('#validate-run');
+    await page.waitForSelector(`#validation-result ${layout}`, { timeout: 60_000 });
+    expect(await page.textContent('#verdict')).toContain('Invalid');
+    const marked = page.locator(`#validation-result ${layout} .field.marked`);
+    expect(await marked.evaluateAll((parts) => parts.map((part) => part.getAttribute('data-path')))).toContain(path);
+    return page.locator(`#validation-result ${layout} .field.marked[data-path="${path}"]`).first();
+  }
+
+  it('highlights the findings in place in FHIR XML, NCPDP SCRIPT and NCPDP D.0 from the positions of the validation', async () => {
+    await open('/');
+    // FHIR XML: the tree of elements, the element of the finding marked and described
+    const gender = await validatedMark('<Patient xmlns="http://hl7.org/fhir"><gender value="robot"/><birthDate value="1961-06-15"/></Patient>', '#raw.tree', 'Patient.gender');
+    await gender.hover();
+    await page.waitForSelector('#raw .field-tip:has-text("administrative-gender")');
+    // NCPDP SCRIPT: the message's elements, the patient's gender marked
+    await validatedMark(`${SCRIPT_NEWRX_HEAD}${SCRIPT_NEWRX_TAIL}`.replace(/<Gender>[^<]*<\/Gender>/, '<Gender>Q</Gender>'), '#raw.tree', 'NewRx.Patient.HumanPatient.Gender');
+    expect(await seriousViolations(page)).toEqual([]);
+    // NCPDP D.0: a claim by segment and field, the date written (AM07.DE) marked and named
+    const claim = (await wb.call('bridge', { method: 'POST', path: '/api/generate', body: { standard: 'ncpdp', messageType: 'B1', count: 1 } })).json.data[0] as string;
+    const date = await validatedMark(claim.replace(/\u001cDE\d{8}/, '\u001cDE20261399'), '#raw.ncpdp', 'AM07.DE');
+    await date.hover();
+    await page.waitForSelector('#raw .field-tip:has-text("Date Prescription Written")');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(watched.problems).toEqual([]);
+  }, 120_000);
 
   it('compares two messages, highlights the changes, and ignores a field from the page', async () => {
     await open('/?tab=diff');

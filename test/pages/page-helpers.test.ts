@@ -26,7 +26,7 @@ describe('durations in a person\'s units', () => {
 
 describe('finding marks', () => {
   it('marks a part a range overlaps, and the part holding or touching an empty range', async () => {
-    const { findingRanges, isMarked } = await load('monitor/raw-marks.js');
+    const { findingRanges, isMarked } = await load('shared/raw-marks.js');
     const ranges = findingRanges([
       { position: { start: 10, end: 14 } },
       { position: { start: 30, end: 30 } },

@@ -1,9 +1,13 @@
-// A message laid out for reading: HL7 v2 by segment and field, FHIR JSON as a tree, anything else as its text. Every
-// field and element names itself on hover and focus (the shared FieldRef, from the field lookup); the places named in
-// `marks` (finding or difference paths, in the standard's own syntax) are highlighted.
+// A message laid out for reading: HL7 v2 by segment and field, FHIR JSON as a tree (the places named in `marks`, finding
+// or difference paths in the standard's own syntax, highlighted), FHIR XML and NCPDP SCRIPT as a tree of elements and
+// an NCPDP Telecommunication (D.0) transaction by segment and field (the findings highlighted at the positions the
+// validation gave), anything else as its text. Every field and element names itself on hover and focus (the shared
+// FieldRef, from the field lookup).
 import { html } from '../vendor/preact-htm.js';
 import { FieldRef } from '../shared/field-hover.js';
 import { FindingDetail } from '../shared/finding-detail.js';
+import { NcpdpRaw } from '../shared/raw-ncpdp.js';
+import { TreeRaw } from '../shared/raw-tree.js';
 
 const HL7_PLACE = /^([A-Z][A-Z0-9]{2})(?:\[(\d+)\])?(?:[.-](\d+))?/;
 
@@ -94,8 +98,11 @@ function FhirJsonLayout({ resource, marks }) {
   </div>`;
 }
 
-/** The message laid out for its standard; `marks` are paths to highlight, `version` the definitions to name fields by. */
-export function MessageLayout({ text, standard, marks = [], version }) {
+/**
+ * The message laid out for its standard; `marks` are paths to highlight, `findings` (with the validation's `field` and
+ * `position`) the places to highlight in XML and D.0 text, `version` the definitions to name fields by.
+ */
+export function MessageLayout({ text, standard, marks = [], findings, version }) {
   if (!text) return null;
   if (standard === 'hl7') return html`<${Hl7Layout} text=${text} marks=${marks} version=${version} />`;
   if (standard === 'fhir' && text.trim().startsWith('{')) {
@@ -105,6 +112,12 @@ export function MessageLayout({ text, standard, marks = [], version }) {
     } catch {
       // not JSON after all: shown as text below
     }
+  }
+  if (findings && (standard === 'fhir' || standard === 'ncpdp')) {
+    // the shared layouts read a finding's place from `path` (the monitor's name for it) and `position`
+    const placed = findings.map((finding) => ({ path: finding.field, position: finding.position ?? null }));
+    const View = text.trim().startsWith('<') ? TreeRaw : standard === 'ncpdp' ? NcpdpRaw : null;
+    if (View) return html`<div class="message-layout"><${View} raw=${text} findings=${placed} standard=${standard} version=${standard === 'ncpdp' ? version : undefined} /></div>`;
   }
   return html`<pre class="raw message-layout" tabindex="0" aria-label="The message text">${text}</pre>`;
 }

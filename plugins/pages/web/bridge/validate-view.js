@@ -12,7 +12,8 @@ import { FindingList, MessageLayout } from './message-layout.js';
 export function validateMessage(text, { standard, mode, profile, version }) {
   return api('/api/validate', {
     method: 'POST',
-    body: { messageContent: text, mode: mode || 'strict', ...(standard ? { standard } : {}), ...(profile ? { profile } : {}), ...(version ? { version } : {}) },
+    // positions: each finding's place in the text, highlighted there whatever the format
+    body: { messageContent: text, mode: mode || 'strict', positions: true, ...(standard ? { standard } : {}), ...(profile ? { profile } : {}), ...(version ? { version } : {}) },
   });
 }
 
@@ -95,7 +96,7 @@ export function ValidateView({ query, handover }) {
           <${FindingList} findings=${findings} standard=${result.standard} version=${lookupVersion} />
           <h3>The message</h3>
           <p class="muted">Point at or tab to a field for its name, type and table; findings are highlighted.</p>
-          <${MessageLayout} text=${state.validated} standard=${result.standard} marks=${findings.map((f) => f.field)} version=${lookupVersion} />
+          <${MessageLayout} text=${state.validated} standard=${result.standard} marks=${findings.map((f) => f.field)} findings=${findings} version=${lookupVersion} />
         </div>`
       : null}
   </section>`;

@@ -10,8 +10,8 @@ import { bridgeHandoverLink } from '../shared/handover.js';
 import { Problem } from '../shared/layout.js';
 import { updateQuery } from '../shared/router.js';
 import { Hl7Raw } from './raw-hl7.js';
-import { NcpdpRaw } from './raw-ncpdp.js';
-import { TreeRaw } from './raw-tree.js';
+import { NcpdpRaw } from '../shared/raw-ncpdp.js';
+import { TreeRaw } from '../shared/raw-tree.js';
 
 const FILE_EXTENSIONS = { hl7: 'hl7', fhir: 'json', ncpdp: 'txt' };
 

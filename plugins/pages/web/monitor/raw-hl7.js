@@ -3,7 +3,7 @@
 // components a finding points at are marked.
 import { html } from '../vendor/preact-htm.js';
 import { FieldRef } from '../shared/field-hover.js';
-import { findingRanges, isMarked } from './raw-marks.js';
+import { findingRanges, isMarked } from '../shared/raw-marks.js';
 
 /** Splits text at a separator, keeping each part's offset in the message. */
 function parts(text, separator, offset) {

@@ -2,7 +2,7 @@
 // and focus (its path without indexes, such as Patient.name.family or NewRx.Patient.HumanPatient.Gender), and the
 // elements a finding's path or located element points at are marked.
 import { html } from '../vendor/preact-htm.js';
-import { FieldRef } from '../shared/field-hover.js';
+import { FieldRef } from './field-hover.js';
 
 const unindexed = (path) => path.replace(/\[\d+\]/g, '');
 

@@ -2,7 +2,7 @@
 // AM01...) with its fields, each naming itself on hover and focus (AM07.D2) and marked when a finding points at it.
 // The separators, control characters in the text, are shown as visible signs.
 import { html } from '../vendor/preact-htm.js';
-import { FieldRef } from '../shared/field-hover.js';
+import { FieldRef } from './field-hover.js';
 import { findingRanges, isMarked } from './raw-marks.js';
 
 const SEGMENT = '\u001e';
