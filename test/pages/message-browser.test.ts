@@ -32,7 +32,7 @@ describe.skipIf(!hasBrowser)('message browser and message view in a browser', ()
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     const id = created.json.data.id as string;
     writeFileSync(join(dir, file), content);
-    await waitFor(async () => (await h.get(`/api/monitor/messages?interfaceId=${id}`)).json.data?.items.length === 1, 20_000, `${file} stored`);
+    await waitFor(async () => (await h.get(`/api/monitor/messages?interfaceId=${id}`)).json.data?.items.length === 1, 60_000, `${file} stored`);
     return id;
   }
 
@@ -45,7 +45,8 @@ describe.skipIf(!hasBrowser)('message browser and message view in a browser', ()
     const claim = (await h.wb.call('bridge', { method: 'POST', path: '/api/generate', body: { standard: 'ncpdp', messageType: 'B1', count: 1 } })).json.data[0] as string;
     ids.claims = await drop('Claims', 'ncpdp', 'claim.d0', claim.replace(/\u001cDE\d{8}/, '\u001cDE20261399'));
     browser = await launchBrowser();
-  }, 90_000);
+    // the first FHIR and NCPDP validations load their definitions: minutes on a busy machine
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await h?.stop();
