@@ -4,28 +4,7 @@
  * Safe Harbor allows the year); a year and month move with the first of that month.
  */
 
-/** Days from 1970-01-01 to a proleptic Gregorian date (integer arithmetic: no Date object per value). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
-}
-
-/** The date `days` days after 1970-01-01 (the inverse of {@link daysFromCivil}). */
-function civilFromDays(days: number): { year: number; month: number; day: number } {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
-  const month = shifted < 10 ? shifted + 3 : shifted - 9;
-  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
-}
+import { civilFromDays, daysFromCivil } from '../../kernel/civil-date.ts';
 
 function daysInMonth(year: number, month: number): number {
   if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
