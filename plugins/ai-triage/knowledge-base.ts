@@ -29,7 +29,15 @@ export const TRIAGE_CATEGORIES = [
 /** One category. */
 export type TriageCategory = (typeof TRIAGE_CATEGORIES)[number];
 
-const fixSchema = z.object({ side: z.enum(['sender', 'receiver']), field: z.string().min(1), action: z.string().min(1) }).strict();
+const fixSchema = z
+  .object({
+    side: z.enum(['sender', 'receiver']),
+    field: z.string().min(1),
+    action: z.string().min(1),
+    /** Only for a field bound with one of these strengths (FHIR bindings); a fix for any field when absent. */
+    binding: z.array(z.enum(['required', 'extensible', 'preferred', 'example'])).min(1).optional(),
+  })
+  .strict();
 
 const entrySchema = z
   .object({

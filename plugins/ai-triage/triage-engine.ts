@@ -7,7 +7,7 @@
 import type { FieldDescription, StandardAdapter, ValidationIssue } from '../../kernel/standards-registry.ts';
 import type { KnowledgeBase, KnowledgeEntry, TriageCategory } from './knowledge-base.ts';
 import { detectSignals, type MessageSignals } from './message-signals.ts';
-import { findingFix, type FindingFix } from './finding-fixes.ts';
+import { bindingStrength, findingFix, type FindingFix } from './finding-fixes.ts';
 
 /** One suggested fix, in the order to try. */
 export interface SuggestedFix {
@@ -49,7 +49,7 @@ export interface TriageResult {
 }
 
 /** A finding as triage reads it (from a validation, or parsed from a caller's strings). */
-export type TriageFinding = Pick<ValidationIssue, 'field' | 'code' | 'severity' | 'expected'>;
+export type TriageFinding = Pick<ValidationIssue, 'field' | 'code' | 'severity' | 'expected' | 'actual'>;
 
 /** Input of {@link TriageEngine.triage}. */
 export interface TriageInput {
@@ -148,6 +148,27 @@ function declared(standard: string, content: string): { messageType: string | nu
   return { messageType: body ?? (/^\s*\S{6}D0(B1|B2|B3|E1|N1|C1)/.exec(content)?.[1] ?? null), version };
 }
 
+/**
+ * A segment both out of order and "missing" is one problem: it is there, in the wrong place, so the fix is to move
+ * it, not to add one. Each SEGMENT_MISSING finding of a segment that our own validation also finds out of order
+ * becomes that out-of-order finding, with the missing finding's severity (compatibility mode reports the order as a
+ * warning and the absence as an error).
+ */
+function misplacedForMissing<T extends TriageFinding>(findings: T[], validated: readonly TriageFinding[]): T[] {
+  const misplaced = new Map<string, TriageFinding>();
+  for (const finding of validated) if (finding.code === 'SEGMENT_OUT_OF_ORDER' && !misplaced.has(segmentOf(finding.field))) misplaced.set(segmentOf(finding.field), finding);
+  if (misplaced.size === 0) return findings;
+  return findings.map((finding) => {
+    const out = finding.code === 'SEGMENT_MISSING' ? misplaced.get(segmentOf(finding.field)) : undefined;
+    return out ? { ...finding, code: out.code, field: out.field, expected: out.expected, actual: out.actual } : finding;
+  });
+}
+
+/** The segment a finding's path names, with its message when the content has several (`message[2].PV1`). */
+function segmentOf(path: string): string {
+  return /^(?:message\[\d+\]\.)?[A-Za-z0-9]+/.exec(path)?.[0] ?? path;
+}
+
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
 }
@@ -168,6 +189,8 @@ export class TriageEngine {
     const signals = detectSignals(standard, input.content);
     const notes: string[] = [];
     let findings: Array<TriageFinding & { guessed?: boolean }>;
+    /** Every finding of our own validation (errors and warnings), whoever supplied the findings triaged. */
+    let validated: TriageFinding[];
     if (input.validationErrors !== undefined) {
       const known = this.knowledge.codes(standard);
       // A caller's text becomes a field path only when it names a path the standard describes: otherwise the word
@@ -182,12 +205,14 @@ export class TriageEngine {
       if (unnamed > 0) notes.push(`${unnamed} finding(s) named no path the standard defines; they are read as about the whole message.`);
       // The caller's findings explain a message that can be read; content that cannot is a parse failure first.
       const own = await this.dependencies.validate(adapter, input.content);
+      validated = [...own.errors, ...own.warnings];
       const unreadable = own.errors.filter((issue) => UNREADABLE_CODES.has(issue.code));
       if (unreadable.length > 0) findings = [...unreadable, ...findings];
       if (findings.some((finding) => finding.guessed)) notes.push('Some findings named no known issue code; their code was inferred from their words.');
     } else {
       const result = await this.dependencies.validate(adapter, input.content);
       findings = [...result.errors, ...result.warnings];
+      validated = findings;
     }
     const counts = { errors: 0, warnings: 0, byCode: {} as Record<string, number> };
     for (const finding of findings) {
@@ -197,7 +222,8 @@ export class TriageEngine {
     }
     const context = input.interfaceContext ?? '';
     const signalSet = new Set(signals.keys());
-    const ranked = findings.slice(0, MAX_RANKED).map((finding, index) => {
+    const relevant = misplacedForMissing(findings, validated);
+    const ranked = relevant.slice(0, MAX_RANKED).map((finding, index) => {
       const field = normalisePath(finding.field);
       const entry = this.knowledge.match(standard, { code: finding.code, field, messageType: messageType ?? '', context, signals: signalSet });
       return { finding: { ...finding, field }, entry, index };
@@ -288,9 +314,23 @@ export class TriageEngine {
     if (primary.entry.field !== undefined || primary.entry.signal !== undefined) confidence += 0.05;
     if (categories.size >= 3) confidence -= 0.1;
     if ((primary.finding as { guessed?: boolean }).guessed) confidence = Math.min(confidence, 0.35);
-    const own = findingFix(primary.entry.category, primary.finding.code, primary.finding.field, primary.finding.expected);
-    return this.answer(primary.entry, values(primary.finding.field), others.map((item) => ({ entry: item.entry, values: values(item.finding.field) })), {
+    const primaryDescription = primary.finding.field ? describe(primary.finding.field) : undefined;
+    const own = findingFix({
+      standard,
+      category: primary.entry.category,
+      code: primary.finding.code,
+      field: primary.finding.field,
+      expected: primary.finding.expected,
+      actual: primary.finding.actual,
+      messageType,
+      description: primaryDescription,
+    });
+    // Other findings add their fixes after the primary's own, and only errors do: a warning the message already
+    // carried is not what failed it, so its fix does not come second.
+    const otherErrors = primary.finding.severity === 'warning' ? [] : others.filter((item) => item.finding.severity !== 'warning');
+    return this.answer(primary.entry, values(primary.finding.field), otherErrors.map((item) => ({ entry: item.entry, values: values(item.finding.field), binding: bindingStrength(describe(item.finding.field)) })), {
       own,
+      binding: bindingStrength(primaryDescription),
       affectedFields,
       standard,
       messageType,
@@ -305,7 +345,7 @@ export class TriageEngine {
   private answer(
     entry: KnowledgeEntry,
     values: Record<string, string>,
-    others: Array<{ entry: KnowledgeEntry; values: Record<string, string> }>,
+    others: Array<{ entry: KnowledgeEntry; values: Record<string, string>; binding?: string }>,
     facts: {
       affectedFields: AffectedField[];
       standard: string;
@@ -317,6 +357,8 @@ export class TriageEngine {
       confidence: number | undefined;
       /** The finding's own fix (finding-fixes.ts): it comes first and stands for the entry's first sender fix. */
       own?: FindingFix;
+      /** Binding strength of the primary finding's field, for fixes that hold only for some strengths. */
+      binding?: string;
     },
   ): TriageResult {
     const fixes: SuggestedFix[] = [];
@@ -326,8 +368,10 @@ export class TriageEngine {
       const generic = entry.fixes.find((fix) => fix.side === 'sender');
       if (generic) seen.add(`sender|${fill(generic.field, values)}|${fill(generic.action, values)}`);
     }
-    const addFixes = (source: KnowledgeEntry, sourceValues: Record<string, string>) => {
+    const addFixes = (source: KnowledgeEntry, sourceValues: Record<string, string>, binding: string | undefined) => {
       for (const fix of source.fixes) {
+        // A fix for some binding strengths only: left out when the field's strength is another, or unknown.
+        if (fix.binding && !(binding && (fix.binding as string[]).includes(binding))) continue;
         const made = { side: fix.side, field: fill(fix.field, sourceValues), action: fill(fix.action, sourceValues) };
         const key = `${made.side}|${made.field}|${made.action}`;
         if (seen.has(key) || fixes.length >= 8) continue;
@@ -335,12 +379,12 @@ export class TriageEngine {
         fixes.push({ order: fixes.length + 1, ...made });
       }
     };
-    addFixes(entry, values);
+    addFixes(entry, values, facts.binding);
     const otherEntries = new Set<string>();
     for (const other of others) {
       if (otherEntries.has(other.entry.id) || otherEntries.size >= 3) continue;
       otherEntries.add(other.entry.id);
-      addFixes(other.entry, other.values);
+      addFixes(other.entry, other.values, other.binding);
     }
     const total = facts.counts.errors + facts.counts.warnings;
     const rest = total > 1 ? ` The message has ${facts.counts.errors} error(s) and ${facts.counts.warnings} warning(s) in all (${Object.entries(facts.counts.byCode).map(([code, count]) => `${code} ${count}`).join(', ')}).` : '';

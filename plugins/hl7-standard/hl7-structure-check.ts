@@ -248,13 +248,18 @@ function matchRepeated(
   else if (count < min) {
     const where = groupPath ? ` in group ${groupPath}` : '';
     if (node.kind === 'segment') {
-      state.input.issues.add('SEGMENT_MISSING', node.name, `Segment ${node.name} (${node.description}) is required${where} in ${state.input.label} but is missing.`);
+      state.input.issues.add('SEGMENT_MISSING', node.name, `Segment ${node.name} (${node.description}) is required${where} in ${state.input.label} but is missing.`, undefined, {
+        expected: `segment ${node.name}${where}`,
+        actual: 'absent',
+      });
     } else {
       const first = [...(state.compiledStructure.first.get(node) ?? [])].join(' or ');
       state.input.issues.add(
         'SEGMENT_MISSING',
         first.split(' or ')[0] ?? node.name,
         `Group ${node.name} (${node.description}), starting with ${first}, is required${where} in ${state.input.label} but is missing.`,
+        undefined,
+        { expected: `group ${node.name}, starting with ${first}${where}`, actual: 'absent' },
       );
     }
   }
@@ -287,6 +292,8 @@ function reportMisplaced(state: MatchState, groupsToo: boolean): void {
       'SEGMENT_OUT_OF_ORDER',
       input.pathOf(segment),
       `Group ${group.node.name} (${group.node.description}), segments ${segment.name} to ${last.name} on lines ${segment.line}-${last.line}, is not allowed at this position in the ${input.label} message structure.`,
+      undefined,
+      { expected: `group ${group.node.name} at its place in the ${input.label} structure`, actual: placeOf(state, start) },
     );
     return;
   }
@@ -303,7 +310,16 @@ function reportMisplaced(state: MatchState, groupsToo: boolean): void {
     'SEGMENT_OUT_OF_ORDER',
     input.pathOf(segment),
     `Segment ${segment.name} (line ${segment.line}) is not allowed at this position in the ${input.label} message structure.`,
+    undefined,
+    { expected: `${segment.name} at its place in the ${input.label} structure`, actual: placeOf(state, start) },
   );
+}
+
+/** Where a misplaced segment stands: its line and the segment before it (`line 3, after EVN`). */
+function placeOf(state: MatchState, index: number): string {
+  const segment = state.segments[index] as Hl7Segment;
+  const previous = state.segments[index - 1];
+  return `line ${segment.line}, after ${previous ? previous.name : 'nothing'}`;
 }
 
 /** True when a segment of that name comes before position `end` (reports come in order, so this is one pass). */

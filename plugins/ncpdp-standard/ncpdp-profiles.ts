@@ -13,6 +13,7 @@ import type { NcpdpMessage } from './ncpdp-model.ts';
 import type { IssueCollector } from './ncpdp-issues.ts';
 import { flattenMessage, stripOccurrences } from './ncpdp-paths.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/issue-detail.ts';
 
 /** Schema of one profile file. */
 export const ncpdpProfileSchema = z.object({
@@ -83,6 +84,7 @@ export function applyNcpdpProfile(profile: NcpdpProfile, message: NcpdpMessage, 
       messageType ?? 'Message',
       'PROFILE_NOT_APPLICABLE',
       `Profile ${profile.name} applies to ${profile.messageTypes.join(', ')}, not to ${messageType ?? 'this message'}; its rules were not applied.`,
+      { expected: expectedCodes(profile.messageTypes), actual: messageType ?? 'no message type' },
     );
     return;
   }
@@ -100,19 +102,25 @@ export function applyNcpdpProfile(profile: NcpdpProfile, message: NcpdpMessage, 
     }
   }
   for (const path of profile.required) {
-    if (!present.has(path)) issues.error(path, 'REQUIRED_FIELD_MISSING', `${path} is required by profile ${profile.name} but is missing or empty.`);
+    if (!present.has(path)) issues.error(path, 'REQUIRED_FIELD_MISSING', `${path} is required by profile ${profile.name} but is missing or empty.`, MISSING_VALUE);
   }
   for (const [path, allowed] of Object.entries(profile.valueSets)) {
     for (const entry of values.get(path) ?? []) {
       if (entry.value !== '' && !allowed.includes(entry.value)) {
-        issues.error(entry.path, 'VALUE_NOT_IN_VALUE_SET', `${entry.path} "${excerpt(entry.value)}" is not allowed by profile ${profile.name} (allowed: ${allowed.join(', ')}).`);
+        issues.error(entry.path, 'VALUE_NOT_IN_VALUE_SET', `${entry.path} "${excerpt(entry.value)}" is not allowed by profile ${profile.name} (allowed: ${allowed.join(', ')}).`, {
+          expected: expectedCodes(allowed),
+          actual: actualValue(entry.value),
+        });
       }
     }
   }
   for (const [path, max] of Object.entries(profile.maxLengths)) {
     for (const entry of values.get(path) ?? []) {
       if (entry.value.length > max) {
-        issues.error(entry.path, 'FIELD_TOO_LONG', `${entry.path} is ${entry.value.length} characters long; profile ${profile.name} allows ${max}.`);
+        issues.error(entry.path, 'FIELD_TOO_LONG', `${entry.path} is ${entry.value.length} characters long; profile ${profile.name} allows ${max}.`, {
+          expected: `at most ${max} characters`,
+          actual: `${entry.value.length} characters`,
+        });
       }
     }
   }

@@ -26,6 +26,10 @@ import {
 import { excerpt } from '../../kernel/text-excerpt.ts';
 import { actualValue, expectedCodes } from '../../kernel/issue-detail.ts';
 
+/** `expected` and `actual` of a required SCRIPT element that is absent or empty. */
+const ABSENT = { expected: 'the element, with a value', actual: 'missing' } as const;
+const EMPTY = { expected: 'a value', actual: 'empty' } as const;
+
 /** The default SCRIPT version a message without a usable declaration is validated against. */
 export const DEFAULT_SCRIPT_VERSION: ScriptVersion = '2017071';
 
@@ -148,9 +152,9 @@ function validateHeader(header: ScriptElement, version: ScriptVersion, issues: I
   for (const name of HEADER_REQUIRED[version]) {
     const element = header.children.find((c) => c.name === name);
     if (!element) {
-      issues.error(`Header.${name}`, 'REQUIRED_FIELD_MISSING', `Header.${name} is required in SCRIPT ${version} but is missing.`);
+      issues.error(`Header.${name}`, 'REQUIRED_FIELD_MISSING', `Header.${name} is required in SCRIPT ${version} but is missing.`, ABSENT);
     } else if (isEmptyElement(element)) {
-      issues.error(`Header.${name}`, 'REQUIRED_FIELD_MISSING', `Header.${name} is required in SCRIPT ${version} but is empty.`);
+      issues.error(`Header.${name}`, 'REQUIRED_FIELD_MISSING', `Header.${name} is required in SCRIPT ${version} but is empty.`, EMPTY);
     }
   }
 }
@@ -207,9 +211,9 @@ function validateRequirements(transaction: ScriptElement, version: ScriptVersion
       if (!child) {
         const path = `${parentPath}.${alternatives[0]}`;
         const what = alternatives.length > 1 ? `One of ${alternatives.map((a) => `${parentPath}.${a}`).join(', ')}` : path;
-        issues.error(path, 'REQUIRED_FIELD_MISSING', `${what} is required in ${transaction.name} (SCRIPT ${version}) but is missing.`);
+        issues.error(path, 'REQUIRED_FIELD_MISSING', `${what} is required in ${transaction.name} (SCRIPT ${version}) but is missing.`, ABSENT);
       } else if (isEmptyElement(child)) {
-        issues.error(`${parentPath}.${child.name}`, 'REQUIRED_FIELD_MISSING', `${parentPath}.${child.name} is required in ${transaction.name} (SCRIPT ${version}) but is empty.`);
+        issues.error(`${parentPath}.${child.name}`, 'REQUIRED_FIELD_MISSING', `${parentPath}.${child.name} is required in ${transaction.name} (SCRIPT ${version}) but is empty.`, EMPTY);
       }
     }
   }
@@ -226,7 +230,7 @@ function checkProductCode(element: ScriptElement, path: string, parent: ScriptEl
   const codePath = codeChild ? `${path}.Code` : path;
   if (qualifier?.trim() !== 'ND') return;
   if (code === '') {
-    issues.error(codePath, 'REQUIRED_FIELD_MISSING', `${codePath} is qualified as an NDC (ND) but is empty.`);
+    issues.error(codePath, 'REQUIRED_FIELD_MISSING', `${codePath} is qualified as an NDC (ND) but is empty.`, { expected: 'an 11-digit NDC', actual: 'empty' });
   } else if (!isNdc11(code)) {
     const hint = /^[\d-]+$/.test(code) && code.includes('-') ? ' (write the 5-4-2 form without hyphens, padding the short part with a leading zero)' : '';
     issues.error(codePath, 'INVALID_DATA_TYPE', `${codePath} is qualified as an NDC (ND) and must be 11 digits without hyphens, but is "${excerpt(code)}"${hint}.`);

@@ -126,9 +126,10 @@ describe('definitions against the reference source', () => {
 
 describe('the corrected definitions through POST /api/validate', () => {
   let wb: TestWorkbench;
+  // Starting the workbench takes a while on a loaded machine.
   beforeAll(async () => {
     wb = await startTestWorkbench();
-  });
+  }, 180_000);
   afterAll(async () => {
     await wb?.stop();
   });

@@ -64,9 +64,10 @@ describe('provenance of the bundled HL7 tables', () => {
 
 describe('table 0396 through POST /api/validate', () => {
   let wb: TestWorkbench;
+  // Starting the workbench takes a while on a loaded machine.
   beforeAll(async () => {
     wb = await startTestWorkbench();
-  });
+  }, 180_000);
   afterAll(async () => {
     await wb?.stop();
   });
