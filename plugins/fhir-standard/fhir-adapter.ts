@@ -64,9 +64,9 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
   const validator = createFhirValidator({
     parser,
     structure: createStructureCheck(definitions),
-    walker: createElementWalker(definitions, createBindingChecker(terminology)),
+    // The core invariants the structural validation does not evaluate, in the same pass as the element checks.
+    walker: createElementWalker(definitions, createBindingChecker(terminology), createInvariantChecker(createTypeRules(terminology))),
     definitions,
-    invariants: createInvariantChecker(definitions, createTypeRules(terminology)),
     profileRules: createProfileRules(terminology),
     profiles: () => profiles,
   });

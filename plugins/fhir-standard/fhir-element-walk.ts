@@ -1,13 +1,14 @@
 /**
  * One pass over a resource along its element definitions, doing every check that is ours rather than
- * @medplum/core's: bindings, reference target types, nested resource types; and collecting the references the
- * Bundle rules need. Only properties present in the JSON are visited (absent elements cost nothing), and per-type
+ * @medplum/core's: bindings, reference target types, nested resource types, URIs that must be absolute, the core
+ * invariants and data type rules (fhir-invariants.ts); and collecting the references the Bundle rules need. Only properties present in the JSON are visited (absent elements cost nothing), and per-type
  * property lookups are cached by the definitions, so the pass stays cheap next to the structural validation.
  */
 import type { BindingChecker } from './fhir-bindings.ts';
 import { CALENDAR_TYPES, calendarProblem } from './fhir-calendar.ts';
 import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
+import type { InvariantChecker } from './fhir-invariants.ts';
 import { expectedOfType, nameField } from './fhir-issues.ts';
 import { checkNarrativeDiv } from './fhir-narrative.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
@@ -43,6 +44,8 @@ export interface ElementWalkResult {
   malformed: string[];
   /** Bundles inside the resource (a Bundle in a Bundle entry, a Parameters value), with their paths. */
   bundles: Array<{ path: string; bundle: Record<string, unknown> }>;
+  /** What the invariants and data type rules found, evaluated during the same pass (kept apart: see the validator). */
+  invariantFindings: FhirFinding[];
 }
 
 /** Extracts the resource type a literal or conditional reference names, if any. */
@@ -62,8 +65,11 @@ function isEmptyObject(value: object): boolean {
   return true;
 }
 
-/** Walks resources for one set of definitions and one binding checker. */
-export function createElementWalker(definitions: FhirDefinitions, bindings: BindingChecker) {
+/**
+ * Walks resources for one set of definitions and one binding checker; with `invariants`, the invariants and data type
+ * rules are evaluated in the same pass (one traversal of the resource, not two).
+ */
+export function createElementWalker(definitions: FhirDefinitions, bindings: BindingChecker, invariants?: InvariantChecker) {
   function checkReference(info: FhirPropertyInfo, value: Record<string, unknown>, field: string, container: Record<string, unknown>, out: ElementWalkResult): void {
     const reference = value.reference;
     if (typeof reference !== 'string') return;
@@ -199,8 +205,21 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
     return true;
   }
 
-  /** `container`: the resource a local reference in `object` resolves in (see {@link CollectedReference}). */
-  function walkObject(object: Record<string, unknown>, typeName: string, path: string, container: Record<string, unknown>, out: ElementWalkResult): void {
+  /**
+   * Walks the properties of `object`, a value of `typeName` at element `elementPath` (the resource's type at its root,
+   * `isResource`) inside `resource`; `container` is the resource a local reference resolves in (see
+   * {@link CollectedReference}), which is also FHIRPath's %rootResource.
+   */
+  function walkObject(
+    object: Record<string, unknown>,
+    typeName: string,
+    path: string,
+    resource: Record<string, unknown>,
+    container: Record<string, unknown>,
+    elementPath: string,
+    isResource: boolean,
+    out: ElementWalkResult,
+  ): void {
     for (const key of Object.keys(object)) {
       if (key === 'resourceType' || key.charCodeAt(0) === 95 /* '_' primitive extension */) continue;
       const info = definitions.property(typeName, key);
@@ -238,15 +257,17 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
         if (info.type === 'Resource') {
           // A contained resource's local references resolve in its container; any other nested resource (a Bundle
           // entry's, a Parameters value) holds its own contained resources.
-          walkResourceAt(child, field, key === 'contained' ? container : child, out);
+          walkResourceAt(child, field, key === 'contained' ? container : child, key === 'contained', out);
         } else {
-          walkObject(child, info.type, field, container, out);
+          invariants?.atValue(child, info.type, info.elementPath, field, resource, container, { parentType: typeName, parentPath: elementPath, parentIsResource: isResource }, out.invariantFindings);
+          walkObject(child, info.type, field, resource, container, info.elementPath, false, out);
         }
       }
     }
   }
 
-  function walkResourceAt(resource: Record<string, unknown>, path: string, container: Record<string, unknown>, out: ElementWalkResult): void {
+  /** `contained`: the resource is one of its container's `contained`. */
+  function walkResourceAt(resource: Record<string, unknown>, path: string, container: Record<string, unknown>, contained: boolean, out: ElementWalkResult): void {
     const type = resource.resourceType;
     if (typeof type !== 'string' || !definitions.isResourceType(type)) {
       out.findings.push({
@@ -261,14 +282,20 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
       return;
     }
     if (type === 'Bundle') out.bundles.push({ path, bundle: resource });
-    walkObject(resource, type, path, container, out);
+    walkRoot(resource, type, path, container, contained, out);
+  }
+
+  function walkRoot(resource: Record<string, unknown>, type: string, path: string, container: Record<string, unknown>, contained: boolean, out: ElementWalkResult): void {
+    invariants?.atResource(resource, type, definitions.property(type, 'text') !== undefined, path, container, contained, out.invariantFindings);
+    walkObject(resource, type, path, resource, container, type, true, out);
   }
 
   return {
     /** Walks a root resource (its `resourceType` already checked). */
     walk(resource: Record<string, unknown>): ElementWalkResult {
-      const out: ElementWalkResult = { findings: [], references: [], malformed: [], bundles: [] };
-      walkObject(resource, resource.resourceType as string, resource.resourceType as string, resource, out);
+      const out: ElementWalkResult = { findings: [], references: [], malformed: [], bundles: [], invariantFindings: [] };
+      const type = resource.resourceType as string;
+      walkRoot(resource, type, type, resource, false, out);
       return out;
     },
   };

@@ -181,92 +181,82 @@ export function checkInvariants(
   }
 }
 
-/** The definitions the invariant walk reads (a part of fhir-definitions.ts's). */
-export interface InvariantDefinitions {
-  isResourceType(name: string): boolean;
-  property(typeName: string, key: string): { elementPath: string; type: string; isPrimitive: boolean } | undefined;
+/** Where a value sits, as the type rules need it: the type and element of the object holding it. */
+export interface InvariantPlace {
+  parentType: string;
+  parentPath: string;
+  parentIsResource: boolean;
 }
 
 /**
- * Walks a resource (and the resources it contains or its Bundle holds) and evaluates, at each complex element, the
- * invariants of its element definition and of its data type, and the rules of its data type (`typeRules`); at each
- * resource root, those of Resource and DomainResource and of the resource's own root element.
+ * The invariant checks the element walk (fhir-element-walk.ts) makes as it goes, so a resource is traversed once: at
+ * each complex value, the invariants of its element definition and of its data type and the rules of its data type
+ * (`typeRules`); at each resource root, those of Resource and DomainResource and of the resource's own root element.
+ * `resource` is FHIRPath's %resource, `root` its %rootResource (a contained resource's container).
  */
-export function createInvariantChecker(definitions: InvariantDefinitions, typeRules: Readonly<Record<string, TypeRule>> = {}) {
-  function walkValue(
-    value: unknown,
-    typeName: string,
-    field: string,
-    resource: Record<string, unknown>,
-    root: Record<string, unknown>,
-    out: FhirFinding[],
-    place: { elementPath: string; isResource: boolean },
-  ): void {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-    const object = value as Record<string, unknown>;
-    for (const key of Object.keys(object)) {
-      if (key === 'resourceType' || key.charCodeAt(0) === 95 /* '_' */) continue;
-      const info = definitions.property(typeName, key);
-      if (!info || info.isPrimitive) continue;
-      const raw = object[key];
-      const many = Array.isArray(raw);
-      const values = many ? (raw as unknown[]) : [raw];
-      for (let i = 0; i < values.length; i++) {
-        const child = values[i];
-        if (child === null || typeof child !== 'object' || Array.isArray(child)) continue;
-        const childField = many ? `${field}.${key}[${i}]` : `${field}.${key}`;
-        if (info.type === 'Resource') {
-          // A contained resource's %rootResource is its container; any other nested resource (a Bundle entry's, a
-          // Parameters value) is a root of its own.
-          const nested = child as Record<string, unknown>;
-          walkResource(nested, childField, key === 'contained' ? root : nested, out);
-          continue;
-        }
-        typeRules[info.type]?.(child as Record<string, unknown>, childField, out, { parentType: typeName, parentPath: place.elementPath, parentIsResource: place.isResource });
-        const native = NATIVE_TYPE_INVARIANTS[info.type];
-        if (native) {
-          for (const check of native) {
-            const failure = check.holds(child as Record<string, unknown>, root);
-            if (failure !== true) {
-              out.push({
-                field: childField,
-                code: 'CONSTRAINT_FAILED',
-                class: 'nonconformant',
-                message: `${childField} fails invariant ${check.key}: ${check.human}${failure ? ` (${failure})` : ''}`,
-              });
-            }
-          }
-        }
-        const own = index?.at(info.elementPath);
-        if (own) checkInvariants(own, child, childField, resource, root, out);
-        const ofType = info.type !== info.elementPath ? index?.at(info.type) : undefined;
-        if (ofType) checkInvariants(ofType, child, childField, resource, root, out);
-        walkValue(child, info.type, childField, resource, root, out, { elementPath: info.elementPath, isResource: false });
-      }
-    }
-  }
+export function createInvariantChecker(typeRules: Readonly<Record<string, TypeRule>> = {}) {
+  // Loaded on the first check, not when the adapter is built: the FHIRPath engine and the definitions take a while.
+  let loaded: InvariantIndex | undefined;
+  const atRootCache = new Map<string, { plain: readonly Invariant[]; withContained: readonly Invariant[]; containedPlain: readonly Invariant[]; containedWithContained: readonly Invariant[] }>();
 
-  function walkResource(resource: Record<string, unknown>, field: string, root: Record<string, unknown>, out: FhirFinding[]): void {
-    const type = resource.resourceType;
-    if (typeof type !== 'string' || !definitions.isResourceType(type)) return;
-    const invariants = invariantIndex();
-    // A contained resource carries no narrative of its own (the container's covers it): dom-6 is for roots.
-    const contained = resource !== root && /\.contained\[\d+\]$/.test(field);
-    const domain = definitions.property(type, 'text') ? invariants.ofDomainResources.filter((i) => !(contained && i.key === 'dom-6')) : [];
-    // dom-3 asks of contained resources only: without any, it holds.
-    const applicable = resource.contained === undefined ? domain.filter((i) => i.key !== 'dom-3') : domain;
-    const atRoot = [...invariants.ofResources, ...applicable, ...(invariants.at(type) ?? [])];
-    checkInvariants(atRoot, resource, field, resource, root, out);
-    walkValue(resource, type, field, resource, root, out, { elementPath: type, isResource: true });
+  /** The root invariants of a resource type, by whether the resource is contained and whether it contains others. */
+  function rootInvariants(type: string, isDomain: boolean, contained: boolean, hasContained: boolean): readonly Invariant[] {
+    let cached = atRootCache.get(type);
+    if (!cached) {
+      const invariants = (loaded ??= invariantIndex());
+      const own = invariants.at(type) ?? [];
+      const domain = isDomain ? invariants.ofDomainResources : [];
+      const build = (inContainer: boolean, holding: boolean) => [
+        ...invariants.ofResources,
+        // A contained resource carries no narrative of its own (the container's covers it): dom-6 is for roots.
+        // dom-3 asks of contained resources only: without any, it holds.
+        ...domain.filter((i) => !(inContainer && i.key === 'dom-6') && (holding || i.key !== 'dom-3')),
+        ...own,
+      ];
+      cached = { plain: build(false, false), withContained: build(false, true), containedPlain: build(true, false), containedWithContained: build(true, true) };
+      atRootCache.set(type, cached);
+    }
+    if (contained) return hasContained ? cached.containedWithContained : cached.containedPlain;
+    return hasContained ? cached.withContained : cached.plain;
   }
 
   return {
-    /** The invariant findings of a resource. */
-    check(resource: Record<string, unknown>): FhirFinding[] {
-      index = invariantIndex();
-      const out: FhirFinding[] = [];
-      walkResource(resource, String(resource.resourceType), resource, out);
-      return out;
+    /** The invariants of a resource's root; `contained` when it is a contained resource. */
+    atResource(resource: Record<string, unknown>, type: string, isDomain: boolean, field: string, root: Record<string, unknown>, contained: boolean, out: FhirFinding[]): void {
+      const atRoot = rootInvariants(type, isDomain, contained, resource.contained !== undefined);
+      if (atRoot.length > 0) checkInvariants(atRoot, resource, field, resource, root, out);
+    },
+    /** The rules and invariants of one complex value (not a resource) of element `elementPath` and type `type`. */
+    atValue(
+      value: Record<string, unknown>,
+      type: string,
+      elementPath: string,
+      field: string,
+      resource: Record<string, unknown>,
+      root: Record<string, unknown>,
+      place: InvariantPlace,
+      out: FhirFinding[],
+    ): void {
+      typeRules[type]?.(value, field, out, place);
+      const native = NATIVE_TYPE_INVARIANTS[type];
+      if (native) {
+        for (const check of native) {
+          const failure = check.holds(value, root);
+          if (failure !== true) {
+            out.push({
+              field,
+              code: 'CONSTRAINT_FAILED',
+              class: 'nonconformant',
+              message: `${field} fails invariant ${check.key}: ${check.human}${failure ? ` (${failure})` : ''}`,
+            });
+          }
+        }
+      }
+      const invariants = (loaded ??= invariantIndex());
+      const own = invariants.at(elementPath);
+      if (own) checkInvariants(own, value, field, resource, root, out);
+      const ofType = type !== elementPath ? invariants.at(type) : undefined;
+      if (ofType) checkInvariants(ofType, value, field, resource, root, out);
     },
   };
 }

@@ -11,7 +11,6 @@ import { checkContainedTargets } from './fhir-reference-targets.ts';
 import { scanFhirContent } from './fhir-content-scan.ts';
 import { FHIR_R4_VERSION, stripCanonicalVersion } from './fhir-definitions.ts';
 import type { ElementWalker, ElementWalkResult } from './fhir-element-walk.ts';
-import type { InvariantChecker } from './fhir-invariants.ts';
 import type { FhirFinding, FhirValidationMode } from './fhir-issues.ts';
 import { toIssue } from './fhir-issues.ts';
 import type { FhirParser } from './fhir-parser.ts';
@@ -23,11 +22,10 @@ import type { StructureCheck } from './fhir-structure-check.ts';
 export interface FhirValidatorParts {
   parser: FhirParser;
   structure: StructureCheck;
+  /** The element walk, with the core invariants the structural validation does not evaluate in the same pass. */
   walker: ElementWalker;
   /** Resource types, for the Bundle rules (a fullUrl's `Type/id`). */
   definitions: BundleDefinitions;
-  /** The core invariants the structural validation does not evaluate (data types, warnings, skipped keys). */
-  invariants: InvariantChecker;
   profileRules: ProfileRules;
   /** Loaded profiles, looked up by canonical URL for meta.profile. */
   profiles: () => readonly FhirProfile[];
@@ -199,7 +197,7 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       append(findings, scanned.findings);
       append(findings, walked.findings);
       // Invariants over values the walk or the structural validation found malformed would only repeat them.
-      if (walked.malformed.length === 0 && !structure.gaveUp) append(findings, notYetReported(parts.invariants.check(resource), structure.findings));
+      if (walked.malformed.length === 0 && !structure.gaveUp) append(findings, notYetReported(walked.invariantFindings, structure.findings));
       append(findings, checkContainedTargets(walked.references));
       append(findings, bundleFindings(resource, walked));
       const profiles = profileFindings(resource, options.profile);
