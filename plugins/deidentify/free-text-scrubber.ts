@@ -1,11 +1,12 @@
 /**
  * Free text, scrubbed: the known identifiers of the message (the needles of the current ledger) are replaced by their
  * pseudonyms first, then the recognisers of recognisers/ find the Safe Harbor kinds the fields did not name (person
- * names, SSNs, phones, e-mails, URLs, IPs, identifier-shaped tokens, street addresses, ZIP codes, dates, ages over 89),
- * and each is replaced the way its kind is replaced in a field: so a name recognised in a note and the same name in a
- * later field get the same pseudonym, and a recognised value becomes a needle of the message in turn.
+ * names, SSNs, phones, e-mails, URLs, IPs, identifier-shaped tokens, street addresses, cities, ZIP codes, dates, ages
+ * over 89), and each is replaced the way its kind is replaced in a field: so a name recognised in a note and the same
+ * name in a later field get the same pseudonym, and a recognised value becomes a needle of the message in turn.
  */
 import type { Pseudonymizer } from './pseudonyms.ts';
+import { recogniseCities } from './recognisers/city-recogniser.ts';
 import { recogniseContacts } from './recognisers/contact-recognisers.ts';
 import { recogniseDates, shiftDateText } from './recognisers/date-recogniser.ts';
 import { recogniseIdentifiers } from './recognisers/identifier-recognisers.ts';
@@ -61,7 +62,11 @@ function recogniseUncached(text: string): Recognised[] {
   if (digits || text.includes('@') || text.includes('www.') || text.includes('://')) found.push(...recogniseContacts(text));
   else if (text.includes(':')) found.push(...recogniseContacts(text));
   // A name needs two words (or a word after a title or relation): one word alone is a code or an identifier.
-  if ((text.includes(' ') || text.includes(',')) && HAS_CAPITAL.test(text)) found.push(...recogniseNames(text));
+  if ((text.includes(' ') || text.includes(',')) && HAS_CAPITAL.test(text)) {
+    found.push(...recogniseNames(text));
+    // A city needs a word before it or a state after it: never a text of one word.
+    found.push(...recogniseCities(text));
+  }
   return found;
 }
 

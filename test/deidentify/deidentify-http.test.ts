@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { runCli } from '../helpers/cli-process.ts';
+import { fhirBundle, scriptNewRx } from './phi-corpus.ts';
 
 const MESSAGE = [
   'MSH|^~\\&|ADT1|GOOD HEALTH HOSPITAL|GHH LAB|GOOD HEALTH HOSPITAL|20250615120000||ADT^A01^ADT_A01|MSG00001|P|2.5.1',
@@ -180,6 +181,26 @@ describe('POST /api/deidentify', () => {
     expect(deepInside.json.error.code).toBe('DEIDENTIFY_CONTENT_UNREADABLE');
     expect(deepInside.json.error.message).toMatch(/nested deeper than 200 levels/);
   });
+});
+
+describe('cities named only in free text', () => {
+  const NOTE = 'Lives in Chattanooga; daughter moved to Tulsa, OK. Values in Normal range.';
+  const cases = [
+    ['HL7 v2 NTE', 'hl7', `${MESSAGE}\rNTE|1||${NOTE}`, 'NTE.3'],
+    ['FHIR note.text', 'fhir', fhirBundle(NOTE), 'Bundle.entry.resource.Observation.note.text'],
+    ['NCPDP SCRIPT Note', 'ncpdp', scriptNewRx(NOTE), 'Message.Body.NewRx.MedicationPrescribed.Note'],
+  ] as const;
+  for (const [name, standard, messageContent, path] of cases) {
+    it(`${name}: the cities are replaced, the same words in another sense are kept`, async () => {
+      expect(messageContent).toContain('Chattanooga');
+      const response = await server.call('bridge', { method: 'POST', path: '/api/deidentify', body: { messageContent, standard } });
+      expect(response.status).toBe(200);
+      const { messageContent: out, report } = response.json.data;
+      expect(out).not.toMatch(/Chattanooga|Tulsa/i);
+      expect(out).toContain('Values in Normal range.');
+      expect(report.replacements).toContainEqual(expect.objectContaining({ path, kind: 'freeText' }));
+    });
+  }
 });
 
 describe('workbench deidentify', () => {

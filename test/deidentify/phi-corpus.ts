@@ -14,6 +14,8 @@ export const PERSON = {
   email: 'rosalind.q@mail.example',
   street: '4471 Larkspur Lane',
   city: 'Quillfeather',
+  /** A real city named only in free text (no field holds it): found by the city dictionary and its context. */
+  noteCity: 'Chattanooga',
   zip: '27401',
   birthIso: '1961-06-15',
   birthHl7: '19610615',
@@ -35,6 +37,7 @@ export const PLANTED: readonly string[] = [
   PERSON.email,
   PERSON.street,
   PERSON.city,
+  PERSON.noteCity,
   PERSON.birthHl7,
   '06151961',
   PERSON.account,
@@ -61,6 +64,8 @@ export const FREE_TEXT_FORMS: readonly string[] = [
   `Dr. ${PERSON.prescriberGiven} ${PERSON.prescriberFamily}`,
   `call ${PERSON.prescriberPhone}`,
   `mother ${PERSON.motherMaiden}`,
+  `lives in ${PERSON.noteCity}`,
+  `${PERSON.noteCity}, TN`,
 ];
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
