@@ -11,7 +11,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { MonitoredInterface } from './api.ts';
 import type { AlertEpisodes } from './alert-episodes.ts';
 import type { AlertRuleRegistry } from './alert-rule-registry.ts';
-import type { ReadFile } from './ingest/ledger.ts';
+import type { ReadFile } from './ingest/read-file.ts';
 import type { AlertRules } from './monitor-config.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
 import { minuteOf } from './message-store.ts';

@@ -96,14 +96,14 @@ export const plugin: PluginModule<MonitorConfig> = {
       background: context.background,
     });
     // a team on one store: each interface is watched by one live node (interface-ownership.ts)
-    const ownership = new InterfaceOwnership({
+    const ownership: InterfaceOwnership = new InterfaceOwnership({
       db,
       cluster: context.cluster,
       logger,
       folderProblem: directoryProblem,
       watchProblem: (id) => watchManager.state(id)?.problem,
     });
-    const watchManager = new WatchManager({
+    const watchManager: WatchManager = new WatchManager({
       owns: (id) => ownership.owns(id),
       db,
       clock,

@@ -4,7 +4,7 @@
  * drawn by state population, and the same never-real identifiers as every other synthetic person. Built for volume:
  * a few faker look-ups and integer draws per person, no string templates.
  */
-import type { SyntheticPerson, SyntheticRandom } from './api.ts';
+import type { SyntheticPerson, SyntheticRandom } from './synthetic-types.ts';
 import { CDC_ETHNICITIES, CDC_RACES } from './cdc-race-ethnicity.ts';
 import { enUsFaker } from './faker-locale.ts';
 import { isoDate, sameDayYearsBefore } from './synthetic-dates.ts';

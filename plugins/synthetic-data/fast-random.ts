@@ -4,7 +4,7 @@
  * per-call option handling costs more than the rest of the record. Faker-backed helpers (person, clinician, faker
  * itself) still come from the base source, so the result is as deterministic as the base.
  */
-import type { SyntheticRandom } from './api.ts';
+import type { SyntheticRandom } from './synthetic-types.ts';
 
 /** A 32-bit SplitMix generator returning floats in [0, 1). */
 function splitMix32(seed: number): () => number {

@@ -2,7 +2,7 @@
  * A synthetic person as a FHIR R4 Patient (US Core race and ethnicity extensions, MRN and SSN identifiers, name,
  * telecom, address, marital status, language): one shape for every generator that writes FHIR, so they never drift.
  */
-import type { SyntheticPerson } from './api.ts';
+import type { SyntheticPerson } from './synthetic-types.ts';
 import { CODE_SYSTEM_URIS as SYSTEMS } from './clinical-code-systems.ts';
 import { fhirConcept as concept, fhirNarrative } from './fhir-building-blocks.ts';
 

@@ -3,7 +3,7 @@
  * the reference date, a real city/state/ZIP with a phone number of that state, and never-issued identifiers.
  */
 import type { Faker } from '@faker-js/faker';
-import type { SyntheticClinician, SyntheticPerson } from './api.ts';
+import type { SyntheticClinician, SyntheticPerson } from './synthetic-types.ts';
 import { CDC_ETHNICITIES, CDC_RACES, CDC_RACE_WEIGHTS, HISPANIC_SHARE_PERCENT } from './cdc-race-ethnicity.ts';
 import { birthDateForAge } from './synthetic-dates.ts';
 import { type IntSource, syntheticDea, syntheticNpi, syntheticPhone, syntheticSsn } from './synthetic-identifiers.ts';

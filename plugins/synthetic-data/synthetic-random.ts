@@ -3,7 +3,7 @@
  * own faker instance, so two generators never disturb each other's sequence.
  */
 import { randomInt } from 'node:crypto';
-import type { SyntheticDataService, SyntheticRandom } from './api.ts';
+import type { SyntheticDataService, SyntheticRandom } from './synthetic-types.ts';
 import { newEnUsFaker } from './faker-locale.ts';
 import { buildClinician, buildPerson } from './synthetic-person.ts';
 

@@ -3,7 +3,8 @@
 // so a reader holding a cursor never misses a message; recording history keeps its own times.
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { commitFiles, sha256, type ReadFile } from '../../plugins/monitor/ingest/ledger.ts';
+import { commitFiles, sha256 } from '../../plugins/monitor/ingest/ledger.ts';
+import type { ReadFile } from '../../plugins/monitor/ingest/read-file.ts';
 import { noFacts } from '../../plugins/monitor/message-facts.ts';
 import { MessageQueries } from '../../plugins/monitor/message-query.ts';
 import type { ReadMessage } from '../../plugins/monitor/ingest/message-reading.ts';

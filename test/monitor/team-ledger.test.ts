@@ -2,7 +2,8 @@
 // take-over) count it once; the later one ends as "already counted", never as a second row or a failed batch; a
 // file judged against a ledger row another commit replaced meanwhile is left out too.
 import { describe, expect, it } from 'vitest';
-import { commitFiles, sha256, type ReadFile } from '../../plugins/monitor/ingest/ledger.ts';
+import { commitFiles, sha256 } from '../../plugins/monitor/ingest/ledger.ts';
+import type { ReadFile } from '../../plugins/monitor/ingest/read-file.ts';
 import type { FileRow } from '../../plugins/monitor/monitor-tables.ts';
 import { testPostgresUrl } from '../helpers/postgres-schema.ts';
 import { withMonitorStorage } from './monitor-storage.ts';

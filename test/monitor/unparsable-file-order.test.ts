@@ -9,7 +9,7 @@ import { AlertEpisodes } from '../../plugins/monitor/alert-episodes.ts';
 import { AlertRuleEngine } from '../../plugins/monitor/alert-rules.ts';
 import { alertRulesSchema } from '../../plugins/monitor/monitor-config.ts';
 import type { MonitoredInterface } from '../../plugins/monitor/api.ts';
-import type { ReadFile } from '../../plugins/monitor/ingest/ledger.ts';
+import type { ReadFile } from '../../plugins/monitor/ingest/read-file.ts';
 import type { Kysely } from 'kysely';
 import type { FileRow, MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';

@@ -8,7 +8,7 @@
  * - new ledger rows take their ids from the table's sequence, so two nodes' commits never pick the same id.
  */
 import type { CommitStatements } from './commit-statements.ts';
-import type { ReadFile } from './ledger.ts';
+import type { ReadFile } from './read-file.ts';
 
 /** Paths looked up per statement. */
 const PATHS_PER_QUERY = 500;

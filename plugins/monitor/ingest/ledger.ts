@@ -19,35 +19,11 @@ import type { Kysely } from 'kysely';
 import { inCommitTransaction, type CommitStatements, type CommitStore } from './commit-statements.ts';
 import { keepUncounted, nextFileIds } from './ledger-claims.ts';
 import { FACT_COLUMNS, factValues, storableText } from '../message-facts.ts';
-import type { ReadMessage } from './message-reading.ts';
+import type { FileVerdict, ReadFile } from './read-file.ts';
 import { addToRollups, applyLatencyLimits, DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
 import type { FileRow, FileTable, MessageRow, MonitorDatabase } from '../monitor-tables.ts';
+import type { ReadMessage } from './message-reading.ts';
 import { LoopSlice } from '../../../kernel/loop-slice.ts';
-
-/** How a file relates to what the ledger holds for its path. */
-export type FileVerdict =
-  | { kind: 'new' }
-  | { kind: 'unchanged'; row: FileRow }
-  | { kind: 'touched'; row: FileRow }
-  | { kind: 'appended'; row: FileRow }
-  | { kind: 'rewritten'; row: FileRow }
-  /** The row of the file this one was before it was renamed (its content digest, and its path gone). */
-  | { kind: 'renamed'; row: FileRow };
-
-/** A file read and ready to commit. */
-export interface ReadFile {
-  interfaceId: string;
-  path: string;
-  size: number;
-  mtimeMs: number;
-  hash: string;
-  receivedAt: string;
-  verdict: FileVerdict;
-  state: 'ingested' | 'unparsable' | 'empty';
-  error: string | null;
-  /** The messages this read adds (after any already stored). */
-  messages: ReadMessage[];
-}
 
 /** What a commit wrote for one file. */
 export interface CommittedFile {

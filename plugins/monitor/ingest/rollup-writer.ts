@@ -14,7 +14,7 @@
 import type { Kysely } from 'kysely';
 import type { CommitStatements } from './commit-statements.ts';
 import { latencyBucket } from '../latency-histogram.ts';
-import type { ReadFile } from './ledger.ts';
+import type { ReadFile } from './read-file.ts';
 import type { MonitorDatabase } from '../monitor-tables.ts';
 
 /** How a message's latency counts: usable, unknown, older than the horizon, or in the future beyond the skew. */
