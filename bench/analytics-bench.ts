@@ -12,8 +12,6 @@
  * `WORKBENCH_BENCH_ANALYTICS_MESSAGES` scales the stored messages down for a quick run.
  */
 import http from 'node:http';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
 import { resolveService } from '../kernel/service-ref.ts';
 import { TOKENS } from '../kernel/tokens.ts';
@@ -21,6 +19,7 @@ import { recordMessages, type RecordedMessage } from '../test/kit/monitor-histor
 import { send } from '../test/helpers/http-client.ts';
 import { createIdleInterfaces, startBenchWorkbench } from './bench-workbench.ts';
 import { medianMs, round } from './timing.ts';
+import { collectGarbage } from './collect-garbage.ts';
 
 const INTERFACES = 20;
 const DAYS = 30;
@@ -66,11 +65,8 @@ function history(index: number, count: number, untilMs: number): RecordedMessage
   return messages;
 }
 
-/** A full garbage collection (the bench turns `--expose-gc` on for itself), so heap figures are what is live. */
-function collect(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
+/** A full garbage collection, so heap figures are what is live. */
+const collect = collectGarbage;
 
 /**
  * Reads a streamed answer to its end; answers the seconds and rows, and with `memory` the growth of the live heap

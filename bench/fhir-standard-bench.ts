@@ -4,8 +4,6 @@
  * Patient, an Observation and a 50-entry transaction Bundle. Also reports the one-time cost of loading the R4
  * definitions (time and retained heap).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { medplumCore } from '../plugins/fhir-standard/medplum-core.ts';
 
 // The same @medplum/core instance the plugin indexed its definitions into.
@@ -17,6 +15,7 @@ import { createFhirDefinitions } from '../plugins/fhir-standard/fhir-definitions
 import { createElementWalker } from '../plugins/fhir-standard/fhir-element-walk.ts';
 import { createFhirTerminology } from '../plugins/fhir-standard/fhir-terminology.ts';
 import { createSyntheticDataService } from '../plugins/synthetic-data/synthetic-random.ts';
+import { garbageCollector } from './collect-garbage.ts';
 
 const WARM_UP_MS = 300;
 /** Rounds of alternating measurement; the median of each side is reported (robust to a busy machine). */
@@ -24,15 +23,6 @@ const ROUNDS = 9;
 const ROUND_MS = 200;
 const BENCH_SEED = 20250615;
 
-/** A forced garbage collection, so the heap figure is what the definitions retain. */
-function garbageCollector(): (() => void) | undefined {
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
-  }
-}
 
 function heapAfterCollection(collectGarbage: (() => void) | undefined): number {
   collectGarbage?.();

@@ -11,20 +11,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Kysely } from 'kysely';
 import { createStorage } from '../kernel/storage.ts';
 import { MessageQueries } from '../plugins/monitor/message-query.ts';
 import { monitorMigrations, type MonitorDatabase } from '../plugins/monitor/monitor-tables.ts';
+import { collectGarbage } from './collect-garbage.ts';
 
 const MESSAGES = Number(process.env.WORKBENCH_STREAM_MESSAGES ?? 1_000_000);
 const INTERFACES = 20;
 const DAYS = 30;
 
 // a collection before each sample, so RSS shows what the stream keeps, not garbage not yet collected
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
+const collect = collectGarbage;
 
 /** RSS (MB) after a full collection. */
 function rssMb(): number {

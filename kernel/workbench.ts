@@ -48,11 +48,9 @@ import { RequestTurns } from './http/request-turns.ts';
 import { StandardsRunner } from './workers/standards-runner.ts';
 import { WorkPool, poolSize } from './workers/work-pool.ts';
 import { memoryCeilingMb } from './workers/memory-ceiling.ts';
-import { limitHeapGrowth } from './heap-growth.ts';
 import type { CliCommand, PluginContext } from './plugin-api.ts';
 import { secureDataFolder } from './data-dir.ts';
 import { FeatureSwitches } from './feature-switches.ts';
-import { keepShortLivedAllocationsYoung } from './heap-settings.ts';
 
 /** The product version (from package.json). */
 export const WORKBENCH_VERSION: string = (
@@ -122,8 +120,6 @@ function withRequirements(ordered: DiscoveredPlugin[], ids: ReadonlySet<string>)
 
 /** Boots a Workbench; throws ConfigError / PluginSetError / a named plugin failure when it cannot. */
 export async function createWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
-  // before any plugin is loaded: whether a parser's allocations get pretenured must not depend on boot timing
-  keepShortLivedAllocationsYoung();
   const { config, ordered, disabled, unknownSections } = await readPluginSet(options);
   const kernelConfig = config.kernel;
   const sections = kernelConfig.plugins;
@@ -377,7 +373,6 @@ export async function createWorkbench(options: WorkbenchOptions = {}): Promise<W
         const urls = {} as Record<BaseName, string>;
         if (!serve) throw new Error('This Workbench was booted without servers (serve: false); it cannot start.');
         try {
-          limitHeapGrowth(work.heapGrowthPercent);
           if (storage.dialect === 'sqlite' && !processLock) {
             const { lockSqliteStore } = await import('./cluster/sqlite-process-lock.ts');
             processLock = lockSqliteStore(join(config.dataDir, kernelConfig.storage.sqliteFile));

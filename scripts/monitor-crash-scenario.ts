@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
-import { sourceCliArgs } from '../test/helpers/cli-process.ts';
+import { serviceCliArgs } from '../test/helpers/cli-process.ts';
 import { send } from '../test/helpers/http-client.ts';
 
 /** Size of a run. */
@@ -82,7 +82,7 @@ export function writeServiceConfig(root: string, monitor: Record<string, unknown
  */
 export function startServiceProcess(
   configPath: string,
-  cli: readonly string[] = sourceCliArgs,
+  cli: readonly string[] = serviceCliArgs,
 ): { child: ChildProcess; monitorUrl: Promise<string>; output(): string } {
   const child = spawn(process.execPath, [...cli, 'start', '--config', configPath], {
     env: { ...process.env, WORKBENCH_LOG_LEVEL: process.env.WORKBENCH_LOG_LEVEL ?? 'warn' },

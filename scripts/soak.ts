@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { sourceCliArgs } from '../test/helpers/cli-process.ts';
+import { serviceCliArgs } from '../test/helpers/cli-process.ts';
 import { startOwnPostgres, type OwnPostgres } from '../test/helpers/own-postgres.ts';
 import { envNumber, percentile, postJson, timedGet, type LoadOutcome } from '../bench/load-http.ts';
 import { adtMessage, call, fillDisk, healthConditions, mountSmallDisk, writeNulFile } from './soak-faults.ts';
@@ -66,7 +66,7 @@ class Service {
 
   start(): void {
     this.planned = false;
-    const child = spawn(process.execPath, [...sourceCliArgs, 'start', '--config', this.configPath], {
+    const child = spawn(process.execPath, [...serviceCliArgs, 'start', '--config', this.configPath], {
       env: { ...process.env, WORKBENCH_LOG_LEVEL: process.env.WORKBENCH_LOG_LEVEL ?? 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -174,7 +174,9 @@ export class WorkPool {
       idleTimeout: this.settings.keepWarm ? Number.POSITIVE_INFINITY : this.settings.idleTimeoutMs,
       resourceLimits: { maxOldGenerationSizeMb: this.settings.workerHeapMb },
       workerData: { ...this.settings.boot, sourceEntry: entry.sourceEntry } satisfies WorkerBootData,
-      // Node options of the service (heap size, loaders) are the main thread's; workers get resourceLimits.
+      // Node options of the service (heap size, loaders) are the main thread's; workers get resourceLimits. The V8
+      // flags the service was started with (kernel/v8-flags.ts) are the process's and hold in every worker's isolate
+      // too: a worker's execArgv may not name V8 flags (Node refuses them), so it names none.
       execArgv: [],
     });
     piscina.on('message', (message: unknown) => {

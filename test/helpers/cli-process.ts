@@ -8,12 +8,21 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../kernel/project-root.ts';
+import { serviceV8Flags } from '../../kernel/v8-flags.ts';
+import { kernelConfigSchema } from '../../kernel/config-schema.ts';
 
 // By absolute address, so the child may run in any working directory.
 const tsxLoader = pathToFileURL(join(projectRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 /** Node arguments that run the CLI from source; append the command's own arguments. */
 export const sourceCliArgs: readonly string[] = ['--import', tsxLoader, join(projectRoot, 'kernel', 'cli-main.ts')];
+
+/**
+ * Node arguments that run the CLI from source with the service's V8 flags given (the default heap growth), so
+ * `start` serves in this very process instead of starting a child with them (kernel/v8-flags.ts): for callers that
+ * measure the service's process or kill it with SIGKILL, which a starting process could not pass on.
+ */
+export const serviceCliArgs: readonly string[] = [...serviceV8Flags(kernelConfigSchema.parse({}).work.heapGrowthPercent), ...sourceCliArgs];
 
 /** One finished run of the CLI: its exit code (null when it was killed) and what it wrote to each stream. */
 export interface CliRun {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { sourceCliArgs } from '../helpers/cli-process.ts';
+import { serviceCliArgs } from '../helpers/cli-process.ts';
 import { printedAddresses, writeServiceConfig } from '../helpers/service-process.ts';
 import { kernelConfigSchema } from '../../kernel/config-schema.ts';
 import { memoryCeilingMb } from '../../kernel/workers/memory-ceiling.ts';
@@ -51,7 +51,7 @@ describe.skipIf(!procAvailable)('memory bounds of the running service', () => {
     const { folder, configPath } = writeServiceConfig({ work: { threads: THREADS, timeBudgetMs: 5_000 } });
     const defaults = kernelConfigSchema.parse({}).work;
     const ceiling = memoryCeilingMb({ threads: THREADS, workerHeapMb: defaults.workerHeapMb, bodyLimitBytes: DEFAULT_BODY_LIMIT });
-    const service = spawn(process.execPath, [...sourceCliArgs, 'start', '--config', configPath], {
+    const service = spawn(process.execPath, [...serviceCliArgs, 'start', '--config', configPath], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, WORKBENCH_CONFIG: '' },
     });
