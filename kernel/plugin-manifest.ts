@@ -43,6 +43,12 @@ export const pluginManifestSchema = z
     base: z.enum([...BASES, 'none']),
     tier: z.enum(TIERS),
     requires: z.array(z.string()).default([]),
+    /**
+     * Plugins this one works with when they are on and does without when they are off (it looks their service up in
+     * the container when it needs it, or only names their types): one being off or absent disables nothing. With
+     * `requires`, exactly the plugins whose `api.ts` this one imports (`npm run lint` checks it).
+     */
+    optional: z.array(z.string()).default([]),
     entry: z.string().regex(/\.(ts|js|mjs)$/, 'must name a .ts, .js or .mjs module'),
     /**
      * True when the plugin also runs in each thread of the kernel's worker pool, where its `registerWorker(context)`

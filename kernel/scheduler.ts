@@ -106,7 +106,8 @@ export class Scheduler implements JobScheduler {
     return {
       name,
       stop: () => {
-        task.stop();
+        // an in-process task (a function, not a forked script) stops at once; node-cron's promise is for forked ones
+        void task.stop();
         if (this.jobs.get(name) === job) this.jobs.delete(name);
       },
     };

@@ -1,10 +1,9 @@
 /**
- * Project rules the compiler cannot check, run by `npm run lint` after the strict compiler pass
- * (`tsconfig.lint.json`: unused locals and parameters, implicit returns, unreachable code):
- * - a plugin imports another plugin only through its public `api.ts` (tokens and types), never its internals;
- * - the kernel imports no plugin at all (it knows no healthcare);
- * - a plugin reaches kernel services only through its plugin context: it never imports (other than `import type`)
- *   the kernel's boot, wiring and service-construction modules listed in KERNEL_INTERNALS;
+ * Project rules the other linters do not check, run by `npm run lint` after the strict compiler pass
+ * (`tsconfig.lint.json`), ESLint, dependency-cruiser (the import boundaries and cycles, `.dependency-cruiser.cjs`)
+ * and knip (dead files, exports and dependencies):
+ * - every plugin's manifest tells the truth: `requires` and `optional` together name exactly the plugins whose
+ *   public `api.ts` its code imports;
  * - kernel and plugin code writes through the logger or the CLI's io, never `console.log`;
  * - only the monitor opens its tables: no kernel or other plugin file names a `monitor_*` table (in a query, a
  *   table name or anywhere else in its text); they read stored messages and roll-ups through the monitor's api.ts;
@@ -15,24 +14,20 @@
  * - the README stays a front door (under 250 lines) and no documentation line outside tables and code runs over 160
  *   characters.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, dirname, sep } from 'node:path';
 import { documentationFiles, filesUnder } from './tree-files.ts';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const problems: string[] = [];
 
-/** Kernel modules that boot the service or build its services; plugins get those services from their context. */
-const KERNEL_INTERNALS = new Set(
-  [
-    'workbench.ts', 'cli.ts', 'cli-main.ts', 'cli-keys.ts', 'cli-errors.ts', 'config-loader.ts', 'plugin-loader.ts',
-    'plugin-discovery.ts', 'plugin-config-problems.ts', 'tokens.ts', 'storage.ts', 'logger.ts', 'lifecycle.ts',
-    'project-root.ts', 'data-dir.ts', 'http/base-server.ts', 'http/route-registrar.ts', 'http/request-guard.ts',
-    'http/error-handling.ts', 'http/docs-page.ts', 'http/openapi-document.ts', 'http/response-check.ts',
-    'auth/api-keys.ts', 'auth/role-assignments.ts', 'auth/jwt-verifier.ts', 'auth/kernel-migrations.ts',
-    'auth/auth-service.ts',
-  ].map((file) => `kernel/${file}`),
-);
+/** The other plugins each plugin's code imports (through their api.ts: dependency-cruiser holds them to it). */
+const imports = new Map<string, Set<string>>();
+const importedPlugins = (plugin: string): Set<string> => {
+  let set = imports.get(plugin);
+  if (!set) imports.set(plugin, (set = new Set()));
+  return set;
+};
 
 /** A table of the monitor (`monitor_messages`, `monitor_minutes`, ...): only plugins/monitor may name one. */
 const MONITOR_TABLE = /\bmonitor_[a-z][a-z_]*/;
@@ -81,21 +76,12 @@ for (const top of ['kernel', 'plugins']) {
     const rel = relative(root, file);
     const text = readFileSync(file, 'utf8');
     const ownPlugin = top === 'plugins' ? rel.split(sep)[1] : undefined;
-    for (const match of text.matchAll(IMPORT)) {
-      const specifier = match[1] ?? match[2];
-      if (!specifier?.startsWith('.')) continue;
-      const target = relative(root, resolve(dirname(file), specifier)).split(sep);
-      if (top === 'plugins' && target[0] === 'kernel') {
-        const typeOnly = /^(?:import|export)\s+type\s/.test(match[0]);
-        if (!typeOnly && KERNEL_INTERNALS.has(target.join('/'))) {
-          problems.push(`${rel}: imports kernel internals (${specifier}); reach kernel services through the plugin context`);
-        }
-        continue;
-      }
-      if (target[0] !== 'plugins') continue;
-      if (top === 'kernel') problems.push(`${rel}: the kernel must not import a plugin (${specifier})`);
-      else if (target[1] !== ownPlugin && target[2] !== 'api.ts') {
-        problems.push(`${rel}: imports another plugin's internals (${specifier}); use its api.ts token or its events`);
+    if (ownPlugin) {
+      for (const match of text.matchAll(IMPORT)) {
+        const specifier = match[1] ?? match[2];
+        if (!specifier?.startsWith('.')) continue;
+        const target = relative(root, resolve(dirname(file), specifier)).split(sep);
+        if (target[0] === 'plugins' && target[1] !== ownPlugin) importedPlugins(ownPlugin).add(target[1]);
       }
     }
     const lines = text.split('\n');
@@ -124,6 +110,22 @@ for (const top of ['kernel', 'plugins']) {
       const documented = before.endsWith('*/') || before.startsWith('//');
       if (!documented) problems.push(`${rel}:${index + 1}: exported ${exported[1]} has no doc comment`);
     });
+  }
+}
+
+for (const plugin of readdirSync(join(root, 'plugins'))) {
+  const manifestFile = join(root, 'plugins', plugin, 'plugin.json');
+  if (!existsSync(manifestFile)) continue;
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { requires?: string[]; optional?: string[] };
+  const declared = new Set([...(manifest.requires ?? []), ...(manifest.optional ?? [])]);
+  const imported = imports.get(plugin) ?? new Set<string>();
+  const undeclared = [...imported].filter((id) => !declared.has(id)).sort();
+  const unused = [...declared].filter((id) => !imported.has(id)).sort();
+  if (undeclared.length > 0) {
+    problems.push(`plugins/${plugin}/plugin.json: imports ${undeclared.join(', ')} but neither requires it nor lists it as optional`);
+  }
+  if (unused.length > 0) {
+    problems.push(`plugins/${plugin}/plugin.json: declares ${unused.join(', ')} in requires/optional but imports nothing of it`);
   }
 }
 

@@ -8,7 +8,6 @@
 import { kernelErrors } from '../errors.ts';
 import type { InputProblem } from './input-validation.ts';
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const IDENTIFIER_KEY = /^(id|name|role)$|Id$|_id$|Ids$|Name$/;
 /** Fields that carry a message (whose own fields are the message's business, judged by its validator). */

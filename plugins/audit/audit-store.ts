@@ -14,7 +14,7 @@ import type { AuditKey } from './audit-key.ts';
 import { auditErrors } from './audit-errors.ts';
 import { anchorRow, readTail, tailProblem, type AuditEntryRow, type AuditTables, type AuditWatch } from './audit-tail.ts';
 
-export { AUDIT_TAMPERED, type AuditEntryRow, type AuditWatch } from './audit-tail.ts';
+export { AUDIT_TAMPERED, type AuditWatch } from './audit-tail.ts';
 
 /** An entry as the API shows it. */
 export interface AuditEntry {

@@ -667,8 +667,6 @@ export interface MonitorStore {
   series(query: SeriesQuery): Promise<SeriesPoint[]>;
   /** The top values of a dimension by a metric over a window, from the roll-ups. */
   topN(query: TopNQuery): Promise<TopNRow[]>;
-  /** A latency quantile (0..1) of one interface (or all, null) over a window, from the roll-up histograms. */
-  quantile(interfaceId: string | null, q: number, window: TimeWindow): Promise<number | null>;
   /** Totals of a window (of some interfaces, or all). */
   totals(window: TimeWindow, interfaceIds?: string[]): Promise<WindowTotals>;
 }

@@ -63,12 +63,3 @@ export function checkFilePattern(pattern: string): void {
     ]);
   }
 }
-
-/** Checks that a profile is loaded; throws 400 naming profileName and listing the loaded ones. */
-export function checkProfile(profile: string, loaded: readonly string[]): void {
-  if (loaded.includes(profile)) return;
-  const list = loaded.length > 0 ? [...loaded].sort().join(', ') : 'none';
-  throw monitorErrors.create('PROFILE_NOT_FOUND', { profile, loaded: list }, [
-    { location: 'body', path: 'profileName', message: `no loaded profile is named "${profile}"; loaded: ${list}` },
-  ]);
-}

@@ -9,7 +9,7 @@ import type { MonitorDatabase } from './monitor-tables.ts';
 import type { RollupReader } from './rollup-reader.ts';
 import { lastMessageAt } from './window-stats.ts';
 
-export type { HourBucket, InterfaceMetrics };
+export type { InterfaceMetrics };
 
 const HOUR_MS = 3_600_000;
 

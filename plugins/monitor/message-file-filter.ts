@@ -20,7 +20,6 @@ export function checkFileName(value: unknown): FileNamePattern {
   if (typeof value !== 'string' || value.length === 0 || value.length > FILE_NAME_MAX) {
     throw monitorErrors.create('MESSAGE_FILTER_INVALID', { reason: `fileName must be a text of 1 to ${FILE_NAME_MAX} characters` });
   }
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) {
     throw monitorErrors.create('MESSAGE_FILTER_INVALID', { reason: 'fileName may not hold control characters' });
   }

@@ -9,7 +9,6 @@ function queryText(name: string, max = 200) {
     .string()
     .min(1, `${name} may not be empty`)
     .max(max, `${name} may be at most ${max} characters`)
-    // eslint-disable-next-line no-control-regex
     .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), `${name} may not hold control characters`);
 }
 

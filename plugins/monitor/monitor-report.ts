@@ -3,4 +3,4 @@
  * alerts triggered in the window. The types live in the contract (api.ts); report-builder.ts builds it from the
  * roll-ups; text and HTML render the same facts (report-text.ts, report-html.ts), JSON is the facts themselves.
  */
-export type { ErrorCount, InterfaceReport, MonitorReport, ReportWindow } from './api.ts';
+export type { InterfaceReport, MonitorReport } from './api.ts';

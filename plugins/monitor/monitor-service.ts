@@ -81,10 +81,6 @@ export class MonitorServiceImpl implements MonitorService {
     return this.rollups.topN(query);
   }
 
-  quantile(interfaceId: string | null, q: number, window: TimeWindow): Promise<number | null> {
-    return this.rollups.quantile(interfaceId, q, window);
-  }
-
   totals(window: TimeWindow, interfaceIds?: string[]): Promise<WindowTotals> {
     return this.rollups.totals(window, interfaceIds);
   }

@@ -300,13 +300,6 @@ export class RollupReader {
     return rows.map((row) => ({ minute: row.minute, within: Number(row.n) }));
   }
 
-  /** A latency quantile (0..1) of one interface, or all (null), from the histograms. */
-  async quantile(interfaceId: string | null, q: number, window: TimeWindow): Promise<number | null> {
-    if (!(typeof q === 'number' && q >= 0 && q <= 1)) throw invalid('q must be a number from 0 to 1');
-    const { sinceMs, untilMs } = this.windowOf(window);
-    return histogramQuantile(await this.histogram(windowSpans(sinceMs, untilMs), interfaceId === null ? undefined : [interfaceId]), q);
-  }
-
   /**
    * A metric per bucket, UTC-aligned, every bucket of [since, until) present (zeros, or null for a rate or latency
    * of a bucket without messages). The first bucket is the one holding `since`.

@@ -1,12 +1,13 @@
 /**
- * Opens a connected database through the Kysely dialect of its engine (pg, mysql2, or tedious/tarn as the mssql
- * package uses them), with connect and statement timeouts, and proves the connection with a first query. Failures
+ * Opens a connected database through the Kysely dialect of its engine (pg, mysql2, or tedious with a tarn pool for
+ * SQL Server), with connect and statement timeouts, and proves the connection with a first query. Failures
  * become one clear error naming the host and the reason, never the password. The engine's own pool stays reachable
  * for the fast load paths Kysely does not wrap (PostgreSQL COPY, SQL Server bulk load).
  */
 import type { Kysely } from 'kysely';
 import type { Pool as MysqlPool } from 'mysql2';
 import type pg from 'pg';
+import type { ConnectionConfiguration as TediousConfiguration } from 'tedious';
 import type { ParsedConnection } from './connection-string.ts';
 import { populationErrors } from './errors.ts';
 import { guardPostgresPool } from '../../kernel/connection-loss.ts';
@@ -26,6 +27,8 @@ export interface DatabaseConnection {
   readonly pgPool?: pg.Pool;
   /** The engine's pool (mysql). */
   readonly mysqlPool?: MysqlPool;
+  /** How to open one more tedious connection to the same server (sqlserver), for bulk load. */
+  readonly sqlServerConfig?: TediousConfiguration;
   close(): Promise<void>;
 }
 
@@ -127,28 +130,25 @@ async function createConnection(target: ParsedConnection, timeouts: ConnectionTi
     }
     case 'sqlserver': {
       const [tarn, tedious] = await Promise.all([import('tarn'), import('tedious')]);
+      const sqlServerConfig: TediousConfiguration = {
+        server: target.host,
+        authentication: { type: 'default', options: { userName: target.user, password: target.password } },
+        options: {
+          port: target.port,
+          database: target.database,
+          encrypt: target.options.encrypt === 'true',
+          trustServerCertificate: target.options.trustServerCertificate !== 'false',
+          connectTimeout: timeouts.connectMs,
+          requestTimeout: timeouts.statementMs,
+        },
+      };
       const db = new Kysely<any>({
         dialect: new MssqlDialect({
           tarn: { ...tarn, options: { min: 0, max: 4, acquireTimeoutMillis: timeouts.connectMs } },
-          tedious: {
-            ...tedious,
-            connectionFactory: () =>
-              new tedious.Connection({
-                server: target.host,
-                authentication: { type: 'default', options: { userName: target.user, password: target.password } },
-                options: {
-                  port: target.port,
-                  database: target.database,
-                  encrypt: target.options.encrypt === 'true',
-                  trustServerCertificate: target.options.trustServerCertificate !== 'false',
-                  connectTimeout: timeouts.connectMs,
-                  requestTimeout: timeouts.statementMs,
-                },
-              }),
-          },
+          tedious: { ...tedious, connectionFactory: () => new tedious.Connection(sqlServerConfig) },
         }),
       });
-      return { target, db, close: () => db.destroy() };
+      return { target, db, sqlServerConfig, close: () => db.destroy() };
     }
   }
 }

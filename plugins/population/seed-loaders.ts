@@ -1,15 +1,15 @@
 /**
  * The fastest insert path of each engine, one batch per transaction: PostgreSQL COPY FROM STDIN (CSV) through
- * pg-copy-streams, MySQL/MariaDB multi-row INSERT, SQL Server bulk load through mssql (multi-row INSERT with
+ * pg-copy-streams, MySQL/MariaDB multi-row INSERT, SQL Server bulk load through tedious (multi-row INSERT with
  * IDENTITY_INSERT when the key is an identity column). A batch's rows are kept in the form the engine receives them
  * (CSV text for COPY, value lists otherwise) as they are generated, so no row is built twice. A failed batch is
  * rolled back and the error names the table and the row.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type mssql from 'mssql';
 import type { PoolConnection } from 'mysql2/promise';
 import type pg from 'pg';
+import type { Connection as TediousConnection, TYPES } from 'tedious';
 import type { DatabaseConnection } from './database-connection.ts';
 import type { CellValue } from './default-patient-schema.ts';
 import { insertSql, type Provider, quoteIdentifier } from './sql-dialect.ts';
@@ -200,60 +200,64 @@ async function mysqlLoader(connection: PoolConnection): Promise<BatchLoader> {
   };
 }
 
-function mssqlType(mssql: typeof import('mssql'), values: ReadonlyArray<CellValue>) {
+/** The bulk-load column type of values: BIGINT, DECIMAL(18,3) or NVARCHAR(MAX), as the first non-null value says. */
+function sqlServerColumn(types: typeof TYPES, values: ReadonlyArray<CellValue>) {
   const sample = values.find((v) => v !== null);
-  if (typeof sample === 'number') return Number.isInteger(sample) ? mssql.BigInt : mssql.Decimal(18, 3);
-  return mssql.NVarChar(mssql.MAX);
+  if (typeof sample === 'number') {
+    return Number.isInteger(sample) ? { type: types.BigInt } : { type: types.Decimal, precision: 18, scale: 3 };
+  }
+  return { type: types.NVarChar, length: Infinity };
+}
+
+/** Runs one tedious call that reports through a callback, as a promise. */
+function tediousCall(run: (done: (error?: Error | null) => void) => void): Promise<void> {
+  return new Promise((resolve, reject) => run((error) => (error ? reject(error) : resolve())));
 }
 
 async function sqlServerLoader(connection: DatabaseConnection): Promise<BatchLoader> {
-  const { default: mssql } = await import('mssql');
-  const t = connection.target;
-  const unconnected = new mssql.ConnectionPool({
-    server: t.host,
-    port: t.port,
-    user: t.user,
-    password: t.password,
-    database: t.database,
-    options: { encrypt: t.options.encrypt === 'true', trustServerCertificate: t.options.trustServerCertificate !== 'false' },
-  });
-  // The pool re-emits a lost connection as 'error', which must not end the process: the bulk load in flight fails.
-  unconnected.on('error', () => undefined);
-  const pool = await unconnected.connect();
-  let transaction: mssql.Transaction | undefined;
+  const tedious = await import('tedious');
+  if (!connection.sqlServerConfig) throw new Error('a SQL Server bulk load needs a SQL Server connection');
+  const server: TediousConnection = new tedious.Connection(connection.sqlServerConfig);
+  // A lost connection is also emitted as 'error', which must not end the process: the bulk load in flight fails.
+  server.on('error', () => undefined);
+  await tediousCall((done) => server.connect(done));
+  const batch = (text: string): Promise<void> => tediousCall((done) => server.execSqlBatch(new tedious.Request(text, done)));
   return {
-    method: 'bulk load (mssql)',
-    async begin() {
-      transaction = new mssql.Transaction(pool);
-      await transaction.begin();
-    },
+    method: 'bulk load (tedious)',
+    begin: () => tediousCall((done) => server.beginTransaction(done)),
     async load(buffer) {
       const { table, columns } = buffer;
       const rows = buffer.values();
-      if (!transaction) throw new SeedRowError(table.table, null, 'no transaction is open');
       try {
         if (table.keyIsGenerated) {
           // Bulk load cannot set identity values; explicit keys go through INSERT with IDENTITY_INSERT on.
           const name = quoteIdentifier('sqlserver', table.table);
           for (let start = 0; start < rows.length; start += 900) {
             const statement = insertSql('sqlserver', table.table, columns, rows.slice(start, start + 900));
-            await new mssql.Request(transaction).batch(`SET IDENTITY_INSERT ${name} ON; ${statement} SET IDENTITY_INSERT ${name} OFF;`);
+            await batch(`SET IDENTITY_INSERT ${name} ON; ${statement} SET IDENTITY_INSERT ${name} OFF;`);
           }
           return;
         }
-        const bulk = new mssql.Table(table.table);
-        bulk.create = false;
-        columns.forEach((column, i) => bulk.columns.add(column, mssqlType(mssql, rows.map((r) => r[i])), { nullable: true }));
-        for (const row of rows) bulk.rows.add(...row);
-        await new mssql.Request(transaction).bulk(bulk);
+        await new Promise<void>((resolve, reject) => {
+          const bulk = server.newBulkLoad(table.table, (error) => (error ? reject(error) : resolve()));
+          columns.forEach((column, i) => {
+            const { type, ...options } = sqlServerColumn(tedious.TYPES, rows.map((r) => r[i]));
+            bulk.addColumn(column, type, { ...options, nullable: true });
+          });
+          server.execBulkLoad(bulk, rows as unknown[][]);
+        });
       } catch (error) {
         throw new SeedRowError(table.table, null, (error as Error).message);
       }
     },
-    commit: async () => void (await transaction?.commit()),
-    rollback: async () => void (await transaction?.rollback().catch(() => undefined)),
+    commit: () => tediousCall((done) => server.commitTransaction(done)),
+    rollback: () => tediousCall((done) => server.rollbackTransaction(done)).catch(() => undefined),
     finish: async () => undefined,
-    release: () => pool.close(),
+    release: () =>
+      new Promise<void>((resolve) => {
+        server.once('end', () => resolve());
+        server.close();
+      }),
   };
 }
 
@@ -266,5 +270,5 @@ export async function openBatchLoader(connection: DatabaseConnection): Promise<B
 
 /** The method each engine uses, for dry-run plans. */
 export function loadMethod(provider: DatabaseConnection['target']['provider']): string {
-  return provider === 'postgres' ? 'COPY FROM STDIN (CSV)' : provider === 'mysql' ? 'multi-row INSERT' : 'bulk load (mssql)';
+  return provider === 'postgres' ? 'COPY FROM STDIN (CSV)' : provider === 'mysql' ? 'multi-row INSERT' : 'bulk load (tedious)';
 }

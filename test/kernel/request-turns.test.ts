@@ -36,7 +36,7 @@ describe('RequestTurns', () => {
 
   it('lets a long queue through a slice per pass of the event loop', async () => {
     const turns = new RequestTurns(20);
-    turns.take();
+    expect(turns.take()).toBeUndefined();
     busy(25);
     const started: number[] = [];
     const passes: number[] = [];
@@ -57,7 +57,7 @@ describe('RequestTurns', () => {
 
   it('starts a new slice once the event loop has turned', async () => {
     const turns = new RequestTurns(5);
-    turns.take();
+    expect(turns.take()).toBeUndefined();
     busy(6);
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));

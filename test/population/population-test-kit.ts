@@ -3,7 +3,9 @@
  * deadlines; never a timed assertion) and fresh databases on the test servers, each created for one test and
  * dropped after it.
  */
-import mssql from 'mssql';
+import { Kysely, MssqlDialect, sql } from 'kysely';
+import * as tarn from 'tarn';
+import * as tedious from 'tedious';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { vi } from 'vitest';
@@ -123,28 +125,43 @@ export async function freshMysqlDatabase(serverUrl: string): Promise<FreshDataba
 export async function freshSqlServerDatabase(serverUrl: string): Promise<FreshDatabase> {
   const name = `wb_pop_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const server = new URL(serverUrl);
-  const config = (database: string): mssql.config => ({
-    server: server.hostname,
-    port: Number(server.port || 1433),
-    user: decodeURIComponent(server.username),
-    password: decodeURIComponent(server.password),
-    database,
-    options: { encrypt: server.searchParams.get('encrypt') === 'true', trustServerCertificate: true },
-  });
-  const admin = await new mssql.ConnectionPool(config('master')).connect();
-  await admin.request().batch(`create database ${name}`);
-  const pool = await new mssql.ConnectionPool(config(name)).connect();
+  const open = (database: string): Kysely<unknown> =>
+    new Kysely({
+      dialect: new MssqlDialect({
+        tarn: { ...tarn, options: { min: 0, max: 1 } },
+        tedious: {
+          ...tedious,
+          connectionFactory: () =>
+            new tedious.Connection({
+              server: server.hostname,
+              authentication: {
+                type: 'default',
+                options: { userName: decodeURIComponent(server.username), password: decodeURIComponent(server.password) },
+              },
+              options: {
+                port: Number(server.port || 1433),
+                database,
+                encrypt: server.searchParams.get('encrypt') === 'true',
+                trustServerCertificate: true,
+              },
+            }),
+        },
+      }),
+    });
+  const admin = open('master');
+  await sql.raw(`create database ${name}`).execute(admin);
+  const db = open(name);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     provider: 'sqlserver',
     url: url.toString(),
     name,
-    query: async (text) => (await pool.request().batch(text)).recordset ?? [],
+    query: async (text) => (await sql.raw<any>(text).execute(db)).rows,
     async drop() {
-      await pool.close();
-      await admin.request().batch(`alter database ${name} set single_user with rollback immediate; drop database ${name}`);
-      await admin.close();
+      await db.destroy();
+      await sql.raw(`alter database ${name} set single_user with rollback immediate; drop database ${name}`).execute(admin);
+      await admin.destroy();
     },
   };
 }

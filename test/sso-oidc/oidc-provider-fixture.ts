@@ -72,7 +72,9 @@ export async function startOidcProvider(redirectUris: string[]): Promise<Provide
       },
     },
   } as ConstructorParameters<typeof Provider>[1]);
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  // Koa's handler answers every request itself, errors included; node's server has nothing to wait for
+  server.on('request', (request, response) => void handle(request, response));
   return {
     issuer,
     clientId,

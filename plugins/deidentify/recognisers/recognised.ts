@@ -27,9 +27,6 @@ export interface Recognised {
   kind: RecognisedKind;
 }
 
-/** A recogniser: every value of its kinds in `text`, in any order (overlaps are settled by the scrubber). */
-export type Recogniser = (text: string) => Recognised[];
-
 /** Every match of a global regular expression as spans of `kind` (group `value` when the pattern names one). */
 export function spansOf(text: string, pattern: RegExp, kind: RecognisedKind, accept?: (match: RegExpExecArray) => boolean): Recognised[] {
   const found: Recognised[] = [];
