@@ -124,7 +124,9 @@ async function referenceTexts(): Promise<Map<string, string>> {
       const { manifest } = plugin;
       const id = manifest.id;
       const lines: string[] = ['## Reference', ''];
-      lines.push(`Base: ${manifest.base} · tier: ${manifest.tier} · requires: ${manifest.requires.length > 0 ? manifest.requires.map((r) => `\`${r}\``).join(', ') : 'nothing'}`);
+      const ids = (list: string[]): string => list.map((id) => `\`${id}\``).join(', ');
+      const optional = manifest.optional.length > 0 ? ` · uses when on: ${ids(manifest.optional)}` : '';
+      lines.push(`Base: ${manifest.base} · tier: ${manifest.tier} · requires: ${manifest.requires.length > 0 ? ids(manifest.requires) : 'nothing'}${optional}`);
       const commands = (manifest as { commands?: Array<{ name: string } | string> }).commands ?? [];
       if (commands.length > 0) {
         lines.push('', `Commands: ${commands.map((command) => `\`workbench ${typeof command === 'string' ? command : command.name}\``).join(', ')}`);
