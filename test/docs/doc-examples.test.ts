@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../kernel/project-root.ts';
-import { sourceCliArgs } from '../helpers/cli-process.ts';
+import { serviceCliArgs, sourceCliArgs } from '../helpers/cli-process.ts';
 import { printedAddresses, writeServiceConfig } from '../helpers/service-process.ts';
 
 /** One runnable block of a documentation file. */
@@ -102,7 +102,7 @@ describe('documentation examples', () => {
   beforeAll(async () => {
     const { folder, configPath } = writeServiceConfig();
     dataDir = join(folder, 'data');
-    const child = spawn(process.execPath, [...sourceCliArgs, 'start', '--config', configPath], {
+    const child = spawn(process.execPath, [...serviceCliArgs, 'start', '--config', configPath], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
