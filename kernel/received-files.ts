@@ -41,7 +41,7 @@ export function readSettledContent(path: string, expectedSize: number): SettledC
 /**
  * The adapter that reads content: for a named standard, its adapter if it can read; for `auto`, the reading adapter
  * most confident about the content's start (scores 0 to 1; the first one certain wins). `adapter` is absent when
- * none is confident (at least 0.5); `fallback` is then the closest one, to name the standard of the failure.
+ * none is confident (at least 0.5); `fallback` is then the closest one (if any resembles it at all), to name the standard of the failure.
  */
 export function chooseReadingAdapter(
   adapters: readonly StandardAdapter[],
@@ -69,7 +69,8 @@ export function chooseReadingAdapter(
       if (score >= 1) break;
     }
   }
-  return { adapter: bestScore >= 0.5 ? best : undefined, fallback: best };
+  // a score of 0 is no resemblance at all: naming the first registered standard would depend on load order
+  return { adapter: bestScore >= 0.5 ? best : undefined, fallback: bestScore > 0 ? best : undefined };
 }
 
 /** A file to read: where it is, and the size it is expected to have. */

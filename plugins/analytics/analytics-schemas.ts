@@ -40,7 +40,15 @@ export const topNSchema = z.object({
 });
 
 
-const issueSchema = z.object({ field: z.string(), code: z.string(), severity: z.enum(['error', 'warning']), message: z.string() });
+/** A stored finding; `expected` and `actual` when the finding says what the standard wanted and what was there. */
+const issueSchema = z.object({
+  field: z.string(),
+  code: z.string(),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+});
 
 /** A stored message's facts (the contract's default projection: no raw text). */
 export const messageFactsSchema = z.object({
