@@ -356,9 +356,12 @@ export class MessageQueries {
           ),
         );
       }
-      // a literal, not a parameter: the planner can then use the partial index of failed messages (011)
+      // a literal, not a parameter: the planner can then use the partial indexes of failed messages (011, 013)
       if (filter.isValid !== undefined) all.push(eb('m.is_valid', '=', sql.lit(filter.isValid ? 1 : 0)));
       if (filter.errorCodes !== undefined) {
+        // only a failed message holds errors (a message is valid exactly when it has none): said outright, the
+        // failed messages' indexes drive the page, so its cost follows the failed messages, never the store
+        if (filter.isValid !== false) all.push(eb('m.is_valid', '=', sql.lit(0)));
         // issues are stored as JSON objects whose `code` follows `field`; a code's own quotes bound the match
         all.push(
           eb.or(filter.errorCodes.map((code) => sql<boolean>`${sql.ref('m.errors')} like ${`%"code":"${likeLiteral(code)}"%`} escape '\\'`)),

@@ -80,6 +80,41 @@ describe.each(storages())('message routes on %s', (storage) => {
     expect(await ids(`until=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`)).toEqual([]);
   });
 
+  it('finds a message by any of its error codes and never by a warning, at the same page walk', async () => {
+    const own = h.folder();
+    const ownId = await createWatchedInterface(h, `error codes ${storage}`, own);
+    // PID.5 empty, PID.7 no date, PID.8 out of its table: a failed message with more than one error code
+    const several = namelessAdt('MANY1', 'MRN900', 'OTTER').replace('||19800101|F|', '||1980XX01|Q|');
+    writeFileSync(join(own, 'many.hl7'), [several, namelessAdt('ONE1', 'MRN901', 'HERON'), adtMessage('CLEAN1'), adtMessage('CLEAN2')].join('\r'));
+    const ownList = async (query: string) => {
+      const response = await h.get(`/api/monitor/messages?interfaceId=${ownId}&${query}`);
+      expect(response.status, response.text).toBe(200);
+      return response.json.data as { items: Array<Record<string, any>>; next: string | null };
+    };
+    await waitFor(async () => (await ownList('')).items.length === 4, 30_000, '4 messages');
+    const many = (await ownList('controlId=MANY1')).items[0];
+    const view = (await h.get(`/api/monitor/messages/${many.id}`)).json.data;
+    const errorCodes = [...new Set<string>(view.findings.filter((f: { severity: string }) => f.severity === 'error').map((f: { code: string }) => f.code))];
+    expect(errorCodes.length).toBeGreaterThan(1);
+    const ids = async (query: string) => (await ownList(query)).items.map((m) => m.controlId).sort();
+    // each error code finds it, the first or a later one
+    for (const code of errorCodes) expect(await ids(`errorCode=${code}`)).toContain('MANY1');
+    expect(await ids('errorCode=REQUIRED_FIELD_MISSING')).toEqual(['MANY1', 'ONE1']);
+    expect(await ids(`errorCode=${errorCodes.filter((code) => code !== 'REQUIRED_FIELD_MISSING').join(',')}`)).toEqual(['MANY1']);
+    expect(await ids('errorCode=REQUIRED_FIELD_MISSING&status=failed')).toEqual(['MANY1', 'ONE1']);
+    expect(await ids('errorCode=REQUIRED_FIELD_MISSING&status=valid')).toEqual([]);
+    expect(await ids('errorCode=NO_SUCH_CODE')).toEqual([]);
+    // a warning's code is no error code: clean messages and warnings never match
+    const warningCodes = view.findings.filter((f: { severity: string }) => f.severity === 'warning').map((f: { code: string }) => f.code);
+    for (const code of warningCodes.filter((code: string) => !errorCodes.includes(code))) expect(await ids(`errorCode=${code}`)).toEqual([]);
+    // keyset pages of an error code walk each match once, in the stable order
+    const first = await ownList('errorCode=REQUIRED_FIELD_MISSING&limit=1');
+    expect(first.next).not.toBeNull();
+    const second = await ownList(`errorCode=REQUIRED_FIELD_MISSING&limit=1&cursor=${first.next}`);
+    expect([...first.items, ...second.items].map((m) => m.controlId)).toEqual(['MANY1', 'ONE1']);
+    expect(second.next).toBeNull();
+  });
+
   it('searches retained raw text by words through the full-text index, in any letter case', async () => {
     const ids = async (query: string) => (await list(query)).items.map((m) => m.controlId).sort();
     expect(await ids('q=zebrafish')).toEqual(['BAD1']);
