@@ -39,7 +39,7 @@ export interface RawViewRecord {
 export interface MessageViewDeps {
   db: Kysely<MonitorDatabase>;
   store: Pick<MonitorStore, 'queryMessages' | 'getMessage'>;
-  interfaces: { list(): Promise<MonitoredInterface[]> };
+  interfaces: { list(): Promise<MonitoredInterface[]>; get(id: string): Promise<MonitoredInterface | undefined> };
   rawAccess: RawAccess;
   keepRawContent: boolean;
   rawRetentionDays: number;
@@ -48,7 +48,7 @@ export interface MessageViewDeps {
 }
 
 /** The facts a summary reads (a projection: only these columns are read). */
-const SUMMARY_FIELDS = [
+export const SUMMARY_FIELDS = [
   'interfaceId', 'fileId', 'indexInFile', 'standard', 'isValid', 'messageType', 'triggerEvent', 'controlId', 'patientIds',
   'accountNumber', 'receivedAt', 'messageTime', 'errors', 'warnings',
 ] as const;
@@ -123,12 +123,11 @@ export class MessageViews {
     }
     const record = await this.deps.store.getMessage(id, { include: ['raw'] });
     if (!record) throw kernelErrors.create('NOT_FOUND', { what: `Message ${id}` });
-    const [files, names] = await Promise.all([messageFiles(this.deps.db, [Number(record.fileId)]), this.interfaceNamesWithFolders()]);
-    const file = files.get(Number(record.fileId));
     const stored = typeof record.raw === 'string' ? record.raw : null;
     let raw: string | null = null;
     let rawState: MessageView['rawState'];
     let rawNote: string | null = null;
+    let recorded: Promise<void> | undefined;
     if (stored === null) {
       rawState = 'expired';
       rawNote = this.deps.keepRawContent
@@ -143,13 +142,20 @@ export class MessageViews {
         this.deps.rawAccess === 'off'
           ? 'Raw text is not shown on this service (plugins.monitor.rawAccess: off).'
           : 'Raw text is shown to a caller with the MonitorAdmin role only (plugins.monitor.rawAccess: admin).';
-      await this.deps.recordRawView({ viewer, messageId: id, interfaceId: record.interfaceId, outcome: 'denied' });
+      recorded = this.deps.recordRawView({ viewer, messageId: id, interfaceId: record.interfaceId, outcome: 'denied' });
     } else {
       rawState = 'retained';
-      // recorded before the text leaves: a view that could not be accounted for is not answered
-      await this.deps.recordRawView({ viewer, messageId: id, interfaceId: record.interfaceId, outcome: 'success' });
+      recorded = this.deps.recordRawView({ viewer, messageId: id, interfaceId: record.interfaceId, outcome: 'success' });
       raw = stored;
     }
+    // the record is written while the file and interface are read, and awaited with them: a view that could not be
+    // accounted for is not answered (its text never leaves)
+    const [files, monitored] = await Promise.all([
+      messageFiles(this.deps.db, [Number(record.fileId)]),
+      this.deps.interfaces.get(record.interfaceId),
+      recorded,
+    ]);
+    const file = files.get(Number(record.fileId));
     const findings = [...record.errors, ...record.warnings].map((issue) => ({
       severity: issue.severity,
       code: issue.code,
@@ -159,10 +165,10 @@ export class MessageViews {
       ...(issue.actual === undefined ? {} : { actual: issue.actual }),
       position: stored === null ? null : (locateFinding(record.standard, stored, issue.field) ?? null),
     }));
-    const folder = names.get(record.interfaceId)?.directoryPath;
+    const folder = monitored?.directoryPath;
     return {
       message: {
-        ...summaryOf(record, new Map([...names].map(([key, value]) => [key, value.name])), file),
+        ...summaryOf(record, new Map(monitored ? [[monitored.id, monitored.name]] : []), file),
         triggerEvent: record.triggerEvent,
         version: record.version,
         sendingApplication: record.sendingApplication,
@@ -199,9 +205,6 @@ export class MessageViews {
     return new Map((await this.deps.interfaces.list()).map((i) => [i.id, i.name]));
   }
 
-  private async interfaceNamesWithFolders(): Promise<Map<string, { name: string; directoryPath: string }>> {
-    return new Map((await this.deps.interfaces.list()).map((i) => [i.id, { name: i.name, directoryPath: i.directoryPath }]));
-  }
 }
 
 function joinFolder(folder: string, relative: string): string {
