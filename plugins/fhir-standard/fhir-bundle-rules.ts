@@ -13,10 +13,11 @@ import { actualValue } from '../../kernel/issue-detail.ts';
 /** The Bundle invariants checked here, which the structural validation's report of must not repeat. */
 export const BUNDLE_INVARIANTS: ReadonlySet<string> = new Set(['bdl-1', 'bdl-2', 'bdl-3', 'bdl-4', 'bdl-5', 'bdl-7', 'bdl-8', 'bdl-9', 'bdl-10', 'bdl-11', 'bdl-12']);
 
-/** Bundle types whose entries carry `request` (bdl-3). */
-const REQUEST_TYPES = new Set(['batch', 'transaction', 'history']);
-/** Bundle types whose entries carry `response` (bdl-4). */
-const RESPONSE_TYPES = new Set(['batch-response', 'transaction-response', 'history']);
+/** The entry parts a Bundle's type requires or forbids: `request` (bdl-3) and `response` (bdl-4). */
+const ENTRY_PARTS = [
+  { part: 'request', invariant: 'bdl-3', types: new Set(['batch', 'transaction', 'history']), allowedIn: 'batch, transaction and history' },
+  { part: 'response', invariant: 'bdl-4', types: new Set(['batch-response', 'transaction-response', 'history']), allowedIn: 'batch-response, transaction-response and history' },
+] as const;
 /** Bundle types meant to be self-contained, where an unresolved relative reference deserves a warning. */
 const SELF_CONTAINED_TYPES = new Set(['document', 'message', 'collection']);
 
@@ -117,35 +118,24 @@ function checkFullUrl(entry: EntryLike, fullUrl: string, path: string, definitio
 
 /** Checks bdl-3, bdl-4 and the search of one entry. */
 function checkEntryKind(entry: EntryLike, path: string, type: string | undefined, findings: FhirFinding[]): void {
-  if (type && REQUEST_TYPES.has(type) && entry.request === undefined) {
-    findings.push({
-      field: `${path}.request`,
-      code: 'REQUIRED_FIELD_MISSING',
-      class: 'nonconformant',
-      message: `${path}.request (Bundle.entry.request) is required in a ${type} Bundle (bdl-3) but missing.`,
-    });
-  } else if (type && !REQUEST_TYPES.has(type) && entry.request !== undefined) {
-    findings.push({
-      field: `${path}.request`,
-      code: 'BUNDLE_RULE_VIOLATED',
-      class: 'nonconformant',
-      message: `${path}.request is only allowed in batch, transaction and history Bundles, not in a ${type} Bundle (bdl-3).`,
-    });
-  }
-  if (type && RESPONSE_TYPES.has(type) && entry.response === undefined) {
-    findings.push({
-      field: `${path}.response`,
-      code: 'REQUIRED_FIELD_MISSING',
-      class: 'nonconformant',
-      message: `${path}.response (Bundle.entry.response) is required in a ${type} Bundle (bdl-4) but missing.`,
-    });
-  } else if (type && !RESPONSE_TYPES.has(type) && entry.response !== undefined) {
-    findings.push({
-      field: `${path}.response`,
-      code: 'BUNDLE_RULE_VIOLATED',
-      class: 'nonconformant',
-      message: `${path}.response is only allowed in batch-response, transaction-response and history Bundles, not in a ${type} Bundle (bdl-4).`,
-    });
+  for (const { part, invariant, types, allowedIn } of ENTRY_PARTS) {
+    if (!type) continue;
+    const present = entry[part] !== undefined;
+    if (types.has(type) && !present) {
+      findings.push({
+        field: `${path}.${part}`,
+        code: 'REQUIRED_FIELD_MISSING',
+        class: 'nonconformant',
+        message: `${path}.${part} (Bundle.entry.${part}) is required in a ${type} Bundle (${invariant}) but missing.`,
+      });
+    } else if (!types.has(type) && present) {
+      findings.push({
+        field: `${path}.${part}`,
+        code: 'BUNDLE_RULE_VIOLATED',
+        class: 'nonconformant',
+        message: `${path}.${part} is only allowed in ${allowedIn} Bundles, not in a ${type} Bundle (${invariant}).`,
+      });
+    }
   }
   if (type === 'searchset' && entry.search === undefined) {
     findings.push({

@@ -556,11 +556,9 @@ export interface MessagePage<R = MessageRecord> {
 /** Bucket width of a series. */
 export type SeriesStep = 'minute' | 'hour' | 'day';
 
-/** Metrics the roll-ups answer. Ratios and averages are computed from summed parts, never averaged. */
-export const ROLLUP_METRICS = ['messagesTotal', 'messagesFailed', 'messagesSuccessful', 'errorRate', 'averageLatencyMs', 'p99LatencyMs'] as const;
-
-/** One metric of {@link ROLLUP_METRICS}. */
-export type RollupMetric = (typeof ROLLUP_METRICS)[number];
+export { ROLLUP_METRICS, rollupMetricValue } from './rollup-metric.ts';
+export type { MetricParts, RollupMetric } from './rollup-metric.ts';
+import type { RollupMetric } from './rollup-metric.ts';
 
 /** Dimensions a top-N ranks by. */
 export const ROLLUP_DIMENSIONS = ['interface', 'messageType', 'errorCode', 'facility'] as const;

@@ -21,7 +21,7 @@ import type {
   TopNRow,
   WindowTotals,
 } from './api.ts';
-import { ROLLUP_DIMENSIONS, ROLLUP_METRICS } from './api.ts';
+import { ROLLUP_DIMENSIONS, ROLLUP_METRICS, rollupMetricValue } from './api.ts';
 import { monitorErrors } from './errors.ts';
 import { bucketUpperMs, histogramQuantile, latencyBucket } from './latency-histogram.ts';
 import type { MonitorDatabase } from './monitor-tables.ts';
@@ -143,24 +143,6 @@ function sums() {
   ] as const;
 }
 
-/** A metric from summed parts; p99 needs the histogram (passed in). */
-function metricOf(metric: RollupMetric, parts: RollupParts, p99: number | null): number | null {
-  switch (metric) {
-    case 'messagesTotal':
-      return parts.messages;
-    case 'messagesFailed':
-      return parts.failed;
-    case 'messagesSuccessful':
-      return parts.messages - parts.failed;
-    case 'errorRate':
-      return parts.messages > 0 ? parts.failed / parts.messages : null;
-    case 'averageLatencyMs':
-      return parts.latencyCount > 0 ? Math.round(parts.latencySumMs / parts.latencyCount) : null;
-    case 'p99LatencyMs':
-      return p99;
-  }
-}
-
 const ADDITIVE: ReadonlySet<RollupMetric> = new Set(['messagesTotal', 'messagesFailed', 'messagesSuccessful']);
 
 function checkMetric(metric: unknown): RollupMetric {
@@ -274,8 +256,8 @@ export class RollupReader {
     return {
       ...parts,
       successful: parts.messages - parts.failed,
-      errorRate: metricOf('errorRate', parts, null),
-      averageLatencyMs: metricOf('averageLatencyMs', parts, null),
+      errorRate: rollupMetricValue('errorRate', parts, null),
+      averageLatencyMs: rollupMetricValue('averageLatencyMs', parts, null),
       p99LatencyMs: p99,
     };
   }
@@ -344,7 +326,7 @@ export class RollupReader {
       const start = iso(first + i * stepMs);
       const parts = byStart.get(start) ?? emptyParts();
       const p99 = histograms?.has(start) ? histogramQuantile(histograms.get(start)!, 0.99) : null;
-      series.push({ start, ...parts, value: metricOf(metric, parts, p99) });
+      series.push({ start, ...parts, value: rollupMetricValue(metric, parts, p99) });
     }
     return series;
   }
@@ -402,7 +384,7 @@ export class RollupReader {
     for (const [key, parts] of grouped) {
       if (parts.messages === 0) continue;
       const p99 = metric === 'p99LatencyMs' && query.by === 'interface' ? histogramQuantile(await this.histogram(spans, [key]), 0.99) : null;
-      const value = metricOf(metric, parts, p99);
+      const value = rollupMetricValue(metric, parts, p99);
       if (ADDITIVE.has(metric)) whole += value ?? 0;
       rows.push({ key, label: names?.get(key) ?? key, ...parts, value, share: null });
     }

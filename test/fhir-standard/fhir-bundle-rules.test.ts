@@ -111,6 +111,28 @@ describe('bdl-7: fullUrl unique, per version', () => {
   });
 });
 
+describe('bdl-3 and bdl-4: request and response by Bundle type', () => {
+  const patient = (n: number) => ({ fullUrl: uuid(n), resource: { resourceType: 'Patient' } });
+
+  it('requires request in a transaction and response in a transaction-response', async () => {
+    const transaction = await validate({ resourceType: 'Bundle', type: 'transaction', entry: [patient(1)] });
+    expect(listed(transaction.errors)).toEqual(['REQUIRED_FIELD_MISSING Bundle.entry[0].request']);
+    expect(transaction.errors[0]?.message).toContain('(bdl-3)');
+    const answer = await validate({ resourceType: 'Bundle', type: 'transaction-response', entry: [patient(2)] });
+    expect(listed(answer.errors)).toEqual(['REQUIRED_FIELD_MISSING Bundle.entry[0].response']);
+    expect(answer.errors[0]?.message).toContain('(bdl-4)');
+  });
+
+  it('refuses request and response where the Bundle type has none, naming where they belong', async () => {
+    const entry = { ...patient(3), request: { method: 'POST', url: 'Patient' }, response: { status: '201' } };
+    const collection = await validate({ resourceType: 'Bundle', type: 'collection', entry: [entry] });
+    expect(listed(collection.errors)).toEqual(['BUNDLE_RULE_VIOLATED Bundle.entry[0].request', 'BUNDLE_RULE_VIOLATED Bundle.entry[0].response']);
+    const messages = collection.errors.map((finding) => finding.message).join(' ');
+    expect(messages).toContain('only allowed in batch, transaction and history Bundles, not in a collection Bundle (bdl-3)');
+    expect(messages).toContain('only allowed in batch-response, transaction-response and history Bundles, not in a collection Bundle (bdl-4)');
+  });
+});
+
 describe('references resolve to a target of an allowed type', () => {
   it('refuses a Practitioner reference whose urn:uuid: entry holds an Organization', async () => {
     const bundle = {

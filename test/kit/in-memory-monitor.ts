@@ -8,7 +8,8 @@
  * clear error rather than answering something made up.
  */
 import { randomUUID } from 'node:crypto';
-import type { Alert, AlertSeverity, MinuteRollup, MonitoredInterface, MonitorService, RaiseAlertInput, SeriesPoint, SeriesQuery } from '../../plugins/monitor/api.ts';
+import { rollupMetricValue } from '../../plugins/monitor/api.ts';
+import type { Alert, AlertSeverity, MetricParts, MinuteRollup, MonitoredInterface, MonitorService, RaiseAlertInput, SeriesPoint, SeriesQuery } from '../../plugins/monitor/api.ts';
 
 /** The part of the monitor's service the in-memory monitor keeps. */
 export type InMemoryMonitorContract = Pick<
@@ -139,7 +140,7 @@ export class InMemoryMonitor implements InMemoryMonitorContract {
         parts.latencySumMs += row.latencySumMs;
         parts.latencyCount += row.latencyCount;
       }
-      points.push({ start: new Date(start).toISOString(), value: valueOf(query.metric, parts), ...parts });
+      points.push({ start: new Date(start).toISOString(), value: metricOf(query.metric, parts), ...parts });
     }
     return points;
   }
@@ -149,19 +150,8 @@ export class InMemoryMonitor implements InMemoryMonitorContract {
   }
 }
 
-function valueOf(metric: SeriesQuery['metric'], parts: { messages: number; failed: number; latencySumMs: number; latencyCount: number }): number | null {
-  switch (metric) {
-    case 'messagesTotal':
-      return parts.messages;
-    case 'messagesFailed':
-      return parts.failed;
-    case 'messagesSuccessful':
-      return parts.messages - parts.failed;
-    case 'errorRate':
-      return parts.messages === 0 ? null : parts.failed / parts.messages;
-    case 'averageLatencyMs':
-      return parts.latencyCount === 0 ? null : parts.latencySumMs / parts.latencyCount;
-    case 'p99LatencyMs':
-      throw new Error('The in-memory monitor keeps no latency histograms: p99LatencyMs is answered by the real store only.');
-  }
+/** The contract's own formula; p99 needs latency histograms, which this fake does not keep. */
+function metricOf(metric: SeriesQuery['metric'], parts: MetricParts): number | null {
+  if (metric === 'p99LatencyMs') throw new Error('The in-memory monitor keeps no latency histograms: p99LatencyMs is answered by the real store only.');
+  return rollupMetricValue(metric, parts, null);
 }
