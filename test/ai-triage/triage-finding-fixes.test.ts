@@ -5,16 +5,10 @@
  * fixes after the first answer the failing finding, not warnings the message already carried. None repeats the value
  * found.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
-let wb: TestWorkbench;
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(async () => {
-  await wb?.stop();
-});
+const wb = useTestWorkbench();
 
 const generated = async (messageType: string) => {
   const res = await wb.call('bridge', { method: 'POST', path: '/api/generate', body: { standard: 'ncpdp', messageType, count: 1, seed: 3 } });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { startTestWorkbench, useTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { startChatCompletionsRecorder, type ChatCompletionsRecorder } from '../helpers/chat-completions-recorder.ts';
 
 /** A message full of PHI, failing for an empty PV1-2 and a local sex code. */
@@ -23,13 +23,7 @@ const PHI_VALUES = ['QUINTANILLA', 'ROSALIND', 'BARNABY', 'MRN99887766', '123-45
 const triage = (wb: TestWorkbench, body: unknown) => wb.call('bridge', { method: 'POST', path: '/api/monitor/triage', body });
 
 describe('POST /api/monitor/triage', () => {
-  let wb: TestWorkbench;
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  });
-  afterAll(async () => {
-    await wb.stop();
-  });
+  const wb = useTestWorkbench();
 
   it('explains a failed message: root cause, fixes naming fields and sides, affected fields with meanings', async () => {
     const response = await triage(wb, { messageContent: PHI_MESSAGE, interfaceContext: 'ADT from registration' });

@@ -3,9 +3,9 @@
  * INVALID_DATE error at its path in both modes; partial dates stay valid; the format check keeps month 13 and
  * hour 24 (R4's regular expressions stop at 12 and 23).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { calendarProblem } from '../../plugins/fhir-standard/fhir-calendar.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 import { json, testAdapter } from './fhir-fixtures.ts';
 
 function errors(resource: unknown, mode: 'strict' | 'compatibility' = 'strict'): string[] {
@@ -70,13 +70,7 @@ describe('FHIR validation of calendar dates', () => {
 });
 
 describe('POST /api/validate with a FHIR date that is not on the calendar', () => {
-  let wb: TestWorkbench;
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  });
-  afterAll(async () => {
-    await wb?.stop();
-  });
+  const wb = useTestWorkbench();
 
   it('answers isValid false with INVALID_DATE at the path', async () => {
     const res = await wb.call('bridge', {

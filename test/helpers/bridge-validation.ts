@@ -2,8 +2,8 @@
  * The bridge's `POST /api/validate` for test files that send many messages: one test Workbench started before the
  * file's tests and stopped after them, and a call that answers the validation data (asserting the 200).
  */
-import { afterAll, beforeAll, expect } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from './test-workbench.ts';
+import { expect } from 'vitest';
+import { useTestWorkbench } from './test-workbench.ts';
 
 /** One finding as `/api/validate` answers it. */
 export interface ValidationFinding {
@@ -24,16 +24,9 @@ export interface ValidationData {
 
 /** Registers the file's Workbench (beforeAll/afterAll) and answers the validate call; call it at a file's top level. */
 export function bridgeValidation(): { validate(body: Record<string, unknown>): Promise<ValidationData> } {
-  let wb: TestWorkbench | undefined;
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  });
-  afterAll(async () => {
-    await wb?.stop();
-  });
+  const wb = useTestWorkbench();
   return {
     async validate(body) {
-      if (!wb) throw new Error('bridgeValidation(): the Workbench has not started (call it at the top level of a test file)');
       const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body });
       expect(res.status).toBe(200);
       return res.json.data as ValidationData;

@@ -2,6 +2,7 @@
  * Boots a real Workbench on ephemeral loopback ports with a throw-away data directory, for tests that drive the
  * HTTP interface. Each call gets its own container, database and ports; `stop()` releases them.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -62,6 +63,41 @@ export async function startTestWorkbench(options: TestWorkbenchOptions = {}): Pr
     async stop() {
       await workbench.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One Workbench for the tests of a file (or of a `describe`, where it is called): started before them, stopped after
+ * them. Call it where `beforeAll` may be called; the answer stands for the started Workbench once the tests run.
+ */
+export function useTestWorkbench(options: TestWorkbenchOptions = {}, startTimeoutMs?: number): TestWorkbench {
+  let started: TestWorkbench | undefined;
+  beforeAll(async () => {
+    started = await startTestWorkbench(options);
+  }, startTimeoutMs);
+  afterAll(async () => {
+    await started?.stop();
+    started = undefined;
+  });
+  const current = (): TestWorkbench => {
+    if (!started) throw new Error('useTestWorkbench(): the Workbench is used outside the tests it was started for');
+    return started;
+  };
+  return {
+    get workbench() {
+      return current().workbench;
+    },
+    get urls() {
+      return current().urls;
+    },
+    get dataDir() {
+      return current().dataDir;
+    },
+    call: (base, request) => current().call(base, request),
+    async stop() {
+      await current().stop();
+      started = undefined;
     },
   };
 }

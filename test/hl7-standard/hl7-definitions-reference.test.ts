@@ -4,12 +4,12 @@
  * the reference is computed here; each must be corrected in `definitions/corrections.json` or listed, with its
  * reason, in `definitions/known-differences.json`. The issue's examples are checked through `POST /api/validate`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { getHl7Definitions, type Hl7Version } from '../../plugins/hl7-standard/hl7-definitions.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 interface RawNode {
   name: string;
@@ -125,14 +125,8 @@ describe('definitions against the reference source', () => {
 });
 
 describe('the corrected definitions through POST /api/validate', () => {
-  let wb: TestWorkbench;
+  const wb = useTestWorkbench({}, 180_000);
   // Starting the workbench takes a while on a loaded machine.
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  }, 180_000);
-  afterAll(async () => {
-    await wb?.stop();
-  });
 
   async function findings(content: string, mode: 'strict' | 'compatibility'): Promise<{ code: string; field: string }[]> {
     const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: content, standard: 'hl7', mode } });

@@ -4,20 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { corpusDir } from '../helpers/shared-corpus.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 const ADT =
   'MSH|^~\\&|SND|FAC|RCV|RFAC|20250101120000||ADT^A01^ADT_A01|CTRL1|P|2.5.1\rEVN|A01|20250101120000\rPID|1||12345^^^FAC^MR||\rPV1|1|I';
 
-let wb: TestWorkbench;
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(async () => {
-  await wb?.stop();
-});
+const wb = useTestWorkbench();
 
 function validate(body: Record<string, unknown>) {
   return wb.call('bridge', { method: 'POST', path: '/api/validate', body });

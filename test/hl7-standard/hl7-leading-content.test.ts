@@ -2,11 +2,11 @@
  * Content before the first MSH (a `[SOM]` marker, junk lines): still detected and read as HL7 v2, with one finding
  * that says how much precedes the header, invalid in both modes. Through the engine and the real HTTP interface.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectHl7 } from '../../plugins/hl7-standard/hl7-detect.ts';
 import { parseHl7 } from '../../plugins/hl7-standard/hl7-parser.ts';
 import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 const ADT = [
   'MSH|^~\\&|SND|FAC|RCV|RFAC|20250101120000||ADT^A01^ADT_A01|CTRL1|P|2.5.1',
@@ -63,13 +63,7 @@ describe('HL7 content before MSH', () => {
 });
 
 describe('POST /api/validate with content before MSH', () => {
-  let wb: TestWorkbench;
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  });
-  afterAll(async () => {
-    await wb?.stop();
-  });
+  const wb = useTestWorkbench();
 
   it('answers 200 with the HL7 result instead of 400 STANDARD_NOT_DETECTED', async () => {
     const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: `[SOM]\r${ADT}`, mode: 'compatibility' } });

@@ -1,15 +1,10 @@
 // Messages of IHE and public-health guides through POST /api/validate: QPD fields after QPD-2 belong to each query's
 // own definition (PDQ repeats QPD-3 and uses QPD-8, PIX uses QPD-4), PHIN VADS value-set names in CWE.3 are readable
 // in compatibility mode (strict keeps them errors), and an observation value with no value type is an error in both.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
-let wb: TestWorkbench;
-
-beforeAll(async () => {
-  wb = await startTestWorkbench({ onlyPlugins: new Set(['message-bridge', 'hl7-standard']) });
-});
-afterAll(() => wb.stop());
+const wb = useTestWorkbench({ onlyPlugins: new Set(['message-bridge', 'hl7-standard']) });
 
 const PDQ = [
   'MSH|^~\\&|APP|FAC|PDS|FAC|20250101120000||QBP^Q22^QBP_Q21|Q1|P|2.5',

@@ -3,7 +3,7 @@
  * table is older than the source it declares it follows. Table 0396 gained NCIT in 2025 (HL7 Terminology); that
  * value is accepted through `POST /api/validate`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bundledContentDate,
   loadTableProvenance,
@@ -11,7 +11,7 @@ import {
   type Hl7TableProvenance,
 } from '../../plugins/hl7-standard/hl7-table-provenance.ts';
 import { getHl7TableValues } from '../../plugins/hl7-standard/hl7-definitions.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 const ISO_DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
 
@@ -63,14 +63,8 @@ describe('provenance of the bundled HL7 tables', () => {
 });
 
 describe('table 0396 through POST /api/validate', () => {
-  let wb: TestWorkbench;
+  const wb = useTestWorkbench({}, 180_000);
   // Starting the workbench takes a while on a loaded machine.
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  }, 180_000);
-  afterAll(async () => {
-    await wb?.stop();
-  });
 
   const message = (system: string) =>
     [

@@ -1,17 +1,12 @@
 // Every status a route can answer is in the OpenAPI document with its error codes and their messages (409, 502, 503
 // and 507 included; the monitor's, the audit trail's and sign-in's too), and answers are checked strictly in tests: a
 // field the response schema does not name fails.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 import { checkResponse, ResponseSchemaMismatch } from '../../kernel/http/response-check.ts';
 
-let wb: TestWorkbench;
-
-beforeAll(async () => {
-  wb = await startTestWorkbench({ onlyPlugins: new Set(['admin', 'population', 'health', 'monitor', 'audit', 'sso-oidc']) });
-});
-afterAll(() => wb.stop());
+const wb = useTestWorkbench({ onlyPlugins: new Set(['admin', 'population', 'health', 'monitor', 'audit', 'sso-oidc']) });
 
 type Operation = { responses: Record<string, { description: string }> };
 const operation = async (base: 'monitor' | 'population', path: string, method: string): Promise<Operation> =>

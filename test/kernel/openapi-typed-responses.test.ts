@@ -1,15 +1,10 @@
 // No route answers an untyped value: every success response schema in the three OpenAPI documents names its fields
 // and their types (no `z.unknown()`, no object without properties, no record of anything), so the strict response
 // check in tests (an extra field fails) covers every answer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
-let wb: TestWorkbench;
-
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(() => wb.stop());
+const wb = useTestWorkbench();
 
 type Schema = Record<string, unknown> & {
   $ref?: string;

@@ -1,10 +1,10 @@
 // Framework and protocol errors answer in the envelope with catalogue codes (never fastify's or Node's own bodies),
 // fastify's 4xx errors stay 4xx, a caller that aborts its upload is logged once at info without a stack, and neither
 // answers nor log lines repeat more than an excerpt of what the caller sent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import net from 'node:net';
 import { Writable } from 'node:stream';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { startTestWorkbench, useTestWorkbench } from '../helpers/test-workbench.ts';
 import { normaliseError } from '../../kernel/http/error-handling.ts';
 import { clientErrorFor } from '../../kernel/http/protocol-errors.ts';
 import { createLogger } from '../../kernel/logger.ts';
@@ -52,11 +52,7 @@ function logCollector(): { stream: Writable; lines: () => Array<Record<string, u
 }
 
 describe('protocol errors in the envelope', () => {
-  let wb: TestWorkbench;
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  });
-  afterAll(() => wb.stop());
+  const wb = useTestWorkbench();
 
   const cases: Array<{ name: string; request: (host: string) => string; status: number; code: string }> = [
     { name: 'bad percent-encoding', request: (host) => `GET /api/%zz HTTP/1.1\r\nHost: ${host}\r\n\r\n`, status: 400, code: 'INVALID_URL' },

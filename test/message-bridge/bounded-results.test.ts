@@ -1,17 +1,12 @@
 // Bounded results through real HTTP: a validation lists at most plugins.message-bridge.maxIssues findings (errors
 // before warnings) with exact totals by severity and code, a diff at most maxDifferences differences with exact
 // totals; no listed finding or difference repeats more than an excerpt of the input.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { startTestWorkbench, useTestWorkbench } from '../helpers/test-workbench.ts';
 
 const MAX = 7;
-let wb: TestWorkbench;
+const wb = useTestWorkbench({ config: { plugins: { 'message-bridge': { maxIssues: MAX, maxDifferences: MAX } } } });
 const post = (path: string, body: unknown) => wb.call('bridge', { path, body });
-
-beforeAll(async () => {
-  wb = await startTestWorkbench({ config: { plugins: { 'message-bridge': { maxIssues: MAX, maxDifferences: MAX } } } });
-});
-afterAll(() => wb.stop());
 
 const HL7_HEAD = 'MSH|^~\\&|LAB|HOSP|ELR|DOH|20250615120000||ADT^A08^ADT_A01|MSG1|P|2.5.1\rEVN|A08|20250615120000\rPID|1||P1^^^HOSP^MR||DOE^JANE||19610615|F\rPV1|1|O';
 const scriptWithHeader = (inner: string) =>

@@ -5,8 +5,8 @@
  * inherited JavaScript members (which must never reach a prototype), narrative divs with active content or that are
  * not XHTML, ids outside the R4 rules, and attributes FHIR XML does not define.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 const ADT = [
   'MSH|^~\\&|SND|FAC|RCV|RFAC|20250101120000||ADT^A01^ADT_A01|CTRL1|P|2.5.1',
@@ -24,13 +24,7 @@ interface Issue {
   message: string;
 }
 
-let wb: TestWorkbench;
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(async () => {
-  await wb?.stop();
-});
+const wb = useTestWorkbench();
 
 async function validate(body: Record<string, unknown>): Promise<{ isValid: boolean; issues: Issue[] }> {
   const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body });

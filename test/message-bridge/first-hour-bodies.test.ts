@@ -1,19 +1,14 @@
 // What the first hour still sent wrong: a message file posted by curl without a content type (a "form"), a FHIR
 // resource posted as plain JSON, a spec example that names only the message type, MLLP framing before a BOM, and
 // a text body on the JSON-only diff route.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 import { sourceCliArgs } from '../helpers/cli-process.ts';
 import { EXAMPLE_FHIR_PATIENT, EXAMPLE_HL7 } from '../../plugins/message-bridge/bridge-examples.ts';
 import { RAW_MESSAGE_CONTENT_TYPES } from '../../plugins/message-bridge/message-input.ts';
 
-let wb: TestWorkbench;
-
-beforeAll(async () => {
-  wb = await startTestWorkbench({ onlyPlugins: new Set(['message-bridge', 'hl7-standard', 'fhir-standard', 'ncpdp-standard', 'population']) });
-});
-afterAll(() => wb.stop());
+const wb = useTestWorkbench({ onlyPlugins: new Set(['message-bridge', 'hl7-standard', 'fhir-standard', 'ncpdp-standard', 'population']) });
 
 const FORM = 'application/x-www-form-urlencoded';
 

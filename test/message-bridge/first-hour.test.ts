@@ -1,16 +1,11 @@
 // What a new user sends in the first hour: raw message bodies, FHIR as a JSON object, `curl -d` JSON, any letter case,
 // NCPDP "D.0"; a route on the wrong base says where it lives; the docs work with a trailing slash and from either
 // loopback name; every bridge route carries examples.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 import { BRIDGE_EXAMPLES, EXAMPLE_FHIR_PATIENT, EXAMPLE_HL7 } from '../../plugins/message-bridge/bridge-examples.ts';
 
-let wb: TestWorkbench;
-
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(() => wb.stop());
+const wb = useTestWorkbench();
 
 const raw = (contentType: string, body: string, query = '') =>
   wb.call('bridge', { method: 'POST', path: `/api/validate${query}`, headers: { 'content-type': contentType }, rawBody: body });

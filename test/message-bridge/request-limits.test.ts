@@ -1,15 +1,10 @@
 // Limits of the bridge's requests through real HTTP: ignoredFields patterns (count, length, and wildcards that
 // used to backtrack), and the seed range of generation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
-let wb: TestWorkbench;
+const wb = useTestWorkbench();
 const post = (path: string, body: unknown) => wb.call('bridge', { path, body });
-
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(() => wb.stop());
 
 const scriptHeader = (inner: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><Message xmlns="http://www.ncpdp.org/schema/SCRIPT"><Header>${inner}</Header><Body><Status/></Body></Message>`;

@@ -4,11 +4,11 @@
  * engine and the real HTTP interface.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { splitNcpdpBatch, writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 const adapter = createNcpdpAdapter({ synthetic: createSyntheticDataService() });
 const claims = adapter.generate({ messageType: 'B1', count: 3, seed: 11 }) as string[];
@@ -140,13 +140,7 @@ describe('diff and generate', () => {
 });
 
 describe('batch files through HTTP', () => {
-  let wb: TestWorkbench;
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  });
-  afterAll(async () => {
-    await wb?.stop();
-  });
+  const wb = useTestWorkbench();
 
   it('generates a batch and validates it by detection; a defect names its record', async () => {
     const generated = await wb.call('bridge', { method: 'POST', path: '/api/generate', body: { standard: 'ncpdp', messageType: 'Batch', version: 'D0', count: 2, seed: 9 } });

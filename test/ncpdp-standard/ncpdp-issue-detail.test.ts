@@ -2,8 +2,8 @@
  * NCPDP findings say what was expected and what was found, through the real bridge (`POST /api/generate` for sound
  * messages, `POST /api/validate` for the defective copies; responses are checked against their schemas).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 interface Issue {
   field: string;
@@ -12,13 +12,7 @@ interface Issue {
   actual?: string;
 }
 
-let wb: TestWorkbench;
-beforeAll(async () => {
-  wb = await startTestWorkbench();
-});
-afterAll(async () => {
-  await wb?.stop();
-});
+const wb = useTestWorkbench();
 
 async function generated(messageType: string): Promise<string> {
   const res = await wb.call('bridge', { method: 'POST', path: '/api/generate', body: { standard: 'ncpdp', messageType, count: 1, seed: 3 } });

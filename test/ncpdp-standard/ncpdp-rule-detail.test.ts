@@ -2,12 +2,12 @@
  * Findings of the NCPDP batch rules and of profile rules say what was expected and what was found: a batch through
  * `POST /api/validate`, a profile through the adapter's validate with the profile named.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import type { NcpdpProfile } from '../../plugins/ncpdp-standard/ncpdp-profiles.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 interface Issue {
   field: string;
@@ -28,14 +28,8 @@ const adapter = createNcpdpAdapter({ synthetic: createSyntheticDataService(), pr
 const claims = adapter.generate({ messageType: 'B1', count: 2, seed: 5 }) as string[];
 
 describe('expected and actual of NCPDP batch findings', () => {
-  let wb: TestWorkbench;
+  const wb = useTestWorkbench({}, 180_000);
   // Starting the workbench takes a while on a loaded machine.
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  }, 180_000);
-  afterAll(async () => {
-    await wb?.stop();
-  });
 
   it('names the format, the codes and the count a batch breaks', async () => {
     const batch = writeNcpdpBatch({

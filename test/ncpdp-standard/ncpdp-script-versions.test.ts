@@ -2,12 +2,12 @@
  * SCRIPT versions this plugin does not claim: one UNSUPPORTED_VERSION error, then, for a version close to a
  * supported one, a best-effort check against it whose findings are labelled warnings; through the engine and HTTP.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { validateNcpdp } from '../../plugins/ncpdp-standard/ncpdp-validator.ts';
 import { closestScriptVersion } from '../../plugins/ncpdp-standard/script-rules.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 const adapter = createNcpdpAdapter({ synthetic: createSyntheticDataService() });
 const newRx = adapter.generate({ messageType: 'NewRx', count: 1, seed: 7 })[0] as string;
@@ -78,13 +78,7 @@ describe('validating a SCRIPT version not claimed', () => {
 });
 
 describe('POST /api/validate with an unclaimed SCRIPT version', () => {
-  let wb: TestWorkbench;
-  beforeAll(async () => {
-    wb = await startTestWorkbench();
-  });
-  afterAll(async () => {
-    await wb?.stop();
-  });
+  const wb = useTestWorkbench();
 
   it('answers the single error and the labelled best-effort summary', async () => {
     const res = await wb.call('bridge', { method: 'POST', path: '/api/validate', body: { messageContent: declaring('10.5'), mode: 'compatibility' } });

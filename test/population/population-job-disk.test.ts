@@ -1,21 +1,16 @@
 // Population jobs and the disk: a finished job is removed with its files, jobs are listed with the disk they take,
 // files can be written gzip-compressed (served with Content-Encoding: gzip, same content and SHA-256), and a job the
 // disk cannot hold is refused with 507 before it writes anything.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { startTestWorkbench, useTestWorkbench } from '../helpers/test-workbench.ts';
 import { generateAndWait } from './population-test-kit.ts';
 
-let wb: TestWorkbench;
-
-beforeAll(async () => {
-  wb = await startTestWorkbench({ onlyPlugins: new Set(['population']) });
-});
-afterAll(() => wb.stop());
+const wb = useTestWorkbench({ onlyPlugins: new Set(['population']) });
 
 /** The bytes of a download exactly as sent (no decoding), with the headers. */
 function download(path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {

@@ -5,7 +5,7 @@
  * in a fresh database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 import {
   type FreshDatabase,
   freshMysqlDatabase,
@@ -27,12 +27,7 @@ const servers = [
   { provider: 'mysql', alias: 'mariadb', url: testMysqlUrl, fresh: freshMysqlDatabase, engine: ' engine=InnoDB' },
 ] as const;
 
-let wb: TestWorkbench;
-
-beforeAll(async () => {
-  wb = await startTestWorkbench({ onlyPlugins: new Set(['population']) });
-});
-afterAll(() => wb?.stop());
+const wb = useTestWorkbench({ onlyPlugins: new Set(['population']) });
 
 for (const server of servers) {
   describe.skipIf(!server.url)(`second seed on ${server.provider}`, () => {

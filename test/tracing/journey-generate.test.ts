@@ -1,8 +1,8 @@
 // POST /api/generate with a scenario: patient journeys whose MRN, account and visit agree across the steps, MSH-7
 // increasing, MSH-13 counting per feed, and each fault doing what it says; the options validated with 400s naming
 // the field.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkbench } from '../helpers/test-workbench.ts';
 import { parseMessageTime } from '../../plugins/hl7-standard/hl7-message-time.ts';
 
 /** Field `n` (HL7 numbering) of the first segment named `name`. */
@@ -17,14 +17,8 @@ const type = (m: string) => field(m, 'MSH', 9).split('^').slice(0, 2).join('^');
 const time = (m: string) => parseMessageTime(field(m, 'MSH', 7))!;
 
 describe('patient journeys from POST /api/generate', () => {
-  let wb: TestWorkbench;
+  const wb = useTestWorkbench({ config: { plugins: { analytics: { enabled: false }, deidentify: { enabled: false } } } });
   const generate = (body: unknown) => wb.call('bridge', { method: 'POST', path: '/api/generate', body });
-  beforeAll(async () => {
-    wb = await startTestWorkbench({ config: { plugins: { analytics: { enabled: false }, deidentify: { enabled: false } } } });
-  });
-  afterAll(async () => {
-    await wb?.stop();
-  });
 
   it('gives each patient the four admission steps with one MRN, account and visit, times going up', async () => {
     const answer = await generate({ scenario: 'admission', patients: 3, seed: 42, hl7Version: '2.5', start: '2026-03-02T08:00:00Z' });
