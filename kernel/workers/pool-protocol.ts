@@ -25,7 +25,8 @@ export type PooledTask =
   | { operation: 'validate'; standard: string; content: string; options: ValidateOptions }
   | { operation: 'diff'; standard: string; left: string; right: string; options: DiffOptions }
   | { operation: 'generate'; standard: string; options: GenerateOptions }
-  /** The adapter's reading capability over received content; every message is validated in the worker. */
+  /** The adapter's reading capability over received content; every message is validated in the worker, the
+   * messages answered as JSON pages (paged-reading.ts). */
   | { operation: 'read'; standard: string; content: Uint8Array; options: Omit<ReadContentOptions, 'validateHere'> }
   /** Received files read from disk and by a reading capability, a batch in one task (received-files.ts). */
   | { operation: 'readFiles'; files: ReceivedFileRequest[]; options: ReadFilesOptions }

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { WorkbenchError } from '../errors.ts';
 import type { StandardAdapter } from '../standards-registry.ts';
 import { readReceivedFiles } from '../received-files.ts';
+import { toPages } from './paged-reading.ts';
 import type { PoolRequest, PooledTask, TaskOutcome, TaskStarted, WorkerBootData } from './pool-protocol.ts';
 import { bootWorkerPlugins } from './worker-plugins.ts';
 
@@ -22,7 +23,8 @@ function perform(adapter: StandardAdapter, task: Exclude<PooledTask, { operation
       return adapter.generate(task.options);
     case 'read':
       if (!adapter.reading) throw new Error(`The standard adapter "${adapter.id}" cannot read received content.`);
-      return adapter.reading.readMessages(task.content, task.options);
+      // messages cross back as JSON pages the event loop parses in turns (paged-reading.ts)
+      return toPages(adapter.reading.readMessages(task.content, task.options));
   }
 }
 

@@ -14,6 +14,7 @@ import type {
   ValidationResult,
 } from '../standards-registry.ts';
 import type { WorkPool } from './work-pool.ts';
+import { fromPages, type PagedReading } from './paged-reading.ts';
 import type { ReadFilesOptions, ReceivedFile, ReceivedFileRequest } from '../received-files.ts';
 
 /** Generated messages per request above which generation goes to the pool. */
@@ -69,7 +70,7 @@ export class StandardsRunner {
     if (!reading) throw new Error(`The standard adapter "${adapter.id}" cannot read received content.`);
     if (!this.pool || content.length < Math.max(this.readInPoolFromBytes, this.inlineBelowBytes)) return reading.readMessages(content, options);
     const { validateHere: _here, ...portable } = options;
-    return this.pool.run({ operation: 'read', standard: adapter.id, content, options: portable });
+    return fromPages(await this.pool.run<PagedReading>({ operation: 'read', standard: adapter.id, content, options: portable }));
   }
 
   /**

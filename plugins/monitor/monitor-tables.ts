@@ -45,7 +45,10 @@ export interface FileTable {
   content_hash: string;
   message_count: number;
   failed_count: number;
-  /** `ingested`, `unparsable` or `replaced` (a newer file took the path). */
+  /**
+   * `ingested`, `unparsable`, `empty`, `replaced` (a newer file took the path) or `partial` (a file committed in
+   * slices whose last slice is not stored yet).
+   */
   state: string;
   error: string | null;
   first_read_at: string;

@@ -99,17 +99,21 @@ describe('ledger verdicts', () => {
     last_read_at: '',
   } satisfies FileRow;
 
-  it('tells new, unchanged, touched, appended and rewritten files apart', () => {
+  it('tells new, unchanged, touched, appended and rewritten files apart', async () => {
     expect(judgeByStat(undefined, 10, 1)).toEqual({ kind: 'new' });
     expect(judgeByStat(row, content.length, 1000)?.kind).toBe('unchanged');
     expect(judgeByStat(row, content.length, 2000)).toBeUndefined();
-    expect(judgeByContent(row, content, sha256(content)).kind).toBe('touched');
+    expect((await judgeByContent(row, content, sha256(content))).kind).toBe('touched');
     const appended = Buffer.concat([content, Buffer.from(adtMessage('L2'))]);
-    expect(judgeByContent(row, appended, sha256(appended)).kind).toBe('appended');
+    expect((await judgeByContent(row, appended, sha256(appended))).kind).toBe('appended');
     const rewritten = Buffer.from(adtMessage('OTHER'));
-    expect(judgeByContent(row, rewritten, sha256(rewritten)).kind).toBe('rewritten');
+    expect((await judgeByContent(row, rewritten, sha256(rewritten))).kind).toBe('rewritten');
     const longerButDifferent = Buffer.concat([Buffer.from('X'), content]);
-    expect(judgeByContent(row, longerButDifferent, sha256(longerButDifferent)).kind).toBe('rewritten');
+    expect((await judgeByContent(row, longerButDifferent, sha256(longerButDifferent))).kind).toBe('rewritten');
+    // a row committed in part is never unchanged: its content is read again from the stored count
+    const partial = { ...row, state: 'partial' };
+    expect(judgeByStat(partial, content.length, 1000)).toBeUndefined();
+    expect((await judgeByContent(partial, content, sha256(content))).kind).toBe('appended');
   });
 });
 

@@ -16,7 +16,8 @@ import type { Clock } from '../../../kernel/clock.ts';
 import { LoopSlice } from '../../../kernel/loop-slice.ts';
 import type { MonitoredInterface } from '../api.ts';
 import type { CommitStore } from './commit-statements.ts';
-import { commitFiles, currentRows, ledgerKey, judgeByContent, judgeByStat, renamedFrom, sha256, type CommittedFile } from './ledger.ts';
+import { currentRows, ledgerKey, judgeByContent, judgeByStat, PARTIAL_STATE, renamedFrom, sha256, sha256InSlices, type CommittedFile } from './ledger.ts';
+import { commitBatch } from './batch-commit.ts';
 import type { ReadFile } from './read-file.ts';
 import { isPooledReading, readContent, type ContentReaders, type ContentReading, type PooledReading } from './message-reading.ts';
 import { readSettledContent, type ReceivedFile, type SettledContent } from '../../../kernel/received-files.ts';
@@ -360,28 +361,21 @@ export class IngestQueue {
     }
     if (files.length === 0 || this.stopped) return;
     await this.recogniseRenames(files, monitoredOf);
-    let committed: CommittedFile[];
-    try {
-      committed = await commitFiles(this.deps.commitStore, files, this.deps.keepRaw, this.deps.latencyLimits);
-    } catch (error) {
-      // the batch rolled back: commit its files one by one, so one file the database refuses costs only itself
-      this.deps.logger.warn({ err: error, files: files.length }, 'monitor batch refused; committing its files one by one');
-      committed = [];
-      for (const file of files) committed.push(...(await this.commitAlone(file)));
-    }
-    const withInterface: CommittedIngest[] = [];
-    for (const entry of committed) {
-      const monitored = monitoredOf.get(entry.file.interfaceId);
-      if (monitored) withInterface.push({ ...entry, monitored });
-    }
-    for (const listener of this.listeners) {
-      try {
-        await listener(withInterface);
-      } catch (error) {
-        // the batch is stored; a listener's failure must not make it count again
-        this.deps.logger.error({ err: error }, 'an after-commit listener of the monitor failed');
+    await commitBatch(this.deps, files, async (committed) => {
+      const withInterface: CommittedIngest[] = [];
+      for (const entry of committed) {
+        const monitored = monitoredOf.get(entry.file.interfaceId);
+        if (monitored) withInterface.push({ ...entry, monitored });
       }
-    }
+      for (const listener of this.listeners) {
+        try {
+          await listener(withInterface);
+        } catch (error) {
+          // the batch is stored; a listener's failure must not make it count again
+          this.deps.logger.error({ err: error }, 'an after-commit listener of the monitor failed');
+        }
+      }
+    });
   }
 
   /**
@@ -402,17 +396,6 @@ export class IngestQueue {
       const state = row.state === 'unparsable' || row.state === 'empty' ? row.state : 'ingested';
       files[index] = { ...file, verdict: { kind: 'renamed', row }, state, error: row.error, messages: [] };
     });
-  }
-
-  /** Commits one file; when the database refuses it, records it in the ledger as unparsable, without messages. */
-  private async commitAlone(file: ReadFile): Promise<CommittedFile[]> {
-    try {
-      return await commitFiles(this.deps.commitStore, [file], this.deps.keepRaw, this.deps.latencyLimits);
-    } catch (error) {
-      this.deps.logger.error({ err: error, file: file.path }, 'monitor could not store a file; it is recorded as unparsable');
-      const reason = `its messages could not be stored (${(error as Error).message.slice(0, 200)})`;
-      return commitFiles(this.deps.commitStore, [{ ...file, state: 'unparsable', error: reason, messages: [] }], this.deps.keepRaw, this.deps.latencyLimits);
-    }
   }
 
   /**
@@ -468,7 +451,9 @@ export class IngestQueue {
     }
     this.openTails.lookAgainIn(key, tail.remainingMs, () => this.enqueue({ ...job, settledAtMs: this.deps.clock.nowMs() }));
     // count the whole messages before it; the ledger records the file up to where it starts
-    const counted = judged.file.verdict.kind === 'appended' ? Number(judged.file.verdict.row.size) : 0;
+    const { verdict } = judged.file;
+    // a row committed in part counts fewer messages than its bytes hold: its count decides what is left
+    const counted = verdict.kind === 'appended' && verdict.row.state !== PARTIAL_STATE ? Number(verdict.row.size) : 0;
     if (judged.reading.openFrom <= counted) return undefined;
     const whole = await this.judge(job, monitored, row, byStat === undefined, content.subarray(0, judged.reading.openFrom));
     // a prefix of batch headers alone holds no message yet: nothing to count before the open one
@@ -489,8 +474,8 @@ export class IngestQueue {
     pooled?: PooledReading,
   ): Promise<{ file: ReadFile; reading?: ContentReading }> {
     const receivedAt = new Date(job.settledAtMs).toISOString();
-    const hash = pooled?.sha256 ?? sha256(content);
-    const verdict = row && compare ? judgeByContent(row, content, hash) : { kind: 'new' as const };
+    const hash = pooled?.sha256 ?? (await sha256InSlices(content));
+    const verdict = row && compare ? await judgeByContent(row, content, hash) : { kind: 'new' as const };
     const file = { interfaceId: job.interfaceId, path: job.relativePath, receivedAt, size: content.length, mtimeMs: job.mtimeMs, hash, verdict };
     if (verdict.kind === 'touched') return { file: { ...file, state: 'ingested', error: null, messages: [] } };
     if (content.length === 0) return { file: { ...file, state: 'empty', error: null, messages: [] } };

@@ -10,6 +10,11 @@
  * - larger, and its first `size` bytes hash to the stored hash: appended, only the messages after the stored count;
  * - anything else: rewritten, a new file (the old row is kept, marked `replaced`, its messages stay counted).
  *
+ * A file of many messages is committed in slices (sliced-commit.ts): until its last slice its row is `partial`,
+ * holding the count of the messages committed so far. Such a row is never unchanged: the same content (or more) is
+ * judged appended, and only the messages after the stored count are read, so a crash between slices neither loses
+ * nor counts twice a message.
+ *
  * A file at a path the ledger has no row for whose content digest is that of a counted file of the interface whose
  * own path no longer exists was renamed (live, or while nothing watched): the same delivery, so its row moves to the
  * new path and nothing is counted again. A copy (the first file still there) is a new delivery.
@@ -35,6 +40,24 @@ export interface CommittedFile {
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
+
+/** Bytes hashed between two looks at the event loop's turn (about a millisecond of work). */
+const HASH_STEP_BYTES = 1024 * 1024;
+
+/** SHA-256 of bytes, hex, taking turns with the rest of the event loop (a 20 MB file is hashed in slices). */
+export async function sha256InSlices(bytes: Uint8Array): Promise<string> {
+  if (bytes.length <= HASH_STEP_BYTES) return sha256(bytes);
+  const hash = createHash('sha256');
+  const slice = new LoopSlice();
+  for (let at = 0; at < bytes.length; at += HASH_STEP_BYTES) {
+    hash.update(bytes.subarray(at, at + HASH_STEP_BYTES));
+    if (slice.spent()) await slice.pass();
+  }
+  return hash.digest('hex');
+}
+
+/** The state of a ledger row whose file's messages are committed in slices and not all stored yet. */
+export const PARTIAL_STATE = 'partial';
 
 /** Key of a path of an interface in maps of files: `interfaceId NUL path`. */
 export function ledgerKey(interfaceId: string, path: string): string {
@@ -128,15 +151,17 @@ export async function renamedFrom(
 /** Judges a file by its stat alone: undefined means its content must be read to decide. */
 export function judgeByStat(row: FileRow | undefined, size: number, mtimeMs: number): FileVerdict | undefined {
   if (!row) return { kind: 'new' };
+  // a file committed in part is read again from its stored count
+  if (row.state === PARTIAL_STATE) return undefined;
   if (Number(row.size) === size && Number(row.mtime_ms) === mtimeMs) return { kind: 'unchanged', row };
   return undefined;
 }
 
 /** Judges a file by its content against its row. */
-export function judgeByContent(row: FileRow, content: Buffer, hash: string): FileVerdict {
-  if (hash === row.content_hash) return { kind: 'touched', row };
+export async function judgeByContent(row: FileRow, content: Buffer, hash: string): Promise<FileVerdict> {
+  if (hash === row.content_hash) return row.state === PARTIAL_STATE ? { kind: 'appended', row } : { kind: 'touched', row };
   const oldSize = Number(row.size);
-  if (content.length > oldSize && row.state !== 'unparsable' && sha256(content.subarray(0, oldSize)) === row.content_hash) {
+  if (content.length > oldSize && row.state !== 'unparsable' && (await sha256InSlices(content.subarray(0, oldSize))) === row.content_hash) {
     return { kind: 'appended', row };
   }
   return { kind: 'rewritten', row };

@@ -24,7 +24,8 @@ export interface ReadFile {
   hash: string;
   receivedAt: string;
   verdict: FileVerdict;
-  state: 'ingested' | 'unparsable' | 'empty';
+  /** `partial`: a slice of a file committed in slices, not its last (sliced-commit.ts). */
+  state: 'ingested' | 'unparsable' | 'empty' | 'partial';
   error: string | null;
   /** The messages this read adds (after any already stored). */
   messages: ReadMessage[];

@@ -18,7 +18,7 @@ import type { AlertRuleEngine } from '../alert-rules.ts';
 import { FolderWatcher, type UnreadableNames } from './folder-watcher.ts';
 import type { IngestQueue } from './ingest-queue.ts';
 import { directoryProblem } from '../interface-input.ts';
-import { currentRows, ledgerKey } from './ledger.ts';
+import { currentRows, judgeByStat, ledgerKey } from './ledger.ts';
 import { minuteOf } from '../message-store.ts';
 import type { MonitorDatabase } from '../monitor-tables.ts';
 import { recordMinuteState } from './rollup-writer.ts';
@@ -200,7 +200,7 @@ export class WatchManager {
       );
       for (const file of listed) {
         const row = rows.get(ledgerKey(id, file.relativePath));
-        if (row && Number(row.size) === file.size && Number(row.mtime_ms) === file.mtimeMs) continue;
+        if (judgeByStat(row, file.size, file.mtimeMs)?.kind === 'unchanged') continue;
         if (state.watcher !== watcher) return missed;
         watcher.reconsider(file.absolutePath, file);
         missed++;
