@@ -21,7 +21,7 @@ export function createStandards(): StandardsRegistry {
   const synthetic = createSyntheticDataService();
   const registry = new StandardsRegistry();
   registry.register(createHl7Adapter({ synthetic, profiles: loadHl7Profiles(packs) }));
-  registry.register(createFhirAdapter({ profilePacks: packs }));
+  registry.register(createFhirAdapter({ profilePacks: packs, synthetic }));
   registry.register(createNcpdpAdapter({ synthetic, profiles: loadNcpdpProfiles(packs).profiles }));
   return registry;
 }
