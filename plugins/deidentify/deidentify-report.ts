@@ -30,25 +30,35 @@ export interface DeidentificationReport {
 
 /** Collects replacements while an engine walks a message. */
 export class ReportBuilder {
-  // Path, then kind: two look-ups without building a key string for every replaced value; `list` keeps the entries
-  // in the order first seen, so building the report needs no walk over the maps.
-  private readonly entries = new Map<string, Map<IdentifierKind, ReplacementEntry>>();
+  // By path: nearly every path holds one kind, so one look-up finds its entry without a key string or a map per
+  // path; another kind at a path already seen (rare) is kept by path and kind. `list` keeps the entries in the order
+  // first seen, so building the report needs no walk over the maps.
+  private readonly byPath = new Map<string, ReplacementEntry>();
+  private otherKinds: Map<string, ReplacementEntry> | undefined;
   private readonly list: ReplacementEntry[] = [];
   private readonly notes = new Set<string>();
   private readonly redactedPaths = new Set<string>();
 
   /** Counts one replaced value. */
   add(path: string, kind: IdentifierKind): void {
-    let byKind = this.entries.get(path);
-    if (!byKind) {
-      byKind = new Map();
-      this.entries.set(path, byKind);
+    const first = this.byPath.get(path);
+    if (first === undefined) {
+      const created = { path, kind, count: 1 };
+      this.byPath.set(path, created);
+      this.list.push(created);
+      return;
     }
-    const entry = byKind.get(kind);
+    if (first.kind === kind) {
+      first.count++;
+      return;
+    }
+    this.otherKinds ??= new Map();
+    const key = `${path}\u0000${kind}`;
+    const entry = this.otherKinds.get(key);
     if (entry) entry.count++;
     else {
       const created = { path, kind, count: 1 };
-      byKind.set(kind, created);
+      this.otherKinds.set(key, created);
       this.list.push(created);
     }
   }

@@ -182,10 +182,10 @@ function splitLines(text: string): Array<{ body: string; end: string }> {
   return lines;
 }
 
-/** The MSH position in a line (after a BOM or MLLP start block), or -1. */
+/** The MSH position in a line (after a BOM or MLLP start block), or -1. Only the line's first five characters are read. */
 function mshAt(line: string): number {
-  const at = line.indexOf('MSH');
-  return at >= 0 && at <= 2 && line.length > at + 3 ? at : -1;
+  for (let at = 0; at <= 2; at++) if (line.startsWith('MSH', at)) return line.length > at + 3 ? at : -1;
+  return -1;
 }
 
 /** An encoding character, or `fallback` when it is missing, the field separator, a letter, a digit or a blank. */
@@ -352,19 +352,29 @@ export class Hl7Deidentifier {
     // Segments with nothing to replace are not split at all.
     const plans = this.segmentPlans(id, context.version);
     if (plans === null) return body;
-    const fields = body.split(context.delimiters.field);
-    let changed = false;
-    const obxType = id === 'OBX' ? (fields[2] ?? '').trim().toUpperCase() : '';
-    for (let number = 1; number < fields.length; number++) {
-      const value = fields[number]!;
-      if (value === '' || value === '""') continue;
+    // Fields are walked in place: only a field with a plan is cut out, and only changed fields are written anew.
+    const separator = context.delimiters.field;
+    let out = '';
+    let copied = 0;
+    let obxType = '';
+    let number = 0;
+    for (let at = 3; at < body.length; ) {
+      number++;
+      const start = at + 1;
+      let end = body.indexOf(separator, start);
+      if (end < 0) end = body.length;
+      at = end;
+      if (end === start) continue;
+      if (number === 2 && id === 'OBX') obxType = body.slice(start, end).trim().toUpperCase();
       let kind = number < plans.length ? plans[number]! : this.plan(id, number, context.version);
       if (id === 'OBX' && number === 5) kind = obxType in OBX_VALUE_KINDS ? OBX_VALUE_KINDS[obxType]! : 'freeText';
       if (!kind) continue;
+      const value = body.slice(start, end);
+      if (value === '""') continue;
       const path = this.fieldPath(id, number);
       if (kind === 'redact') {
-        fields[number] = this.redact(value, path, context);
-        changed = true;
+        out += body.slice(copied, start) + this.redact(value, path, context);
+        copied = end;
         continue;
       }
       // The ED and RP of OBX-5 hold their components in the field itself: never read as repetitions.
@@ -379,11 +389,11 @@ export class Hl7Deidentifier {
         rewritten = repetitions.join(context.delimiters.repetition);
       }
       if (rewritten !== value) {
-        fields[number] = rewritten;
-        changed = true;
+        out += body.slice(copied, start) + rewritten;
+        copied = end;
       }
     }
-    return changed ? fields.join(context.delimiters.field) : body;
+    return copied === 0 ? body : out + body.slice(copied);
   }
 
   /**

@@ -12,20 +12,22 @@ const MAX_NEEDLES = 50_000;
 /** Original values and their replacements, for one message text. */
 export class NeedleLedger {
   private readonly set = new NeedleSet<string>();
-  private readonly originals = new Map<string, string>();
-  /** Every original value recorded, as given (before normalisation). */
-  private readonly seen = new Set<string>();
+  /** The original value (trimmed) of each needle, in the order the needles were first recorded. */
+  private readonly originals: string[] = [];
 
   /** Records that `original` was replaced by `replacement` (the first replacement of a value is the one that travels). */
   record(original: string, replacement: string): void {
-    if (original === replacement || this.originals.size >= MAX_NEEDLES) return;
-    // A value met again (a name in PID, GT1 and IN1) is not normalised again.
-    if (this.seen.has(original)) return;
-    this.seen.add(original);
-    const norm = normaliseNeedle(original);
-    if (norm === undefined || this.originals.has(norm)) return;
-    this.originals.set(norm, original.trim());
-    this.set.addNormalised(norm, replacement);
+    if (original === replacement || this.originals.length >= MAX_NEEDLES) return;
+    this.recordNormalised(original, normaliseNeedle(original), replacement);
+  }
+
+  /**
+   * {@link record} with the needle of `original` already made by {@link normaliseNeedle} (undefined when it is
+   * ignored): a value met in message after message (a cached pseudonym) is not normalised again.
+   */
+  recordNormalised(original: string, norm: string | undefined, replacement: string): void {
+    if (norm === undefined || original === replacement || this.originals.length >= MAX_NEEDLES) return;
+    if (this.set.addNormalised(norm, replacement)) this.originals.push(original.trim());
   }
 
   /** The needles with their replacements, for scanning. */
@@ -35,11 +37,11 @@ export class NeedleLedger {
 
   /** Number of needles recorded. */
   get size(): number {
-    return this.originals.size;
+    return this.originals.length;
   }
 
   /** Every original value recorded (one per normalised needle). */
   needles(): string[] {
-    return [...this.originals.values()];
+    return this.originals.slice();
   }
 }

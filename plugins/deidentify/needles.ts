@@ -43,10 +43,14 @@ function isWordChar(code: number, char: string): boolean {
   return LETTER_OR_DIGIT.test(char);
 }
 
+/** ASCII letters and digits, by character code (one array read per character). */
+const ASCII_WORD = new Uint8Array(128);
+for (let code = 0; code < 128; code++) ASCII_WORD[code] = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) ? 1 : 0;
+
 /** {@link isWordChar} of the character at `index` of `text` (no one-character string is made for ASCII). */
 function isWordAt(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
-  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  if (code < 128) return ASCII_WORD[code] === 1;
   return LETTER_OR_DIGIT.test(text[index]!);
 }
 
@@ -70,6 +74,15 @@ function isSoftGap(text: string, from: number, to: number): boolean {
 function normaliseWord(word: string): string {
   const lower = word.toLowerCase();
   return ASCII_ACCENTS.test(lower) ? lower.normalize('NFD').replace(MARKS, '') : lower;
+}
+
+/** {@link normaliseWord} of `text` from `start` to `end`: a word of ASCII digits and small letters is only sliced. */
+function normaliseWordAt(text: string, start: number, end: number): string {
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code > 122 || (code >= 65 && code <= 90)) return normaliseWord(text.slice(start, end));
+  }
+  return text.slice(start, end);
 }
 
 /** The words of a text with their offsets. */
@@ -179,9 +192,9 @@ export class NeedleSet<T> {
     return true;
   }
 
-  /** Adds a needle already normalised by {@link normaliseNeedle}. */
-  addNormalised(norm: string, payload: T): void {
-    if (this.targets.has(norm)) return;
+  /** Adds a needle already normalised by {@link normaliseNeedle}; false when it was there already (its payload kept). */
+  addNormalised(norm: string, payload: T): boolean {
+    if (this.targets.has(norm)) return false;
     this.targets.set(norm, payload);
     const exact = Math.min(norm.length, PREFIX_CHARS);
     let key = 0;
@@ -193,6 +206,7 @@ export class NeedleSet<T> {
       const head = norm.slice(0, PREFIX_CHARS);
       if ((this.heads.get(head) ?? 0) < norm.length) this.heads.set(head, norm.length);
     }
+    return true;
   }
 
   /** Whether a word starting at `at` (ASCII) could begin a needle; non-ASCII words always could (accents fold). */
@@ -234,7 +248,7 @@ export class NeedleSet<T> {
       const start = index;
       while (index < text.length && isWordAt(text, index)) index++;
       if (!this.couldStart(text, start, index)) continue;
-      let joined = normaliseWord(text.slice(start, index));
+      let joined = normaliseWordAt(text, start, index);
       let best = -1;
       let payload: T | undefined;
       let wordEnd = index;
@@ -250,7 +264,7 @@ export class NeedleSet<T> {
         if (next >= text.length || !isSoftGap(text, wordEnd, next)) break;
         let nextEnd = next;
         while (nextEnd < text.length && isWordAt(text, nextEnd)) nextEnd++;
-        joined += normaliseWord(text.slice(next, nextEnd));
+        joined += normaliseWordAt(text, next, nextEnd);
         wordEnd = nextEnd;
       }
       if (best >= 0) {

@@ -10,7 +10,7 @@ import { createHmac, hash } from 'node:crypto';
 import { faker } from '@faker-js/faker';
 import { deaCheckDigit, deaProblem, isValidNpi, npiCheckDigit } from '../identifiers/api.ts';
 import type { NeedleLedger } from './needle-ledger.ts';
-import type { NeedleSet } from './needles.ts';
+import { type NeedleSet, normaliseNeedle } from './needles.ts';
 
 /** HIPAA Safe Harbor identifier kinds (45 CFR 164.514(b)(2)) this engine replaces, plus free text. */
 export const IDENTIFIER_KINDS = [
@@ -89,6 +89,12 @@ function matchCase(original: string, word: string): string {
   return word;
 }
 
+/** A remembered pseudonym and the needle of the value it replaced ({@link normaliseNeedle}; undefined when ignored). */
+interface CacheEntry {
+  made: string;
+  needle: string | undefined;
+}
+
 /** A stream of pseudo-random bytes derived from one HMAC digest (extended by re-hashing when more are needed). */
 class ByteStream {
   private position = 0;
@@ -121,7 +127,7 @@ class ByteStream {
  * one map look-up, a new one one HMAC).
  */
 export class Pseudonymizer {
-  private readonly cache = new Map<string, Map<string, string>>();
+  private readonly cache = new Map<string, Map<string, CacheEntry>>();
   private cacheSize = 0;
   private readonly offsets = new Map<string, number>();
   /** Where the replacements of the de-identification under way are recorded (see {@link recording}). */
@@ -230,8 +236,8 @@ export class Pseudonymizer {
     }
     const hit = byValue.get(value);
     if (hit !== undefined) {
-      this.ledger?.record(value, hit);
-      return hit;
+      this.ledger?.recordNormalised(value, hit.needle, hit.made);
+      return hit.made;
     }
     const made = make(this.stream(kind, value));
     if (++this.cacheSize > CACHE_LIMIT) {
@@ -239,8 +245,10 @@ export class Pseudonymizer {
       this.cacheSize = 1;
       this.cache.set(kind, (byValue = new Map()));
     }
-    byValue.set(value, made);
-    this.ledger?.record(value, made);
+    // The value's needle is made once with its pseudonym: every later message meeting the value records it as is.
+    const entry: CacheEntry = { made, needle: normaliseNeedle(value) };
+    byValue.set(value, entry);
+    this.ledger?.recordNormalised(value, entry.needle, made);
     return made;
   }
 
