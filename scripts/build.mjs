@@ -2,12 +2,14 @@
 // Compiles kernel/ and plugins/ to JavaScript once (run by `npm install` through `prepare`, or `npm run build`), so
 // `npm start` and the `workbench` command run plain JavaScript. Files that are not TypeScript (plugin manifests, JSON
 // data, definitions) are copied beside the compiled code, so modules that read files next to themselves find them.
+// The web pages are bundled (one script and one stylesheet per base, named by content) beside the compiled pages
+// plugin, so the compiled service serves them as they are, with no bundler at run time.
 // Usage: node scripts/build.mjs [--out-dir DIR]   (default: dist)
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -38,7 +40,12 @@ function copyAssets(from, to) {
 }
 for (const folder of SOURCE_FOLDERS) copyAssets(join(root, folder), join(outDir, folder));
 
+// the compiled pages plugin bundles its own pages, the way it does from the sources on the first request
+const pagesDir = join(outDir, 'plugins', 'pages');
+const { writePageBundles } = await import(pathToFileURL(join(pagesDir, 'page-bundles.js')).href);
+await writePageBundles(pagesDir);
+
 // The output folder is an ES module scope wherever it lies, and knows its way back to the source tree.
 writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
 writeFileSync(join(outDir, 'build-info.json'), `${JSON.stringify({ sourceRoot: relative(outDir, root) || '.' })}\n`);
-process.stdout.write(`build: compiled ${SOURCE_FOLDERS.join(' and ')} to ${relative(root, outDir) || outDir}\n`);
+process.stdout.write(`build: compiled ${SOURCE_FOLDERS.join(' and ')} and bundled the pages to ${relative(root, outDir) || outDir}\n`);

@@ -7,8 +7,7 @@
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { BASES, type BaseName } from '../../kernel/plugin-manifest.ts';
-import { staticModuleGraph } from './module-graph.ts';
-import { readAssetFolder, readVendorFolder } from './page-assets.ts';
+import { pageBundlesOf } from './page-bundles.ts';
 import { registerBasePageRoutes, type PageAddress } from './page-routes.ts';
 import { pagesConfigSchema, type PagesConfig } from './pages-config.ts';
 
@@ -39,28 +38,16 @@ const ADDRESSES: Record<BaseName, { title: string; addresses: PageAddress[] }> =
 export const plugin: PluginModule<PagesConfig> = {
   configSchema: pagesConfigSchema,
   register(context) {
-    const web = join(context.directory, 'web');
-    const shared = readAssetFolder(join(web, 'shared'));
-    const vendor = readVendorFolder();
+    const bundles = pageBundlesOf(join(context.directory, 'web'));
     const baseUrls = () => Object.fromEntries(BASES.map((base) => [base, context.baseUrl(base)]).filter(([, url]) => url !== undefined));
     for (const base of BASES) {
-      const own = readAssetFolder(join(web, base));
-      const folders = { shared, vendor, [base]: own };
-      // links, never an @import, which axe and some browsers turn into inline styles: the dashboard's charts first,
-      // the shared sheet, then the base's own
-      const stylesheets = [
-        ...(base === 'monitor' ? ['/pages/vendor/uplot.css'] : []),
-        '/pages/shared/pages.css',
-        ...(own.has(`${base}.css`) ? [`/pages/${base}/${base}.css`] : []),
-      ];
       registerBasePageRoutes(base === context.manifest.base ? context.routes : context.routesOn(base), {
         title: ADDRESSES[base].title,
         addresses: ADDRESSES[base].addresses,
-        folders,
+        files: async () => (await bundles.get())[base],
+        exampleNames: bundles.written?.[base] ?? { script: `${base}-HASH.js`, stylesheet: `${base}-HASH.css` },
         baseUrls,
         settings: base === 'monitor' ? { 'refresh-seconds': String(context.config.refreshSeconds) } : {},
-        stylesheets,
-        modules: staticModuleGraph(folders, `/pages/${base}/app.js`),
       });
     }
   },

@@ -1,10 +1,9 @@
 /**
- * The files the pages are made of, read once at start: the shared folder, one folder per base, and the view library
- * and chart library taken from their npm packages (so the pages work offline, with no CDN and no build step). Each
- * folder is served under `/pages/<folder>/`, so a module's relative imports in the source tree (`../shared/api.js`)
- * are the same in the browser.
+ * The files the browser gets, and where the libraries the pages import come from: Preact with its hooks and htm as
+ * one ES module without bare imports, and uPlot's ES module and stylesheet, each from its npm package (so the pages
+ * work offline, with no CDN). In the sources the pages import them as `../vendor/<name>`; the bundler resolves those
+ * names to the package files below.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
 import type { RawResponse } from '../../kernel/plugin-api.ts';
@@ -22,40 +21,36 @@ export interface PageAsset {
   body: Buffer;
 }
 
-/** File name -> file, of one folder. */
+/** File name -> file. */
 export type AssetFolder = ReadonlyMap<string, PageAsset>;
 
-/** Reads the scripts and stylesheets of a folder of `web/` (other files, and sub-folders, are not served). */
-export function readAssetFolder(dir: string): AssetFolder {
-  const files = new Map<string, PageAsset>();
-  for (const name of readdirSync(dir).sort()) {
-    const contentType = CONTENT_TYPES[extname(name)];
-    if (contentType) files.set(name, { contentType, body: readFileSync(join(dir, name)) });
-  }
-  return files;
+/** A file of the pages by its name (`.js` or `.css`), or undefined for any other kind of file. */
+export function pageAsset(name: string, body: Buffer): PageAsset | undefined {
+  const contentType = CONTENT_TYPES[extname(name)];
+  return contentType ? { contentType, body } : undefined;
 }
 
-/**
- * The libraries the pages import, from their packages: Preact with its hooks and htm as one ES module without bare
- * imports (`preact-htm.js`), and uPlot's ES module and stylesheet for the charts.
- */
-export function readVendorFolder(): AssetFolder {
+/** The paths of the libraries' files, by the name the pages' sources import them as (`vendor/<name>`). */
+export function vendorFiles(): Readonly<Record<'preact-htm.js' | 'uplot.js' | 'uplot.css', string>> {
   // htm exports neither its package.json nor the browser build: its folder is found from its main file (dist/htm.js)
   const htmDir = join(require.resolve('htm'), '..', '..');
   const uplotDir = join(require.resolve('uplot/package.json'), '..', 'dist');
-  return new Map<string, PageAsset>([
-    ['preact-htm.js', { contentType: CONTENT_TYPES['.js'] as string, body: readFileSync(join(htmDir, 'preact', 'standalone.module.js')) }],
-    ['uplot.js', { contentType: CONTENT_TYPES['.js'] as string, body: readFileSync(join(uplotDir, 'uPlot.esm.js')) }],
-    ['uplot.css', { contentType: CONTENT_TYPES['.css'] as string, body: readFileSync(join(uplotDir, 'uPlot.min.css')) }],
-  ]);
+  return {
+    'preact-htm.js': join(htmDir, 'preact', 'standalone.module.js'),
+    'uplot.js': join(uplotDir, 'uPlot.esm.js'),
+    'uplot.css': join(uplotDir, 'uPlot.min.css'),
+  };
 }
 
-/** A file as an answer: cached for a while, never sniffed as another type. */
+/**
+ * A file as an answer. Its name carries a hash of its content, so another content is another name: the browser keeps
+ * it for a year without asking again, and never sniffs it as another type.
+ */
 export function assetResponse(file: PageAsset): RawResponse {
   return {
     raw: true,
     contentType: file.contentType,
-    headers: { 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' },
+    headers: { 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=31536000, immutable' },
     body: file.body,
   };
 }

@@ -1,12 +1,14 @@
 /**
  * The routes of one base's pages: its shell at each address a view has (the page reads the address to pick the view,
- * so every view can be linked and reloaded), and the files of `/pages/shared/`, `/pages/vendor/` and
- * `/pages/<base>/`. A file name outside a folder's list is refused by the schema (400), so no path reaches the disk.
+ * so every view can be linked and reloaded), and its bundled files at `/pages/assets/<name>`. A file name that is not
+ * one of them is a 404 before anything is read; a name of another shape is refused by the schema (400).
  */
 import { z } from 'zod';
+import { kernelErrors } from '../../kernel/errors.ts';
 import type { BaseName } from '../../kernel/plugin-manifest.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
-import { assetResponse, type AssetFolder, type PageAsset } from './page-assets.ts';
+import { assetResponse } from './page-assets.ts';
+import type { BasePageFiles } from './page-bundler.ts';
 import { pageResponse, shellHtml } from './page-shell.ts';
 
 /** One address of a base's pages. */
@@ -23,21 +25,24 @@ export interface BasePageRouteDeps {
   title: string;
   /** The addresses of its views, `/` first. */
   addresses: readonly PageAddress[];
-  /** The folders it serves: `shared`, `vendor` and the base's own. */
-  folders: Readonly<Record<string, AssetFolder>>;
+  /** The base's bundled files, made on the first call when the service runs from the sources. */
+  files: () => Promise<BasePageFiles>;
+  /** The names of its script and stylesheet as the OpenAPI examples show them (the real ones when already known). */
+  exampleNames: { script: string; stylesheet: string };
   /** Where each base listens, read on every request (a port chosen by the system is known after the start). */
   baseUrls: () => Partial<Record<BaseName, string>>;
   /** Settings the pages read from the shell's `<meta>` elements. */
   settings?: Readonly<Record<string, string>>;
-  /** The stylesheets of the pages, in order. */
-  stylesheets?: readonly string[];
-  /** Modules the shell names for preloading. */
-  modules?: readonly string[];
 }
 
-/** Registers a base's shell at each of its addresses, and its folders of files. */
+/** Where a base's bundled files are served. */
+const ASSETS = '/pages/assets/';
+
+/** Registers a base's shell at each of its addresses, and its bundled files. */
 export function registerBasePageRoutes(routes: RouteRegistrar, deps: BasePageRouteDeps): void {
-  const html = () => shellHtml({ base: routes.base, title: deps.title, addresses: deps.baseUrls(), settings: deps.settings ?? {}, stylesheets: deps.stylesheets ?? [], modules: deps.modules ?? [] });
+  const html = (names: { script: string; stylesheet: string }) =>
+    shellHtml({ base: routes.base, title: deps.title, addresses: deps.baseUrls(), settings: deps.settings ?? {}, script: ASSETS + names.script, stylesheet: ASSETS + names.stylesheet });
+  const example = html(deps.exampleNames);
   for (const address of deps.addresses) {
     const params = [...address.url.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
     routes.route({
@@ -49,29 +54,29 @@ export function registerBasePageRoutes(routes: RouteRegistrar, deps: BasePageRou
       ...(params.length > 0
         ? {
             params: z.object(Object.fromEntries(params.map((name) => [name, z.string().min(1).max(200)]))).strict(),
-            examples: { params: Object.fromEntries(params.map((name) => [name, 'example'])), response: html() },
+            examples: { params: Object.fromEntries(params.map((name) => [name, 'example'])), response: example },
           }
-        : { examples: { response: html() } }),
+        : { examples: { response: example } }),
       envelope: false,
       response: z.string(),
-      handler: () => pageResponse(html()),
+      handler: async () => pageResponse(html(await deps.files())),
     });
   }
-  for (const [folder, files] of Object.entries(deps.folders)) {
-    const names = [...files.keys()];
-    if (names.length === 0) continue;
-    // the smallest file of the folder, shown as it is served
-    const smallest = names.reduce((a, b) => ((files.get(a) as PageAsset).body.length <= (files.get(b) as PageAsset).body.length ? a : b));
-    routes.route({
-      method: 'GET',
-      url: `/pages/${folder}/:file`,
-      summary: `A file of the pages (${folder === 'vendor' ? 'the view and chart libraries, from their packages' : `the ${folder} folder`})`,
-      tags: ['pages'],
-      params: z.object({ file: z.enum(names as [string, ...string[]]) }).strict(),
-      examples: { params: { file: smallest }, response: (files.get(smallest) as PageAsset).body.toString('utf8') },
-      envelope: false,
-      response: z.string(),
-      handler: ({ params }) => assetResponse(files.get(params.file) as PageAsset),
-    });
-  }
+  routes.route({
+    method: 'GET',
+    url: `${ASSETS}:file`,
+    summary: "A file of the pages (this base's script and stylesheet, bundled; named after a hash of the content)",
+    description: 'Cached by the browser for good: another content has another name, which the pages name.',
+    tags: ['pages'],
+    params: z.object({ file: z.string().regex(/^[A-Za-z0-9_-]{1,100}\.(?:js|css)$/) }).strict(),
+    examples: { params: { file: deps.exampleNames.stylesheet }, response: 'body{margin:0}' },
+    errors: ['NOT_FOUND'],
+    envelope: false,
+    response: z.string(),
+    handler: async ({ params }) => {
+      const file = (await deps.files()).files.get(params.file);
+      if (!file) throw kernelErrors.create('NOT_FOUND', { what: `The file ${params.file} of the pages` });
+      return assetResponse(file);
+    },
+  });
 }

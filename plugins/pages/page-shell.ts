@@ -1,8 +1,8 @@
 /**
- * The HTML every page starts from: one shell per base, with no inline script, the base's script module and the
- * stylesheets, a `modulepreload` link for every module the script imports (so the browser asks for them all at once,
- * in parallel with the script, not one level of imports after another), and the addresses of the three bases in `<meta>` elements (read by the pages for their links, so
- * a moved port is followed without a word in the pages' code). Sent with a strict Content-Security-Policy.
+ * The HTML every page starts from: one shell per base, with no inline script, the base's one script module and one
+ * stylesheet (bundled, see page-bundler.ts), and the addresses of the three bases in `<meta>` elements (read by the
+ * pages for their links, so a moved port is followed without a word in the pages' code). Sent with a strict
+ * Content-Security-Policy.
  */
 import type { BaseName } from '../../kernel/plugin-manifest.ts';
 import type { RawResponse } from '../../kernel/plugin-api.ts';
@@ -22,13 +22,13 @@ export interface ShellContent {
   addresses: Readonly<Partial<Record<BaseName, string>>>;
   /** Name/value pairs the base's pages read as settings (`<meta name="workbench-NAME">`). */
   settings?: Readonly<Record<string, string>>;
-  /** The stylesheets of the base's pages, in order (the chart library's, the shared one, the base's), as same-origin paths. */
-  stylesheets?: readonly string[];
-  /** The modules the base's script imports (same-origin paths), fetched as the shell is read. */
-  modules?: readonly string[];
+  /** The base's script module (a same-origin path): it draws everything into `#app`. */
+  script: string;
+  /** The base's stylesheet (a same-origin path). */
+  stylesheet: string;
 }
 
-/** The shell of a base's pages: the script module `/pages/<base>/app.js` draws everything into `#app`. */
+/** The shell of a base's pages. */
 export function shellHtml(content: ShellContent): string {
   const metas = [
     `<meta name="workbench-base" content="${escapeHtml(content.base)}">`,
@@ -43,7 +43,8 @@ export function shellHtml(content: ShellContent): string {
 <title>${escapeHtml(content.title)}</title>
 ${metas.join('\n')}
 <link rel="icon" href="data:,">
-${(content.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">\n`).join('')}${(content.modules ?? []).map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">\n`).join('')}<script type="module" src="/pages/${escapeHtml(content.base)}/app.js"></script>
+<link rel="stylesheet" href="${escapeHtml(content.stylesheet)}">
+<script type="module" src="${escapeHtml(content.script)}"></script>
 </head>
 <body>
 <div id="app"><p class="loading">Loading ${escapeHtml(content.title)}…</p></div>

@@ -28,11 +28,12 @@ function compiledCli(...args: string[]) {
 beforeAll(() => {
   const built = spawnSync(process.execPath, [join(projectRoot, 'scripts', 'build.mjs'), '--out-dir', outDir], {
     encoding: 'utf8',
-    timeout: 120_000,
+    // the compiler and the bundler, on a shared machine
+    timeout: 300_000,
   });
   expect(built.stderr).toBe('');
   expect(built.status).toBe(0);
-}, 180_000);
+}, 360_000);
 
 afterAll(() => {
   rmSync(work, { recursive: true, force: true });
@@ -76,7 +77,7 @@ async function startCompiledService(extraEnv: Record<string, string> = {}): Prom
 }
 
 describe('compiled build', () => {
-  it('emits JavaScript and copies the non-TypeScript files plugins read beside their code', () => {
+  it('emits JavaScript, copies the non-TypeScript files plugins read beside their code, and bundles the pages', () => {
     expect(existsSync(cliEntry)).toBe(true);
     expect(existsSync(join(outDir, 'plugins', 'hl7-standard', 'index.js'))).toBe(true);
     expect(existsSync(join(outDir, 'plugins', 'hl7-standard', 'definitions', '2.8.json'))).toBe(true);
@@ -118,6 +119,19 @@ describe('compiled build', () => {
       const health = await send(service.bases.monitor!, { path: '/api/health' });
       expect(health.status).toBe(200);
       expect(health.json.status).toBe('healthy');
+      // the pages as the build bundled them beside the compiled plugin: each base's shell names its written files
+      const bundles = join(outDir, 'plugins', 'pages', 'bundles');
+      const manifest = JSON.parse(readFileSync(join(bundles, 'manifest.json'), 'utf8')) as Record<string, { script: string; stylesheet: string }>;
+      for (const base of ['monitor', 'bridge', 'population'] as const) {
+        const shell = await send(service.bases[base]!, { path: '/' });
+        expect(shell.status).toBe(200);
+        for (const name of [manifest[base]!.script, manifest[base]!.stylesheet]) {
+          expect(shell.text, base).toContain(`/pages/assets/${name}"`);
+          const file = await send(service.bases[base]!, { path: `/pages/assets/${name}` });
+          expect(file.status, name).toBe(200);
+          expect(file.text).toBe(readFileSync(join(bundles, base, name), 'utf8'));
+        }
+      }
     } finally {
       expect(await service.stop()).toBe(0);
     }

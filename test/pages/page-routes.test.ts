@@ -1,6 +1,7 @@
 // The pages over HTTP: each base's shell with a strict CSP and no inline script, the real addresses of the three
-// bases in it (never a fixed port), its files served from this service (the view and chart libraries from their npm
-// packages; nothing from a CDN), unknown files refused, and the loopback Host guard.
+// bases in it (never a fixed port), its one bundled script and one stylesheet served from this service under names
+// that change with their content and cached for good (the view and chart libraries inside; nothing from a CDN),
+// unknown files refused, and the loopback Host guard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnalyticsHarness, type MonitorHarness } from '../analytics/analytics-harness.ts';
 
@@ -28,7 +29,7 @@ describe('page routes', () => {
       expect(csp).not.toContain('unsafe-eval');
       const scripts = [...page.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
       expect(scripts.length).toBe(1);
-      expect(scripts[0]?.[1]).toContain(`src="/pages/${base}/app.js"`);
+      expect(scripts[0]?.[1]).toMatch(new RegExp(`src="/pages/assets/${base}-[A-Za-z0-9]+\\.js"`));
       expect(scripts[0]?.[2]?.trim()).toBe('');
       expect(page.text).not.toMatch(/\son[a-z]+=/i);
     }
@@ -44,50 +45,49 @@ describe('page routes', () => {
     for (const link of links) expect(Object.values(h.wb.urls)).toContain(link);
   });
 
-  it('serves every module the pages import, names each in the shell for preloading, the first load under 300 KB', async () => {
-    const shell = (await h.get('/')).text;
-    const preloaded = new Set([...shell.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1] as string));
-    const seen = new Set<string>();
-    const later = new Set<string>();
-    const queue = ['/pages/monitor/app.js', ...[...shell.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1] as string)];
-    let bytes = Buffer.byteLength(shell);
-    while (queue.length > 0) {
-      const path = queue.shift() as string;
-      if (seen.has(path)) continue;
-      seen.add(path);
-      const asset = await h.get(path);
-      expect(asset.status, path).toBe(200);
-      expect(asset.headers['content-type'], path).toMatch(/javascript|css/);
-      expect(asset.headers['x-content-type-options']).toBe('nosniff');
-      bytes += Buffer.byteLength(asset.text);
-      // the libraries are single modules with no import of their own; the pages' modules are read for theirs
-      if (path.startsWith('/pages/vendor/')) continue;
-      for (const [, target] of asset.text.matchAll(/^(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gm)) {
-        // every import is a relative path (no bare package name the browser could not resolve)
-        expect(target, `${path} imports ${target}`).toMatch(/^\.\.?\//);
-        const resolved = new URL(target as string, `http://x${path}`).pathname;
-        // asked for with the shell, not one level of imports after another
-        expect(preloaded, `${resolved} (imported by ${path}) is preloaded`).toContain(resolved);
-        queue.push(resolved);
+  it('serves each base one script and one stylesheet, cached for good, the chart library later, the first load under 150 KB', async () => {
+    const chunks: string[] = [];
+    for (const base of BASES) {
+      const shell = (await h.wb.call(base, { method: 'GET', path: '/' })).text;
+      const script = /<script type="module" src="([^"]+)">/.exec(shell)?.[1] as string;
+      const sheets = [...shell.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1] as string);
+      expect(sheets, base).toHaveLength(1);
+      expect(shell).not.toContain('modulepreload');
+      let bytes = Buffer.byteLength(shell);
+      for (const path of [script, ...sheets]) {
+        const asset = await h.wb.call(base, { method: 'GET', path });
+        expect(asset.status, path).toBe(200);
+        expect(asset.headers['content-type'], path).toMatch(path.endsWith('.js') ? /javascript/ : /css/);
+        expect(asset.headers['x-content-type-options']).toBe('nosniff');
+        expect(asset.headers['cache-control']).toContain('immutable');
+        bytes += Buffer.byteLength(asset.text);
+        // nothing the browser would have to resolve: no bare package name, no other module fetched before the page runs
+        expect(asset.text, path).not.toMatch(/\bimport\s*[^('"\s][^;]*?from\s*['"]/);
+        expect(asset.text, path).not.toMatch(/^import\s*['"]/m);
       }
-      // a module imported when first wanted (the chart library) is served, but not part of the first load
-      for (const [, target] of asset.text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) later.add(new URL(target as string, `http://x${path}`).pathname);
+      expect(bytes, base).toBeLessThan(150 * 1024);
+      const later = [...(await h.wb.call(base, { method: 'GET', path: script })).text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => new URL(m[1] as string, `http://x${script}`).pathname);
+      // only the dashboard imports something later: the chart library, when it first draws a chart
+      expect(later, base).toHaveLength(base === 'monitor' ? 1 : 0);
+      chunks.push(...later);
     }
-    expect(seen.has('/pages/vendor/preact-htm.js')).toBe(true);
-    expect(later.has('/pages/vendor/uplot.js')).toBe(true);
-    expect(preloaded.has('/pages/vendor/uplot.js')).toBe(false);
-    expect((await h.get('/pages/vendor/uplot.js')).status).toBe(200);
-    for (const path of preloaded) expect(seen, `${path} is preloaded and imported`).toContain(path);
-    expect(bytes).toBeLessThan(300 * 1024);
+    const chart = await h.get(chunks[0] as string);
+    expect(chart.status).toBe(200);
+    expect(chart.text).toContain('uplot');
+    expect(chart.headers['cache-control']).toContain('immutable');
   });
 
-  it('refuses a file that is not one of the pages, and another base\'s folder', async () => {
-    expect((await h.get('/pages/shared/../../package.json')).status).not.toBe(200);
-    const unknown = await h.get('/pages/shared/secret.js');
-    expect(unknown.status).toBe(400);
-    expect(unknown.json.error.code).toBe('VALIDATION_FAILED');
-    expect((await h.get('/pages/bridge/app.js')).status).toBe(404);
-    expect((await h.wb.call('bridge', { method: 'GET', path: '/pages/bridge/app.js' })).status).toBe(200);
+  it('refuses a file that is not one of the pages, and another base\'s script', async () => {
+    expect((await h.get('/pages/assets/../../package.json')).status).not.toBe(200);
+    const unknown = await h.get('/pages/assets/secret.js');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.code).toBe('NOT_FOUND');
+    const malformed = await h.get('/pages/assets/..%2Fapp.js');
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.error.code).toBe('VALIDATION_FAILED');
+    const bridgeScript = /<script type="module" src="([^"]+)">/.exec((await h.wb.call('bridge', { method: 'GET', path: '/' })).text)?.[1] as string;
+    expect((await h.wb.call('bridge', { method: 'GET', path: bridgeScript })).status).toBe(200);
+    expect((await h.get(bridgeScript)).status).toBe(404);
   });
 
   it('keeps the loopback Host guard on the pages', async () => {

@@ -1,7 +1,8 @@
 // The dashboard: totals of the last 24 hours, every interface with its state and figures, the messages and failures
 // over time, open alerts and the top errors. Every tile, interface row, alert, error row and chart point opens the
-// message list filtered to it. It changes nothing but alert acknowledgements. The chart library is loaded once the
-// figures and tables are shown (it is the largest script of the pages, and they do not wait for it).
+// message list filtered to it. It changes nothing but alert acknowledgements. The chart's series and its library are
+// loaded once the figures and tables are shown (the library is the largest script of the pages, and they do not wait
+// for either).
 import { html, useEffect, useRef, useState } from '../vendor/preact-htm.js';
 import { api, queryString, useApi } from '../shared/api.js';
 import { setting } from '../shared/bases.js';
@@ -72,8 +73,9 @@ function Chart({ range, ready }) {
   const since = new Date(window.until - hours * 3_600_000).toISOString();
   const until = new Date(window.until).toISOString();
   const query = queryString({ since, until, granularity });
-  const messages = useApi(`/api/monitor/analytics/timeseries${query}&metric=messagesTotal`);
-  const failures = useApi(`/api/monitor/analytics/timeseries${query}&metric=messagesFailed`);
+  // asked for once the figures and tables are shown, so their requests have the service to themselves
+  const messages = useApi(ready ? `/api/monitor/analytics/timeseries${query}&metric=messagesTotal` : null);
+  const failures = useApi(ready ? `/api/monitor/analytics/timeseries${query}&metric=messagesFailed` : null);
   const [chartProblem, setChartProblem] = useState(null);
   useEffect(() => {
     if (!ready || !messages.data || !failures.data || !box.current) return undefined;
