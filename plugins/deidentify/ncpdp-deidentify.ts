@@ -10,6 +10,7 @@ import { patientKey } from './patient-key.ts';
 import { travelXmlWithNeedles } from './xml-travel.ts';
 import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
+import { decodeXmlEntities, escapeXmlText } from '../../kernel/xml-escape.ts';
 
 /** SCRIPT elements whose descendants identify a person. */
 const PERSON_CONTEXTS = new Set(['Patient', 'Prescriber', 'Supervisor', 'Pharmacist', 'BenefitsCoordination', 'FollowUpPrescriber', 'Requester']);
@@ -104,10 +105,6 @@ const KIND_OF: Record<ScriptRule, IdentifierKind> = {
   date: 'date',
 } as Record<ScriptRule, IdentifierKind>;
 
-const decodeXml = (text: string) =>
-  text.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[name] ?? '');
-const encodeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /** De-identifies NCPDP SCRIPT XML and Telecommunication D.0 content. */
 export class NcpdpDeidentifier {
   private readonly scrubber: FreeTextScrubber;
@@ -161,7 +158,7 @@ export class NcpdpDeidentifier {
     const patient = /<(?:\w+:)?Patient[\s>][\s\S]*?<\/(?:\w+:)?Patient>/.exec(content)?.[0] ?? '';
     const pick = (tag: string) => new RegExp(`<(?:\\w+:)?${tag}>([^<]*)<`).exec(patient)?.[1] ?? '';
     const birth = /<(?:\w+:)?DateOfBirth>\s*<(?:\w+:)?Date(?:Time)?>([^<]*)</.exec(patient)?.[1] ?? pick('Date');
-    return patient ? patientKey(decodeXml(pick('LastName')), decodeXml(pick('FirstName')), birth, `script:${pick('LastName')}|${pick('FirstName')}`) : '';
+    return patient ? patientKey(decodeXmlEntities(pick('LastName')), decodeXmlEntities(pick('FirstName')), birth, `script:${pick('LastName')}|${pick('FirstName')}`) : '';
   }
 
   private script(content: string, report: ReportBuilder): string {
@@ -180,13 +177,13 @@ export class NcpdpDeidentifier {
         const inPerson = stack.some((name) => PERSON_CONTEXTS.has(name));
         const isDate = rule === 'date';
         if (SCRIPT_TEXT.has(openLeaf) || (!rule && inPerson)) {
-          const value = decodeXml(text);
+          const value = decodeXmlEntities(text);
           let count = 0;
           const made = this.scrubber.scrub(value, offsetDays, undefined, () => count++);
-          out += count > 0 ? encodeXml(made) : text;
+          out += count > 0 ? escapeXmlText(made) : text;
           if (count > 0) report.add(stack.join('.'), 'freeText');
         } else if (rule && (inPerson || isDate)) {
-          const value = decodeXml(text.trim());
+          const value = decodeXmlEntities(text.trim());
           const old = isDate && stack.includes('DateOfBirth') && inPerson ? ninetyPlusBirthDate(value) : undefined;
           if (old !== undefined) this.pseudonyms.noteDate(value, old, true);
           else if (isDate && stack.includes('DateOfBirth')) this.birthDate = true;
@@ -194,7 +191,7 @@ export class NcpdpDeidentifier {
           this.birthDate = false;
           const path = stack.join('.');
           if (made !== undefined && made !== value) {
-            out += text.replace(text.trim(), encodeXml(made));
+            out += text.replace(text.trim(), escapeXmlText(made));
             report.add(path, KIND_OF[rule] ?? (rule as IdentifierKind));
           } else out += text;
         } else out += text;

@@ -8,6 +8,7 @@
 
 import type { ReportBuilder } from './deidentify-report.ts';
 import { type NeedleSet, replaceNeedles } from './needles.ts';
+import { decodeXmlEntities, escapeXmlAttribute, escapeXmlText } from '../../kernel/xml-escape.ts';
 
 /** What is done with each part of a document. */
 export interface XmlTravelRules {
@@ -21,13 +22,6 @@ export interface XmlTravelRules {
 const MARKUP =
   /<!--([\s\S]*?)-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|<!(?!--)[^>]*>|<(\/?)([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)((?:\s+[^\s=>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*)(\s*\/?)>/g;
 const ATTRIBUTE = /(\s+[^\s=>/]+\s*=\s*)("([^"]*)"|'([^']*)')/g;
-
-const decode = (text: string) =>
-  text.includes('&')
-    ? text.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[name] ?? '')
-    : text;
-const encodeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const encodeAttribute = (text: string) => encodeText(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 function splitName(name: string): string {
   return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Za-z])(\d)/g, '$1 $2').replace(/(\d)([A-Za-z])/g, '$1 $2');
@@ -49,9 +43,9 @@ export function travelXml(xml: string, rules: XmlTravelRules): string {
   };
   const text = (value: string) => {
     if (value.trim() === '') return value;
-    const decoded = decode(value);
+    const decoded = decodeXmlEntities(value);
     const made = rules.text(decoded);
-    return made === decoded ? value : encodeText(made);
+    return made === decoded ? value : escapeXmlText(made);
   };
   let out = '';
   let last = 0;
@@ -69,9 +63,9 @@ export function travelXml(xml: string, rules: XmlTravelRules): string {
     } else if (match[5] !== undefined) {
       const attributes = (match[6] ?? '').replace(ATTRIBUTE, (whole, head: string, _quoted, double?: string, single?: string) => {
         const raw = double ?? single ?? '';
-        const decoded = decode(raw);
+        const decoded = decodeXmlEntities(raw);
         const made = rules.attribute(decoded);
-        return made === decoded ? whole : `${head}"${encodeAttribute(made)}"`;
+        return made === decoded ? whole : `${head}"${escapeXmlAttribute(made)}"`;
       });
       out += `<${match[3]}${match[4] ?? ''}${rename(match[5])}${attributes}${match[7]}>`;
     } else out += match[0];

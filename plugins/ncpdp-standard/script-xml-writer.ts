@@ -2,6 +2,7 @@
  * Writes SCRIPT XML from a small element tree: two-space indentation, attributes in the order given, text
  * escaped. Output is byte-stable for the same tree (generation is seedable and byte-identical).
  */
+import { escapeXmlAttribute } from '../../kernel/xml-escape.ts';
 
 /** An element to write: text content or children, never both. */
 export interface XmlNode {
@@ -11,12 +12,8 @@ export interface XmlNode {
   children?: XmlNode[];
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-/** Escapes text and attribute values. */
-export function escapeXml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
+/** Escapes text and attribute values alike (quotes too, so a value may move between them unchanged). */
+export const escapeXml: (value: string) => string = escapeXmlAttribute;
 
 /** Shorthand for a text element. */
 export function el(name: string, text: string, attributes?: Record<string, string>): XmlNode {

@@ -3,6 +3,7 @@
  * a quote or a line break are quoted, quotes doubled.
  */
 import { join } from 'node:path';
+import { csvQuoted } from '../../kernel/csv.ts';
 import { type CellValue, DEFAULT_TABLES } from './default-patient-schema.ts';
 import { FileSink } from './file-sink.ts';
 import type { PopulationWriter } from './population-writer.ts';
@@ -11,12 +12,7 @@ import type { PopulationWriter } from './population-writer.ts';
 export function csvField(value: CellValue): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  // A plain scan beats a regular expression here: this runs for every field of millions of rows.
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 34 || c === 44 || c === 13 || c === 10) return `"${value.replace(/"/g, '""')}"`;
-  }
-  return value;
+  return csvQuoted(value);
 }
 
 /** Opens one CSV file per default table in `directory`. */

@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { PoolConnection } from 'mysql2/promise';
 import type pg from 'pg';
 import type { Connection as TediousConnection, TYPES } from 'tedious';
+import { csvQuoted } from '../../kernel/csv.ts';
 import type { DatabaseConnection } from './database-connection.ts';
 import type { CellValue } from './default-patient-schema.ts';
 import { insertSql, type Provider, quoteIdentifier } from './sql-dialect.ts';
@@ -32,13 +33,8 @@ function csvCell(value: CellValue): string {
   if (value === null) return '';
   if (typeof value !== 'string') return String(value);
   if (value === '') return '""';
-  // A plain scan: this runs for every field of every seeded row. A backslash is quoted too, so a value `\.` can never
-  // read as COPY's end-of-data line.
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 34 || c === 44 || c === 10 || c === 13 || c === 92) return `"${value.replace(/"/g, '""')}"`;
-  }
-  return value;
+  // A backslash is quoted too, so a value `\.` can never read as COPY's end-of-data line.
+  return csvQuoted(value, true);
 }
 
 /** CSV bytes are written into chunks of this size (a longer row gets a chunk of its own). */

@@ -2,19 +2,13 @@
  * Small FHIR R4 shapes every synthetic FHIR writer uses (the FHIR generator, the population's Bundles, the Patient
  * shape): one definition, so narratives stay valid XHTML and coded values keep one form everywhere.
  */
+import { escapeXmlText } from '../../kernel/xml-escape.ts';
 
 /** A plain JSON object of a FHIR resource or element. */
 export type FhirJson = Record<string, unknown>;
 
 /** Escapes the characters that XHTML text content may not hold as they are (`&`, `<`, `>`). */
-export function escapeXhtml(text: string): string {
-  // Most narratives hold none of them: a plain scan spares three regular-expression passes per resource.
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 38 || c === 60 || c === 62) return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  }
-  return text;
-}
+export const escapeXhtml: (text: string) => string = escapeXmlText;
 
 /**
  * The characters of a JSON string literal holding `text`, without the enclosing quotes: the text itself unless it

@@ -2,7 +2,7 @@
 // numbers untouched, and a stream that yields the same bytes as the whole document.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { csvDocument, csvField, csvStream, formulaSafe } from '../../kernel/csv.ts';
+import { csvDocument, csvField, csvQuoted, csvStream, formulaSafe } from '../../kernel/csv.ts';
 
 /** A strict RFC 4180 reader (quoted fields, doubled quotes, CRLF records), to read back what the writer wrote. */
 function readCsv(text: string): string[][] {
@@ -81,5 +81,16 @@ describe('kernel CSV writer', () => {
     for await (const chunk of csvStream(['name', 'n', 'text'], rows)) chunks.push(Buffer.from(chunk));
     expect(chunks.length).toBeGreaterThan(1);
     expect(Buffer.concat(chunks).toString('utf8')).toBe(csvDocument(['name', 'n', 'text'], rows));
+  });
+});
+
+describe('csvQuoted: data fields without the formula guard', () => {
+  it('quotes what RFC 4180 needs, a backslash only when asked, and never prefixes a formula sign', () => {
+    expect(csvQuoted('-1')).toBe('-1');
+    expect(csvQuoted('=SUM(A1)')).toBe('=SUM(A1)');
+    expect(csvQuoted('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvQuoted('say "hi"')).toBe('"say ""hi"""');
+    expect(csvQuoted('\\.')).toBe('\\.');
+    expect(csvQuoted('\\.', true)).toBe('"\\."');
   });
 });
