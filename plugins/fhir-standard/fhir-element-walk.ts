@@ -156,6 +156,32 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
     });
   }
 
+  /**
+   * ele-1 on primitives: every element has a value or children, so a primitive's `_name` that carries only an `id`
+   * and stands beside no value (`<birthDate id="a"/>` in XML, `"_birthDate": {"id": "a"}` in JSON) fails it.
+   */
+  function checkValueless(object: Record<string, unknown>, key: string, path: string, out: ElementWalkResult): void {
+    const shadow = object[key];
+    const value = object[key.slice(1)];
+    const list = Array.isArray(shadow);
+    const items: unknown[] = list ? shadow : [shadow];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
+      const own = list ? (Array.isArray(value) ? (value as unknown[])[i] : undefined) : value;
+      if (own !== undefined && own !== null) continue;
+      const keys = Object.keys(item);
+      if (keys.length === 0 || keys.some((k) => k !== 'id')) continue;
+      const field = list ? `${path}.${key.slice(1)}[${i}]` : `${path}.${key.slice(1)}`;
+      out.findings.push({
+        field,
+        code: 'CONSTRAINT_FAILED',
+        class: 'nonconformant',
+        message: `${field} fails invariant ele-1: All FHIR elements must have a @value or children (it has only an id)`,
+      });
+    }
+  }
+
   /** A narrative div: well-formed XHTML in its namespace, no active content, only the elements txt-1 allows. */
   function checkNarrative(info: FhirPropertyInfo, value: string, path: string, key: string, out: ElementWalkResult): void {
     const problems = checkNarrativeDiv(value);
@@ -166,7 +192,7 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
         field,
         code: 'NARRATIVE_INVALID',
         // Markup a receiver cannot display, or that runs code when displayed, is refused in every mode.
-        class: problem.kind === 'disallowed' ? 'nonconformant' : 'unreadable',
+        class: problem.kind === 'disallowed' || problem.kind === 'empty' ? 'nonconformant' : 'unreadable',
         message: `${nameField(field, info.elementPath)} ${problem.reason}.`,
       });
     }
@@ -221,7 +247,11 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
     out: ElementWalkResult,
   ): void {
     for (const key of Object.keys(object)) {
-      if (key === 'resourceType' || key.charCodeAt(0) === 95 /* '_' primitive extension */) continue;
+      if (key === 'resourceType') continue;
+      if (key.charCodeAt(0) === 95 /* '_' primitive extension */) {
+        checkValueless(object, key, path, out);
+        continue;
+      }
       const info = definitions.property(typeName, key);
       if (!info) continue; // reported as UNKNOWN_ELEMENT by the structural validation
       const raw = object[key];

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { excerpt } from '../../kernel/text-excerpt.ts';
+import { correctedExpression } from './fhir-invariant-corrections.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { NATIVE_TYPE_INVARIANTS } from './fhir-type-invariants.ts';
 import type { TypeRule } from './fhir-type-rules.ts';
@@ -33,8 +34,8 @@ interface Invariant {
  */
 export const INVARIANTS_NOT_EVALUATED: Readonly<Record<string, string>> = {
   'txt-1': 'checked natively with the narrative rules (fhir-narrative.ts)',
-  'txt-2': 'checked natively: a div with no text content',
-  'ele-1': 'checked natively by the element walk (empty objects and arrays)',
+  'txt-2': 'checked natively: a div with no non-whitespace text and no image',
+  'ele-1': 'checked natively by the element walk (empty objects and arrays, primitives with only an id)',
 };
 
 /**
@@ -120,7 +121,7 @@ export function invariantIndex(): InvariantIndex {
           seen.add(id);
           // `as(T)` on a collection is an error in FHIRPath 2 but R4's own invariants use it so (dom-3); on a collection
           // `ofType(T)` means what they intend, and on a single value the two agree.
-          const expression = constraint.expression.replace(/\.as\(/g, '.ofType(');
+          const expression = correctedExpression(constraint.key, constraint.expression).replace(/\.as\(/g, '.ofType(');
           const compiled = fhirpath.compile({ base: element.path, expression }, model, { traceFn: () => undefined });
           const invariant: Invariant = {
             key: constraint.key,

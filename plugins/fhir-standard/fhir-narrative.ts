@@ -12,8 +12,11 @@
 /** The XHTML namespace a narrative's root `div` declares. */
 export const XHTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
 
-/** What is wrong with a narrative: `malformed` (not XHTML), `active` (executable content), `disallowed` (txt-1). */
-export type NarrativeProblemKind = 'malformed' | 'active' | 'disallowed';
+/**
+ * What is wrong with a narrative: `malformed` (not XHTML), `active` (executable content), `disallowed` (txt-1),
+ * `empty` (txt-2: no non-whitespace text).
+ */
+export type NarrativeProblemKind = 'malformed' | 'active' | 'disallowed' | 'empty';
 
 /** One problem of a narrative, with a sentence saying what and where (a character offset in the div). */
 export interface NarrativeProblem {
@@ -256,6 +259,8 @@ export function checkNarrativeDiv(div: string): NarrativeProblem[] {
   if (!text.startsWith('<div')) return [malformed('the narrative must be one <div> element', 0)];
   const open: string[] = [];
   let rootClosed = false;
+  // txt-2: the narrative SHALL have some non-whitespace content (text, text in a CDATA section, or an image).
+  let hasText = false;
   while (scan.pos < text.length) {
     const lt = text.indexOf('<', scan.pos);
     const textEnd = lt < 0 ? text.length : lt;
@@ -264,6 +269,7 @@ export function checkNarrativeDiv(div: string): NarrativeProblem[] {
       const bad = badReference(text, scan.pos, textEnd);
       if (bad) return [malformed(`the text holds ${bad.what}`, bad.at)];
       if (open.length === 0 && !rootClosed) return [malformed('the narrative must be one <div> element', scan.pos)];
+      if (!hasText && !rootClosed) hasText = text.slice(scan.pos, textEnd).trim() !== '';
     }
     if (lt < 0) break;
     scan.pos = lt;
@@ -277,6 +283,7 @@ export function checkNarrativeDiv(div: string): NarrativeProblem[] {
       if (open.length === 0) return [malformed('a CDATA section lies outside the <div>', lt)];
       const end = text.indexOf(']]>', lt + 9);
       if (end < 0) return [malformed('a CDATA section is not closed', lt)];
+      if (!hasText) hasText = text.slice(lt + 9, end).trim() !== '';
       scan.pos = end + 3;
       continue;
     }
@@ -307,10 +314,15 @@ export function checkNarrativeDiv(div: string): NarrativeProblem[] {
       }
     }
     judgeElement(scan, name, read.attributes);
+    // An image is content too (HL7's validator accepts a narrative that is one <img>).
+    if (!hasText && name.toLowerCase() === 'img') hasText = true;
     if (read.selfClosing) {
       if (open.length === 0) rootClosed = true;
     } else open.push(name);
   }
   if (open.length > 0) return [malformed(`the element <${shown(open[open.length - 1] as string)}> is not closed`, text.length - 1)];
-  return scan.tally.problems();
+  const problems = scan.tally.problems();
+  // Said only of a narrative with nothing else wrong: an empty div holding active content has one problem that matters.
+  if (!hasText && problems.length === 0) problems.push({ kind: 'empty', reason: 'has no text (txt-2: the narrative SHALL have some non-whitespace content)' });
+  return problems;
 }

@@ -64,7 +64,12 @@ const PER_1: NativeInvariant = {
     const start = dateParts(period.start);
     const end = dateParts(period.end);
     if (!start || !end) return true;
-    return dateTimeAtMost(start, end) === false ? `start ${excerpt(String(period.start))} is after end ${excerpt(String(period.end))}` : true;
+    // An invariant holds only when its expression is true: start and end of different precision that agree as far as
+    // both go leave `start <= end` empty, and the invariant unproven (as HL7's validator judges it).
+    const atMost = dateTimeAtMost(start, end);
+    if (atMost === true) return true;
+    const shown = `start ${excerpt(String(period.start))}`;
+    return atMost === false ? `${shown} is after end ${excerpt(String(period.end))}` : `${shown} and end ${excerpt(String(period.end))} differ in precision, so start <= end is undecided`;
   },
 };
 
@@ -85,10 +90,11 @@ const QTY_3: NativeInvariant = {
 const REF_1: NativeInvariant = {
   key: 'ref-1',
   human: 'SHALL have a contained resource if a local reference is provided',
-  // reference.startsWith('#').not() or (reference.substring(1) in %rootResource.contained.id)
+  // reference.startsWith('#').not() or (reference.substring(1) in %rootResource.contained.id), where `#` alone is the
+  // reference to the containing resource (fhir-invariant-corrections.ts)
   holds(reference, root) {
     const target = reference.reference;
-    if (typeof target !== 'string' || !target.startsWith('#')) return true;
+    if (typeof target !== 'string' || !target.startsWith('#') || target === '#') return true;
     const id = target.slice(1);
     const contained = Array.isArray(root.contained) ? (root.contained as unknown[]) : [];
     return contained.some((resource) => (resource as { id?: unknown } | null)?.id === id) ? true : `"${excerpt(target)}" names no contained resource`;
