@@ -6,11 +6,12 @@
  * process), as server time (the request through the base's routing, input check, handler and serialisation, no
  * socket), and as the same query run on the store alone (the query contract in process, the route's own projection,
  * no summaries). The server's p95 is printed beside the store's as a ratio, and against its ceiling (100 ms for a
- * list, 20 ms for a message view) as a ratio too. Cases: the list filtered by interface and status, the failed
- * messages of every interface from a day of the month, a search by MRN, by control id, a `q` word search of the raw
- * text through the full-text index, an error code of one interface, an error code no message holds (every failed
- * message tested), and a message view (beside a read of the same message with its raw text; the view writes its
- * audit record). Every call of a case is made once untimed first, then the three ways in turn, so none of them
+ * list, 20 ms for a message view) as a ratio too, with the processor time of a request each way (which, unlike the
+ * wall clock, does not grow with the load of a shared machine). Cases: the list filtered by interface and status,
+ * the failed messages of every interface from a day of the month, a search by MRN, by control id, a `q` word search
+ * of the raw text through the full-text index, an error code of one interface, an error code no message holds (every
+ * failed message tested), and a message view (beside a read of the same message with its raw text; the view writes
+ * its audit record). Every call of a case is made once untimed first, then the three ways in turn, so none of them
  * reads pages the others left cold. Rows are written straight into the tables of a running service, its indexes
  * made after them (the full-text index follows them as the ingest's rows); ingest has its own bench.
  */
@@ -179,21 +180,32 @@ function p95Of(times: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)];
 }
 
+/** What each way of a case took: its p95 (ms) and its mean processor time per call (ms, every thread of the process). */
+interface Timing {
+  p95Ms: number;
+  cpuMs: number;
+}
+
 /**
- * The p95 of each of `ways` over `runs` calls (each given its run number): every run is first made once untimed
- * (so each way finds the same pages read), then timed by each way in turn.
+ * The p95 and processor time of each of `ways` over `runs` calls (each given its run number): every run is first
+ * made once untimed (so each way finds the same pages read), then timed by each way in turn. Processor time does not
+ * grow with the machine's load as the wall clock does, so it tells the server's own work on a shared machine.
  */
-async function p95s(runs: number, ways: ReadonlyArray<(run: number) => Promise<unknown>>): Promise<number[]> {
+async function timeWays(runs: number, ways: ReadonlyArray<(run: number) => Promise<unknown>>): Promise<Timing[]> {
   for (let i = 0; i < runs; i++) await ways[0](i);
   const times = ways.map(() => [] as number[]);
+  const cpu = ways.map(() => 0);
   for (let i = 0; i < runs; i++) {
     for (let w = 0; w < ways.length; w++) {
+      const used = process.cpuUsage();
       const t = performance.now();
       await ways[w](i);
       times[w].push(performance.now() - t);
+      const spent = process.cpuUsage(used);
+      cpu[w] += (spent.user + spent.system) / 1000;
     }
   }
-  return times.map(p95Of);
+  return times.map((list, w) => ({ p95Ms: p95Of(list), cpuMs: cpu[w] / runs }));
 }
 
 /** Ceilings of the server's p95 (issue 31). */
@@ -260,18 +272,19 @@ async function measure(label: 'sqlite' | 'postgres', postgresUrl: string | undef
       const response = await app.inject({ method: 'GET', url: path, headers: { host } });
       if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode} ${response.body}`);
     };
-    const line = (name: string, ms: number[], ceiling: number, note: string) => {
-      const [httpMs, serverMs, storeMs] = ms;
+    const line = (name: string, [http, server, alone]: Timing[], ceiling: number, note: string) => {
       console.log(
-        `[${label}] ${name.padEnd(16)} server p95 ${serverMs.toFixed(2)} ms beside store alone ${storeMs.toFixed(2)} ms ` +
-          `(${(serverMs / storeMs).toFixed(2)}x); ${(serverMs / ceiling).toFixed(2)} of its ${ceiling} ms ceiling; ` +
-          `HTTP round trip ${httpMs.toFixed(2)} ms${note}`,
+        `[${label}] ${name.padEnd(16)} server p95 ${server.p95Ms.toFixed(2)} ms beside store alone ${alone.p95Ms.toFixed(2)} ms ` +
+          `(${(server.p95Ms / alone.p95Ms).toFixed(2)}x); ${(server.p95Ms / ceiling).toFixed(2)} of its ${ceiling} ms ceiling; ` +
+          `processor ${server.cpuMs.toFixed(2)} ms a request beside ${alone.cpuMs.toFixed(2)} ms; HTTP round trip ${http.p95Ms.toFixed(2)} ms${note}`,
       );
-      figures[`${name}P95Ms`] = round(httpMs);
-      figures[`${name}ServerP95Ms`] = round(serverMs);
-      figures[`${name}StoreP95Ms`] = round(storeMs);
-      figures[`${name}ServerToStore`] = round(serverMs / storeMs);
-      figures[`${name}ServerToCeiling`] = round(serverMs / ceiling);
+      figures[`${name}P95Ms`] = round(http.p95Ms);
+      figures[`${name}ServerP95Ms`] = round(server.p95Ms);
+      figures[`${name}StoreP95Ms`] = round(alone.p95Ms);
+      figures[`${name}ServerToStore`] = round(server.p95Ms / alone.p95Ms);
+      figures[`${name}ServerToCeiling`] = round(server.p95Ms / ceiling);
+      figures[`${name}ServerCpuMs`] = round(server.cpuMs);
+      figures[`${name}StoreCpuMs`] = round(alone.cpuMs);
     };
     const dayOf = (r: number) => `2026-01-${String(1 + (r % 28)).padStart(2, '0')}T00:00:00.000Z`;
     const cases: Array<{ name: string; path: (run: number) => string; filter: (run: number) => MessageFilter; expect: (items: number) => boolean }> = [
@@ -322,7 +335,7 @@ async function measure(label: 'sqlite' | 'postgres', postgresUrl: string | undef
     for (const c of cases) {
       const items = ((await get(c.path(1))).items ?? []).length;
       if (!c.expect(items)) throw new Error(`[${label}] ${c.name}: ${items} messages, not what the data holds`);
-      const ms = await p95s(RUNS, [
+      const ms = await timeWays(RUNS, [
         (r) => get(c.path(r)),
         (r) => serve(c.path(r)),
         (r) => store.queryMessages(c.filter(r), { limit: 50, fields: SUMMARY_FIELDS }),
@@ -330,7 +343,7 @@ async function measure(label: 'sqlite' | 'postgres', postgresUrl: string | undef
       line(c.name, ms, LIST_CEILING_MS, ` (${items} messages)`);
     }
     const idOf = (r: number) => `${((r * 7_919) % (MESSAGES / PER_FILE)) + 1}.${r % PER_FILE}`;
-    const viewMs = await p95s(RUNS, [
+    const viewMs = await timeWays(RUNS, [
       (r) => get(`/api/monitor/messages/${idOf(r)}`),
       (r) => serve(`/api/monitor/messages/${idOf(r)}`),
       (r) => store.getMessage(idOf(r), { include: ['raw'] }),
