@@ -75,15 +75,19 @@ export function scanFhirContent(resource: Record<string, unknown>, content: stri
     }
     if (value === null || typeof value !== 'object') continue;
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: node, key: i });
+      for (let i = value.length - 1; i >= 0; i--) {
+        const item: unknown = value[i];
+        // Without U+FFFD in the text a primitive has nothing to judge: only objects and arrays are visited.
+        if (lookForReplacement || (item !== null && typeof item === 'object')) stack.push({ value: item, parent: node, key: i });
+      }
       continue;
     }
     const keys = Object.keys(value);
-    // Children are pushed last first, so they are visited (and reported) in document order.
-    const children: Pending[] = [];
+    // Children are pushed in document order, then that stretch of the stack is reversed, so they are visited (and
+    // reported) in document order.
+    const firstChild = stack.length;
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k] as string;
-      const child: Pending = { value: (value as Record<string, unknown>)[key], parent: node, key };
       if (key.length > MAX_ELEMENT_NAME) {
         setAsideKeys++;
         if (setAsideKeys <= MAX_KEY_FINDINGS) {
@@ -102,7 +106,7 @@ export function scanFhirContent(resource: Record<string, unknown>, content: stri
       if (INHERITED_NAMES.has(key)) {
         setAsideKeys++;
         if (setAsideKeys <= MAX_KEY_FINDINGS) {
-          const field = pathOf(child, root);
+          const field = pathOf({ value: undefined, parent: node, key }, root);
           findings.push({
             field,
             code: 'UNKNOWN_ELEMENT',
@@ -113,9 +117,14 @@ export function scanFhirContent(resource: Record<string, unknown>, content: stri
         // Its content is no FHIR data: nothing below it is judged.
         continue;
       }
-      children.push(child);
+      const child: unknown = (value as Record<string, unknown>)[key];
+      if (lookForReplacement || (child !== null && typeof child === 'object')) stack.push({ value: child, parent: node, key });
     }
-    for (let c = children.length - 1; c >= 0; c--) stack.push(children[c] as Pending);
+    for (let low = firstChild, high = stack.length - 1; low < high; low++, high--) {
+      const swap = stack[low] as Pending;
+      stack[low] = stack[high] as Pending;
+      stack[high] = swap;
+    }
   }
   if (setAsideKeys > MAX_KEY_FINDINGS) {
     const last = findings[findings.length - 1] as FhirFinding;

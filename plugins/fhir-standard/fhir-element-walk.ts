@@ -8,7 +8,7 @@ import type { BindingChecker } from './fhir-bindings.ts';
 import { CALENDAR_TYPES, calendarProblem } from './fhir-calendar.ts';
 import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
-import type { InvariantChecker } from './fhir-invariants.ts';
+import type { InvariantChecker, InvariantPlace } from './fhir-invariants.ts';
 import { expectedOfType, nameField } from './fhir-issues.ts';
 import { checkNarrativeDiv } from './fhir-narrative.ts';
 import { excerpt } from '../../kernel/text-excerpt.ts';
@@ -246,6 +246,8 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
     isResource: boolean,
     out: ElementWalkResult,
   ): void {
+    // Where the complex values of this object sit (for the type rules), made once and only when one is met.
+    let place: InvariantPlace | undefined;
     for (const key of Object.keys(object)) {
       if (key === 'resourceType') continue;
       if (key.charCodeAt(0) === 95 /* '_' primitive extension */) {
@@ -272,28 +274,48 @@ export function createElementWalker(definitions: FhirDefinitions, bindings: Bind
         }
         continue;
       }
-      const values = many ? (raw as unknown[]) : [raw];
-      for (let i = 0; i < values.length; i++) {
-        const value = values[i];
-        if (value === null || value === undefined) continue;
-        const field = many ? `${path}.${key}[${i}]` : `${path}.${key}`;
-        if (!checkComplexShape(info, value, field, out)) continue;
-        if (info.binding) {
-          const finding = bindings.check(info.binding, info.elementPath, info.type, value, field);
-          if (finding) out.findings.push(finding);
+      if (many) {
+        const list = raw as unknown[];
+        for (let i = 0; i < list.length; i++) {
+          const value = list[i];
+          if (value === null || value === undefined) continue;
+          place ??= { parentType: typeName, parentPath: elementPath, parentIsResource: isResource };
+          walkComplex(info, key, value, `${path}.${key}[${i}]`, resource, container, place, out);
         }
-        const child = value as Record<string, unknown>;
-        if (info.type === 'Reference') checkReference(info, child, field, container, out);
-        if (info.type === 'Resource') {
-          // A contained resource's local references resolve in its container; any other nested resource (a Bundle
-          // entry's, a Parameters value) holds its own contained resources.
-          walkResourceAt(child, field, key === 'contained' ? container : child, key === 'contained', out);
-        } else {
-          invariants?.atValue(child, info.type, info.elementPath, field, resource, container, { parentType: typeName, parentPath: elementPath, parentIsResource: isResource }, out.invariantFindings);
-          walkObject(child, info.type, field, resource, container, info.elementPath, false, out);
-        }
+      } else if (raw !== null && raw !== undefined) {
+        place ??= { parentType: typeName, parentPath: elementPath, parentIsResource: isResource };
+        walkComplex(info, key, raw, `${path}.${key}`, resource, container, place, out);
       }
     }
+  }
+
+  /** One complex value (a data type, a backbone element or a nested resource) of property `key` at `field`. */
+  function walkComplex(
+    info: FhirPropertyInfo,
+    key: string,
+    value: unknown,
+    field: string,
+    resource: Record<string, unknown>,
+    container: Record<string, unknown>,
+    place: InvariantPlace,
+    out: ElementWalkResult,
+  ): void {
+    if (!checkComplexShape(info, value, field, out)) return;
+    if (info.binding) {
+      const finding = bindings.check(info.binding, info.elementPath, info.type, value, field);
+      if (finding) out.findings.push(finding);
+    }
+    const child = value as Record<string, unknown>;
+    if (info.type === 'Reference') checkReference(info, child, field, container, out);
+    if (info.type === 'Resource') {
+      // A contained resource's local references resolve in its container; any other nested resource (a Bundle
+      // entry's, a Parameters value) holds its own contained resources.
+      walkResourceAt(child, field, key === 'contained' ? container : child, key === 'contained', out);
+      return;
+    }
+    const plan = invariants?.planFor(info.elementPath, info.type);
+    if (plan) invariants?.atValue(plan, child, field, resource, container, place, out.invariantFindings);
+    walkObject(child, info.type, field, resource, container, info.elementPath, false, out);
   }
 
   /** `contained`: the resource is one of its container's `contained`. */

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { excerpt } from '../../kernel/text-excerpt.ts';
 import { correctedExpression } from './fhir-invariant-corrections.ts';
 import type { FhirFinding } from './fhir-issues.ts';
-import { NATIVE_TYPE_INVARIANTS } from './fhir-type-invariants.ts';
+import { NATIVE_TYPE_INVARIANTS, type NativeInvariant } from './fhir-type-invariants.ts';
 import type { TypeRule } from './fhir-type-rules.ts';
 
 const require = createRequire(import.meta.url);
@@ -189,6 +189,14 @@ export interface InvariantPlace {
   parentIsResource: boolean;
 }
 
+/** What applies to a value of one element and type: its data type's rules, native invariants and FHIRPath invariants. */
+interface ValuePlan {
+  rule: TypeRule | undefined;
+  native: readonly NativeInvariant[] | undefined;
+  own: readonly Invariant[] | undefined;
+  ofType: readonly Invariant[] | undefined;
+}
+
 /**
  * The invariant checks the element walk (fhir-element-walk.ts) makes as it goes, so a resource is traversed once: at
  * each complex value, the invariants of its element definition and of its data type and the rules of its data type
@@ -198,6 +206,8 @@ export interface InvariantPlace {
 export function createInvariantChecker(typeRules: Readonly<Record<string, TypeRule>> = {}) {
   // Loaded on the first check, not when the adapter is built: the FHIRPath engine and the definitions take a while.
   let loaded: InvariantIndex | undefined;
+  // Per element path, per type: what applies to a value there (null: nothing).
+  const plans = new Map<string, Map<string, ValuePlan | null>>();
   const atRootCache = new Map<string, { plain: readonly Invariant[]; withContained: readonly Invariant[]; containedPlain: readonly Invariant[]; containedWithContained: readonly Invariant[] }>();
 
   /** The root invariants of a resource type, by whether the resource is contained and whether it contains others. */
@@ -227,19 +237,40 @@ export function createInvariantChecker(typeRules: Readonly<Record<string, TypeRu
       const atRoot = rootInvariants(type, isDomain, contained, resource.contained !== undefined);
       if (atRoot.length > 0) checkInvariants(atRoot, resource, field, resource, root, out);
     },
-    /** The rules and invariants of one complex value (not a resource) of element `elementPath` and type `type`. */
+    /**
+     * What {@link atValue} checks on a value of element `elementPath` and type `type`, looked up once per pair and
+     * kept: undefined when nothing applies (most elements), so the walk skips the call and builds no place for it.
+     */
+    planFor(elementPath: string, type: string): ValuePlan | undefined {
+      let byType = plans.get(elementPath);
+      if (!byType) {
+        byType = new Map();
+        plans.set(elementPath, byType);
+      }
+      let plan = byType.get(type);
+      if (plan === undefined) {
+        const invariants = (loaded ??= invariantIndex());
+        const rule = Object.hasOwn(typeRules, type) ? typeRules[type] : undefined;
+        const native = Object.hasOwn(NATIVE_TYPE_INVARIANTS, type) ? NATIVE_TYPE_INVARIANTS[type] : undefined;
+        const own = invariants.at(elementPath);
+        const ofType = type !== elementPath ? invariants.at(type) : undefined;
+        plan = rule || native || own || ofType ? { rule, native, own, ofType } : null;
+        byType.set(type, plan);
+      }
+      return plan ?? undefined;
+    },
+    /** The rules and invariants of one complex value (not a resource), as {@link planFor} planned them. */
     atValue(
+      plan: ValuePlan,
       value: Record<string, unknown>,
-      type: string,
-      elementPath: string,
       field: string,
       resource: Record<string, unknown>,
       root: Record<string, unknown>,
       place: InvariantPlace,
       out: FhirFinding[],
     ): void {
-      typeRules[type]?.(value, field, out, place);
-      const native = NATIVE_TYPE_INVARIANTS[type];
+      plan.rule?.(value, field, out, place);
+      const native = plan.native;
       if (native) {
         for (const check of native) {
           const failure = check.holds(value, root);
@@ -253,11 +284,8 @@ export function createInvariantChecker(typeRules: Readonly<Record<string, TypeRu
           }
         }
       }
-      const invariants = (loaded ??= invariantIndex());
-      const own = invariants.at(elementPath);
-      if (own) checkInvariants(own, value, field, resource, root, out);
-      const ofType = type !== elementPath ? invariants.at(type) : undefined;
-      if (ofType) checkInvariants(ofType, value, field, resource, root, out);
+      if (plan.own) checkInvariants(plan.own, value, field, resource, root, out);
+      if (plan.ofType) checkInvariants(plan.ofType, value, field, resource, root, out);
     },
   };
 }
