@@ -148,12 +148,19 @@ class ProblemTally {
   }
 }
 
-/** Scanner state over one div. */
+/** Scanner state over one div; the tally is made on the first problem (most narratives have none). */
 interface Scan {
   text: string;
   pos: number;
-  tally: ProblemTally;
+  tally: ProblemTally | undefined;
 }
+
+function note(scan: Scan, kind: NarrativeProblemKind, example: string): void {
+  (scan.tally ??= new ProblemTally()).note(kind, example);
+}
+
+/** The attributes of a tag that has none (shared: never written to). */
+const NO_ATTRIBUTES: ReadonlyMap<string, string> = new Map();
 
 function malformed(reason: string, at: number): NarrativeProblem {
   return { kind: 'malformed', reason: `is not well-formed XHTML: ${reason} at character ${at + 1}` };
@@ -198,8 +205,8 @@ function localName(name: string): string {
  * Reads the attributes of a start tag up to `>` or `/>`. Returns the attributes, whether the tag closed itself, or
  * the malformation found.
  */
-function readAttributes(scan: Scan, element: string): { attributes: Map<string, string>; selfClosing: boolean } | NarrativeProblem {
-  const attributes = new Map<string, string>();
+function readAttributes(scan: Scan, element: string): { attributes: ReadonlyMap<string, string>; selfClosing: boolean } | NarrativeProblem {
+  let attributes: Map<string, string> | undefined;
   const text = scan.text;
   for (;;) {
     const before = scan.pos;
@@ -207,11 +214,11 @@ function readAttributes(scan: Scan, element: string): { attributes: Map<string, 
     const code = text.charCodeAt(scan.pos);
     if (code === 62 /* > */) {
       scan.pos++;
-      return { attributes, selfClosing: false };
+      return { attributes: attributes ?? NO_ATTRIBUTES, selfClosing: false };
     }
     if (code === 47 /* / */ && text.charCodeAt(scan.pos + 1) === 62) {
       scan.pos += 2;
-      return { attributes, selfClosing: true };
+      return { attributes: attributes ?? NO_ATTRIBUTES, selfClosing: true };
     }
     if (scan.pos >= text.length) return malformed(`the start tag <${shown(element)}> is not closed`, before);
     if (scan.pos === before) return malformed(`attributes of <${shown(element)}> must be separated by spaces`, scan.pos);
@@ -231,6 +238,7 @@ function readAttributes(scan: Scan, element: string): { attributes: Map<string, 
     }
     const bad = badReference(text, scan.pos + 1, end);
     if (bad) return malformed(`the value of the attribute ${shown(name)} holds ${bad.what}`, bad.at);
+    attributes ??= new Map();
     if (attributes.has(name)) return malformed(`the attribute ${shown(name)} occurs twice on <${shown(element)}>`, nameAt);
     attributes.set(name, text.slice(scan.pos + 1, end));
     scan.pos = end + 1;
@@ -238,14 +246,14 @@ function readAttributes(scan: Scan, element: string): { attributes: Map<string, 
 }
 
 /** Judges an element's name and attributes (its well-formedness is already known). */
-function judgeElement(scan: Scan, name: string, attributes: Map<string, string>): void {
+function judgeElement(scan: Scan, name: string, attributes: ReadonlyMap<string, string>): void {
   const local = localName(name);
-  if (ACTIVE_ELEMENTS.has(local)) scan.tally.note('active', `a <${shown(name)}> element`);
-  else if (!ALLOWED_ELEMENTS.has(local)) scan.tally.note('disallowed', `<${shown(name)}>`);
+  if (ACTIVE_ELEMENTS.has(local)) note(scan, 'active', `a <${shown(name)}> element`);
+  else if (!ALLOWED_ELEMENTS.has(local)) note(scan, 'disallowed', `<${shown(name)}>`);
   for (const [attribute, value] of attributes) {
     const attributeLocal = attribute.toLowerCase();
-    if (attributeLocal.startsWith('on')) scan.tally.note('active', `the event-handler attribute ${shown(attribute)} on <${shown(name)}>`);
-    else if (URL_ATTRIBUTES.has(attributeLocal) && isActiveUrl(value)) scan.tally.note('active', `a script URL in ${shown(attribute)} of <${shown(name)}> ("${shown(value)}")`);
+    if (attributeLocal.startsWith('on')) note(scan, 'active', `the event-handler attribute ${shown(attribute)} on <${shown(name)}>`);
+    else if (URL_ATTRIBUTES.has(attributeLocal) && isActiveUrl(value)) note(scan, 'active', `a script URL in ${shown(attribute)} of <${shown(name)}> ("${shown(value)}")`);
   }
 }
 
@@ -255,7 +263,7 @@ function judgeElement(scan: Scan, name: string, attributes: Map<string, string>)
  */
 export function checkNarrativeDiv(div: string): NarrativeProblem[] {
   const text = div.trim();
-  const scan: Scan = { text, pos: 0, tally: new ProblemTally() };
+  const scan: Scan = { text, pos: 0, tally: undefined };
   if (!text.startsWith('<div')) return [malformed('the narrative must be one <div> element', 0)];
   const open: string[] = [];
   let rootClosed = false;
@@ -321,7 +329,7 @@ export function checkNarrativeDiv(div: string): NarrativeProblem[] {
     } else open.push(name);
   }
   if (open.length > 0) return [malformed(`the element <${shown(open[open.length - 1] as string)}> is not closed`, text.length - 1)];
-  const problems = scan.tally.problems();
+  const problems = scan.tally?.problems() ?? [];
   // Said only of a narrative with nothing else wrong: an empty div holding active content has one problem that matters.
   if (!hasText && problems.length === 0) problems.push({ kind: 'empty', reason: 'has no text (txt-2: the narrative SHALL have some non-whitespace content)' });
   return problems;

@@ -63,6 +63,7 @@ function profileTargets(resource: Record<string, unknown>): ProfileTarget[] {
  * validation and the element walk both see, say, an empty object).
  */
 function withoutDuplicates(findings: FhirFinding[]): FhirFinding[] {
+  if (findings.length < 2) return findings;
   const seen = new Set<string>();
   return findings.filter((f) => {
     const key = f.code === 'INVALID_DATA_TYPE' ? `${f.code} ${f.field}` : `${f.code} ${f.field} ${f.message}`;
@@ -128,8 +129,18 @@ export function createFhirValidator(parts: FhirValidatorParts) {
     return findings;
   }
 
+  // The loaded profiles by canonical URL, rebuilt only when the list itself changes.
+  let indexedProfiles: readonly FhirProfile[] | undefined;
+  let indexedCount = 0;
+  let byUrl = new Map<string, FhirProfile>();
+
   function profileFindings(resource: Record<string, unknown>, explicit: FhirProfile | undefined): { findings: FhirFinding[]; applied: string[] } {
-    const byUrl = new Map(parts.profiles().map((p) => [p.url, p]));
+    const loaded = parts.profiles();
+    if (loaded !== indexedProfiles || loaded.length !== indexedCount) {
+      byUrl = new Map(loaded.map((p) => [p.url, p]));
+      indexedProfiles = loaded;
+      indexedCount = loaded.length;
+    }
     const findings: FhirFinding[] = [];
     const applied = new Set<string>();
     const targets = profileTargets(resource);
