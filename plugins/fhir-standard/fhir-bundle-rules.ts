@@ -2,7 +2,8 @@
  * Rules of a Bundle that go beyond one element (R4 bundle.html): the Bundle's invariants bdl-1 to bdl-12, each at the
  * entry or element that breaks it (all of them: the structural validation stops at an element's first failing
  * invariant, so a document without identifier, date and Composition would hear of one), what a `fullUrl` must be, and
- * the resolution of references inside the Bundle to an entry of a type the element allows.
+ * the resolution of references inside the Bundle (a document's Composition's by the fullUrl rules alone) to one entry
+ * of the type the reference names and the element allows, and at most one `self` link.
  */
 import type { CollectedReference } from './fhir-element-walk.ts';
 import type { FhirFinding } from './fhir-issues.ts';
@@ -95,7 +96,16 @@ function checkFullUrl(entry: EntryLike, fullUrl: string, path: string, definitio
   const resource = entry.resource;
   const tail = restfulTail(fullUrl.split(/[?#]/)[0] as string, definitions);
   if (!tail || !resource || typeof resource.resourceType !== 'string') return;
-  if (resource.resourceType !== tail.type) {
+  if (resource.id === undefined) {
+    findings.push({
+      field,
+      code: 'BUNDLE_RULE_VIOLATED',
+      class: 'nonconformant',
+      message: `${field} "${excerpt(fullUrl)}" is a RESTful URL, but the resource has no id; a RESTful fullUrl ends in the resource's Type/id.`,
+      expected: `a resource with the id "${excerpt(tail.id)}", or a urn:uuid: fullUrl`,
+      actual: 'no id',
+    });
+  } else if (resource.resourceType !== tail.type) {
     findings.push({
       field,
       code: 'BUNDLE_RULE_VIOLATED',
@@ -157,6 +167,18 @@ function checkBundleKind(bundle: Record<string, unknown>, path: string, type: st
   if (bundle.total !== undefined && type !== 'searchset' && type !== 'history') {
     findings.push(invariantFailure(`${path}.total`, 'bdl-1', 'total only when a search or history', `this is a ${type ?? 'Bundle without type'}`));
   }
+  const links = Array.isArray(bundle.link) ? (bundle.link as unknown[]) : [];
+  const selves = links.flatMap((link, index) => ((link as { relation?: unknown } | null)?.relation === 'self' ? [index] : []));
+  for (const index of selves.slice(1)) {
+    findings.push({
+      field: `${path}.link[${index}].relation`,
+      code: 'BUNDLE_RULE_VIOLATED',
+      class: 'nonconformant',
+      message: `${path}.link[${index}] repeats the relation "self" of ${path}.link[${selves[0]}]; a Bundle has at most one self link.`,
+      expected: 'one link with relation self',
+      actual: actualValue('self'),
+    });
+  }
   const first = (entries[0] as EntryLike | undefined)?.resource?.resourceType;
   const firstField = entries.length > 0 ? `${path}.entry[0].resource` : `${path}.entry`;
   const firstFound = typeof first === 'string' ? `the first entry holds ${withArticle(first)}` : 'there is no first resource';
@@ -190,6 +212,7 @@ export function checkBundleRules(bundle: Record<string, unknown>, path: string, 
   const versions = new Map<string, number>();
   const byTail = new Map<string, Entry>();
   const byIndex = new Map<number, Entry>();
+  const fullUrlCount = new Map<string, number>();
 
   entries.forEach((raw, index) => {
     if (!raw || typeof raw !== 'object') return;
@@ -215,6 +238,7 @@ export function checkBundleRules(bundle: Record<string, unknown>, path: string, 
       } else if (first === undefined) {
         versions.set(key, index);
       }
+      fullUrlCount.set(entry.fullUrl, (fullUrlCount.get(entry.fullUrl) ?? 0) + 1);
       if (!byFullUrl.has(entry.fullUrl)) byFullUrl.set(entry.fullUrl, item);
       const tail = HAS_SCHEME.test(entry.fullUrl) && !entry.fullUrl.startsWith('urn:') ? restfulTail(entry.fullUrl, definitions) : undefined;
       if (tail && !byTail.has(`${tail.type}/${tail.id}`)) byTail.set(`${tail.type}/${tail.id}`, item);
@@ -231,12 +255,24 @@ export function checkBundleRules(bundle: Record<string, unknown>, path: string, 
     if (reference.startsWith('#')) continue;
     const at = entryOf.exec(ref.field);
     if (!at) continue;
-    const target = resolve(reference, byIndex.get(Number(at[1])), byFullUrl, byTail, definitions);
+    const from = byIndex.get(Number(at[1]));
+    // A document's Composition is its table of contents: its references must resolve by the fullUrl rules alone.
+    const composition = type === 'document' && from?.index === 0 && !HAS_SCHEME.test(reference);
+    const target = composition ? resolveStrictly(reference, from, byFullUrl, byTail, definitions) : resolve(reference, from, byFullUrl, byTail, definitions);
     if (target) {
-      // A reference that names its type (`Organization/1`) was judged by the element walk already.
-      const named = restfulTail(reference.split('/_history/')[0] as string, definitions);
-      const finding = !named && wrongTargetType(ref, target.resource?.resourceType, `${path}.entry[${target.index}]`);
+      const finding = resolvedTargetFinding(ref, target, path, definitions) ?? (type !== 'history' ? multipleMatches(ref, target, fullUrlCount) : undefined);
       if (finding) findings.push(finding);
+      continue;
+    }
+    if (composition) {
+      findings.push({
+        field: `${ref.field}.reference`,
+        code: 'INVALID_REFERENCE',
+        class: 'nonconformant',
+        message: `${ref.field}.reference "${excerpt(reference)}" does not resolve to an entry of this document: a relative reference resolves against the base of the Composition's RESTful fullUrl.`,
+        expected: 'a reference to an entry of this document',
+        actual: actualValue(reference),
+      });
       continue;
     }
     if (/^urn:(uuid|oid):/i.test(reference)) {
@@ -271,4 +307,45 @@ function resolve(reference: string, from: Entry | undefined, byFullUrl: Map<stri
   if (HAS_SCHEME.test(reference)) return byFullUrl.get(reference) ?? byFullUrl.get(unversioned);
   const base = from?.fullUrl && HAS_SCHEME.test(from.fullUrl) ? restfulTail(from.fullUrl, definitions)?.base : undefined;
   return (base !== undefined ? byFullUrl.get(`${base}/${unversioned}`) : undefined) ?? byTail.get(unversioned);
+}
+
+/**
+ * {@link resolve} by the fullUrl rules only: from an entry without a RESTful fullUrl, `Type/id` finds an entry only
+ * when the referring entry has no fullUrl at all.
+ */
+function resolveStrictly(reference: string, from: Entry | undefined, byFullUrl: Map<string, Entry>, byTail: Map<string, Entry>, definitions: BundleDefinitions): Entry | undefined {
+  if (from?.fullUrl === undefined) return resolve(reference, from, byFullUrl, byTail, definitions);
+  const base = HAS_SCHEME.test(from.fullUrl) ? restfulTail(from.fullUrl, definitions)?.base : undefined;
+  return base !== undefined ? byFullUrl.get(`${base}/${reference.split('/_history/')[0] as string}`) : undefined;
+}
+
+/** A target of a type the element does not allow, or (for `Type/id`) not of the type the reference names. */
+function resolvedTargetFinding(ref: CollectedReference, target: Entry, path: string, definitions: BundleDefinitions): FhirFinding | undefined {
+  const where = `${path}.entry[${target.index}]`;
+  const actual = target.resource?.resourceType;
+  // A reference that names its type (`Organization/1`) had that type judged by the element walk already.
+  const named = restfulTail(ref.reference.split('/_history/')[0] as string, definitions);
+  if (!named) return wrongTargetType(ref, actual, where);
+  if (typeof actual !== 'string' || actual === named.type) return undefined;
+  return {
+    field: `${ref.field}.reference`,
+    code: 'INVALID_REFERENCE',
+    class: 'nonconformant',
+    message: `${ref.field}.reference "${excerpt(ref.reference)}" names ${withArticle(named.type)}, but resolves to ${where}, ${withArticle(actual)}.`,
+    expected: withArticle(named.type),
+    actual: actualValue(actual),
+  };
+}
+
+/** A reference without a version that matches entries of several versions of one resource cannot say which it means. */
+function multipleMatches(ref: CollectedReference, target: Entry, fullUrlCount: Map<string, number>): FhirFinding | undefined {
+  if (ref.reference.includes('/_history/') || target.fullUrl === undefined || (fullUrlCount.get(target.fullUrl) ?? 0) < 2) return undefined;
+  return {
+    field: `${ref.field}.reference`,
+    code: 'INVALID_REFERENCE',
+    class: 'nonconformant',
+    message: `${ref.field}.reference "${excerpt(ref.reference)}" matches ${fullUrlCount.get(target.fullUrl)} entries of the Bundle (versions of ${excerpt(target.fullUrl)}); a reference to one of them names its version (/_history/).`,
+    expected: 'a reference that matches one entry',
+    actual: actualValue(ref.reference),
+  };
 }

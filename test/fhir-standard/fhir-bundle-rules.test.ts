@@ -229,3 +229,75 @@ describe('document and message Bundles', () => {
     expect(listed(result.errors)).toEqual(['CONSTRAINT_FAILED Bundle.entry[0].search', 'CONSTRAINT_FAILED Bundle.total']);
   });
 });
+
+describe('references resolved as HL7 resolves them (R4 bundle.html, "Resolving references in Bundles")', () => {
+  const composition = (author: string, extra: Record<string, unknown> = {}) => ({
+    resourceType: 'Composition',
+    text: NARRATIVE,
+    status: 'final',
+    type: { coding: [{ system: 'http://loinc.org', code: '28655-9' }] },
+    date: '2013-02-01T12:30:02Z',
+    author: [{ reference: author }],
+    title: 'Discharge Summary',
+    ...extra,
+  });
+  const organization = (id?: string) => ({ resourceType: 'Organization', text: NARRATIVE, ...(id ? { id } : {}), name: 'Clinic' });
+
+  it('resolves a Composition\'s relative reference against its RESTful base, not by Type/id from a urn:uuid: fullUrl', async () => {
+    const restful = await validate(documentBundle({}, [
+      { fullUrl: 'http://example.org/fhir/Composition/1', resource: composition('Organization/666', { id: '1' }) },
+      { fullUrl: 'http://example.org/fhir/Organization/666', resource: organization('666') },
+    ]));
+    expect(listed(restful.errors)).toEqual([]);
+    const urn = await validate(documentBundle({}, [
+      { fullUrl: uuid(1), resource: composition('Organization/666') },
+      { fullUrl: uuid(2), resource: organization('666') },
+    ]));
+    expect(listed(urn.errors)).toEqual(['INVALID_REFERENCE Bundle.entry[0].resource.author[0].reference']);
+  });
+
+  it('requires the id a RESTful fullUrl names', async () => {
+    const result = await validate(documentBundle({}, [
+      { fullUrl: 'http://example.org/fhir/Composition/1', resource: composition('Organization/666', { id: '1' }) },
+      { fullUrl: 'http://example.org/fhir/Organization/666', resource: organization() },
+    ]));
+    expect(listed(result.errors)).toEqual(['BUNDLE_RULE_VIOLATED Bundle.entry[1].fullUrl']);
+  });
+
+  it('reports a Type/id reference that resolves to an entry of another type', async () => {
+    const bundle = (type: string) => ({
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        { fullUrl: 'http://example.org/fhir/Patient/1', resource: { resourceType: 'Patient', id: '1', generalPractitioner: [{ reference: `${type}/5` }] } },
+        { fullUrl: `http://example.org/fhir/${type}/5`, resource: type === 'Practitioner' ? { resourceType: 'Practitioner', id: '5' } : organization('5') },
+      ],
+    });
+    expect(listed((await validate(bundle('Practitioner'))).errors)).toEqual([]);
+    const wrong = await validate({ ...bundle('Practitioner'), entry: [bundle('Practitioner').entry[0], { fullUrl: 'http://example.org/fhir/Practitioner/5', resource: organization('5') }] });
+    expect(listed(wrong.errors)).toContain('INVALID_REFERENCE Bundle.entry[0].resource.generalPractitioner[0].reference');
+  });
+
+  it('reports a reference without version that matches several versions of one resource', async () => {
+    const observation = (versionId: string) => ({
+      fullUrl: 'http://example.org/fhir/Observation/o',
+      resource: { resourceType: 'Observation', id: 'o', meta: { versionId }, text: NARRATIVE, status: 'final', code: { text: 'weight' } },
+    });
+    const bundle = (reference: string) => documentBundle({}, [
+      { fullUrl: 'http://example.org/fhir/Composition/1', resource: composition('Organization/666', { id: '1', section: [{ title: 'Results', text: NARRATIVE, entry: [{ reference }] }] }) },
+      { fullUrl: 'http://example.org/fhir/Organization/666', resource: organization('666') },
+      observation('1'),
+      observation('2'),
+    ]);
+    expect(listed((await validate(bundle('Observation/o/_history/2'))).errors)).toEqual([]);
+    expect(listed((await validate(bundle('Observation/o'))).errors)).toEqual(['INVALID_REFERENCE Bundle.entry[0].resource.section[0].entry[0].reference']);
+  });
+});
+
+describe('Bundle.link', () => {
+  it('allows one self link, not two', async () => {
+    const bundle = (relations: string[]) => ({ resourceType: 'Bundle', type: 'searchset', link: relations.map((relation, i) => ({ relation, url: `http://example.org/fhir/Patient?page=${i}` })) });
+    expect(listed((await validate(bundle(['self', 'next']))).errors)).toEqual([]);
+    expect(listed((await validate(bundle(['self', 'self']))).errors)).toEqual(['BUNDLE_RULE_VIOLATED Bundle.link[1].relation']);
+  });
+});
