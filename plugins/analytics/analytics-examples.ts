@@ -2,7 +2,7 @@
  * Example requests and answers of the analytics routes, shown in the monitor base's OpenAPI document (the docs page
  * pre-fills "Try it out" with them). The story: the Epic ADT feed of the monitor's examples on a January morning.
  */
-import { type ReportFacts, reportHtml } from './report-rendering.ts';
+import { type Alert, type MonitorReport, renderReportHtml } from '../monitor/api.ts';
 
 const INTERFACE_ID = '5f0c2a7e-3b1d-4c8e-9a61-2d4f7b9e1c30';
 const parts = (messages: number, failed: number) => ({
@@ -14,7 +14,7 @@ const parts = (messages: number, failed: number) => ({
   clockSkew: 0,
 });
 
-const ALERT = {
+const ALERT: Alert = {
   id: '9eaf3941-fc4f-4ca0-9d01-ca14f64ecfa4',
   interfaceId: INTERFACE_ID,
   interfaceName: 'ADT inbound (Epic)',
@@ -47,23 +47,68 @@ const SCHEDULE = {
 };
 
 /** The report of the example window (a day to 10:00): the figures the HTML example answer is rendered from. */
-const REPORT: ReportFacts = {
+const WINDOW_START = '2026-01-14T10:00:00.000Z';
+const WINDOW_END = '2026-01-15T10:00:00.000Z';
+const LAST_MESSAGE_AT = '2026-01-15T09:58:41.207Z';
+const REPORT: MonitorReport = {
   generatedAt: '2026-01-15T10:00:00.318Z',
-  windowStart: '2026-01-14T10:00:00.000Z',
-  windowEnd: '2026-01-15T10:00:00.000Z',
+  sinceHours: 24,
+  windowStart: WINDOW_START,
+  windowEnd: WINDOW_END,
   overallState: 'degraded',
   totals: { messages: 3210, failed: 7, interfaces: 1 },
   interfaces: [
     {
-      status: { interfaceId: INTERFACE_ID, name: 'ADT inbound (Epic)', state: 'degraded', lastMessageAt: '2026-01-15T09:58:41.207Z' },
-      metrics: { messagesTotal: 3210, messagesFailed: 7, errorRate: 7 / 3210, p99LatencyMs: 5120 },
+      status: {
+        interfaceId: INTERFACE_ID,
+        name: 'ADT inbound (Epic)',
+        enabled: true,
+        state: 'degraded',
+        reason: 'error rate 7.1 % over the last 15 minutes (warning at 5 %)',
+        lastMessageAt: LAST_MESSAGE_AT,
+        openAlerts: [ALERT],
+      },
+      metrics: {
+        interfaceId: INTERFACE_ID,
+        sinceHours: 24,
+        windowStart: WINDOW_START,
+        windowEnd: WINDOW_END,
+        messagesTotal: 3210,
+        messagesSuccessful: 3203,
+        messagesFailed: 7,
+        successRate: 3203 / 3210,
+        averageLatencyMs: 1800,
+        p99LatencyMs: 5120,
+        staleLatency: 0,
+        clockSkew: 0,
+        totalMessagesProcessed: 3210,
+        totalErrors: 7,
+        totalSuccesses: 3203,
+        errorRate: 7 / 3210,
+        lastMessageAt: LAST_MESSAGE_AT,
+        startedAt: '2026-01-12T08:15:42.118Z',
+        uptimeSeconds: 265_458,
+        hourlyBreakdown: [],
+      },
       topErrors: [
-        { code: 'REQUIRED_FIELD_MISSING', field: 'PID.5', count: 5, exampleControlIds: ['MSG00412', 'MSG00418', 'MSG00431'] },
-        { code: 'INVALID_DATE', field: 'PID.7', count: 2, exampleControlIds: ['MSG00377', 'MSG00402'] },
+        {
+          code: 'REQUIRED_FIELD_MISSING',
+          field: 'PID.5',
+          count: 5,
+          example: 'PID.5 (Patient Name) is required in ADT^A01 v2.5.1 but is empty.',
+          exampleControlIds: ['MSG00412', 'MSG00418', 'MSG00431'],
+        },
+        {
+          code: 'INVALID_DATE',
+          field: 'PID.7',
+          count: 2,
+          example: 'PID.7 (Date/Time of Birth) "19801332" is not a valid date.',
+          exampleControlIds: ['MSG00377', 'MSG00402'],
+        },
       ],
     },
   ],
-  alerts: [{ interfaceName: ALERT.interfaceName, severity: ALERT.severity, title: ALERT.title, triggeredAt: ALERT.triggeredAt, acknowledgedAt: null }],
+  alerts: [ALERT],
 };
 
 /** Examples by route. */
@@ -168,7 +213,7 @@ export const ANALYTICS_EXAMPLES = {
       `2026-01-15T07:00:00.000Z,${INTERFACE_ID},oneHour,messagesTotal,131,131,1,130\r\n` +
       `2026-01-15T08:00:00.000Z,${INTERFACE_ID},oneHour,messagesTotal,140,140,0,140\r\n`,
   },
-  generate: { body: { format: 'html', since: '2026-01-14T10:00:00Z' }, response: reportHtml(REPORT) },
+  generate: { body: { format: 'html', since: '2026-01-14T10:00:00Z' }, response: renderReportHtml(REPORT) },
   schedule: {
     body: { frequency: 'daily', format: 'html', recipients: ['integration-team@hospital.example'], hour: 7, timeZone: 'Europe/Berlin' },
     response: SCHEDULE,

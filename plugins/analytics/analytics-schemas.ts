@@ -1,8 +1,8 @@
 /** Response schemas of the analytics routes (they feed the monitor base's OpenAPI document). */
 import { z } from 'zod';
-import { ROLLUP_DIMENSIONS, ROLLUP_METRICS, alertSchema } from '../monitor/api.ts';
+import { REPORT_FORMATS, ROLLUP_DIMENSIONS, ROLLUP_METRICS, alertSchema } from '../monitor/api.ts';
 import { GRANULARITIES } from './time-window.ts';
-import { REPORT_FORMATS, REPORT_FREQUENCIES } from './report-schedules.ts';
+import { REPORT_FREQUENCIES } from './report-schedules.ts';
 
 const parts = {
   messages: z.number(),

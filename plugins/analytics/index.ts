@@ -25,7 +25,7 @@ export const plugin: PluginModule<AnalyticsConfig> = {
     context.registerErrors(analyticsErrors.catalogue);
     await context.storage.migrate(analyticsMigrations);
     const monitor = resolveService(context.container, MONITOR_SERVICE);
-    // the report is built by the monitor (its contract's buildReport) and rendered here
+    // the report is built and rendered by the monitor (its contract's buildReport and renderReport)
     const buildReport: ReportBuilder = (window) => monitor.buildReport(window);
     const dashboards = new DashboardEngine(monitor, loadDashboardTemplates(join(context.directory, 'dashboards')));
     const schedules = new ReportScheduleStore(context.storage.db, clock);

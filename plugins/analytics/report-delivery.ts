@@ -16,11 +16,11 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { JobScheduler, ScheduledJob } from '../../kernel/scheduler.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import type { MailSender, ReportMail } from './report-mailer.ts';
-import { renderReport, reportHtml, reportText, type ReportFacts } from './report-rendering.ts';
+import { renderReport, renderReportHtml, renderReportText, type MonitorReport } from '../monitor/api.ts';
 import type { ReportSchedule, ReportScheduleStore } from './report-schedules.ts';
 
 /** Builds the monitor's report of a window (the monitor's `buildReport`). */
-export type ReportBuilder = (window: { since: Date; until: Date; interfaceIds?: string[] }) => Promise<ReportFacts>;
+export type ReportBuilder = (window: { since: Date; until: Date; interfaceIds?: string[] }) => Promise<MonitorReport>;
 
 /** Retry settings of a delivery. */
 export interface DeliverySettings {
@@ -139,13 +139,13 @@ export class ReportDelivery {
    * The mail of a schedule's report: always an HTML body with the figures and a text alternative (a text schedule
    * gets the text only); a csv or json schedule also gets the report attached in that format.
    */
-  mailOf(schedule: ReportSchedule, report: ReportFacts): ReportMail {
+  mailOf(schedule: ReportSchedule, report: MonitorReport): ReportMail {
     const attached = schedule.format === 'csv' || schedule.format === 'json' ? renderReport(report, schedule.format) : undefined;
     return {
       to: schedule.recipients,
       subject: `Interface report (${schedule.frequency}) ${report.windowStart.slice(0, 10)} to ${report.windowEnd.slice(0, 10)}: ${report.totals.messages} messages, ${report.totals.failed} failed`,
-      text: reportText(report),
-      ...(schedule.format === 'text' ? {} : { html: reportHtml(report) }),
+      text: renderReportText(report),
+      ...(schedule.format === 'text' ? {} : { html: renderReportHtml(report) }),
       attachments: attached ? [{ filename: attached.fileName, content: attached.body, contentType: attached.contentType }] : [],
     };
   }

@@ -7,14 +7,13 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { timestampInput } from '../../kernel/http/input-validation.ts';
-import { monitorReportSchema } from '../monitor/api.ts';
+import { monitorReportSchema, renderReport, REPORT_FORMATS } from '../monitor/api.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
 import { ANALYTICS_EXAMPLES } from './analytics-examples.ts';
 import { scheduleSchema } from './analytics-schemas.ts';
 import { cronOf, type ReportBuilder, type ReportDelivery } from './report-delivery.ts';
-import { renderReport } from './report-rendering.ts';
-import { REPORT_FORMATS, REPORT_FREQUENCIES, type ReportSchedule, type ReportScheduleStore } from './report-schedules.ts';
+import { REPORT_FREQUENCIES, type ReportSchedule, type ReportScheduleStore } from './report-schedules.ts';
 import { resolveWindow } from './time-window.ts';
 
 /** What the report routes use. */

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Migration } from 'kysely';
 import type { Clock } from '../../kernel/clock.ts';
+import type { ReportFormat } from '../monitor/api.ts';
 
 /** How often a report is sent. */
 export const REPORT_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
@@ -13,11 +14,6 @@ export const REPORT_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
 /** One of {@link REPORT_FREQUENCIES}. */
 export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
 
-/** Formats a report is generated in. */
-export const REPORT_FORMATS = ['html', 'json', 'csv', 'text'] as const;
-
-/** One of {@link REPORT_FORMATS}. */
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** A stored schedule as the routes answer it. */
 export interface ReportSchedule {

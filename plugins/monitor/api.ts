@@ -558,6 +558,10 @@ export type SeriesStep = 'minute' | 'hour' | 'day';
 
 export { ROLLUP_METRICS, rollupMetricValue } from './rollup-metric.ts';
 export type { MetricParts, RollupMetric } from './rollup-metric.ts';
+export { REPORT_CSV_COLUMNS, REPORT_FORMATS, renderReport } from './report-rendering.ts';
+export type { RenderedReport, ReportFormat } from './report-rendering.ts';
+export { renderReportHtml } from './report-html.ts';
+export { renderReportText } from './report-text.ts';
 import type { RollupMetric } from './rollup-metric.ts';
 
 /** Dimensions a top-N ranks by. */

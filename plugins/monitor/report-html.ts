@@ -50,7 +50,7 @@ function interfaceSection(entry: InterfaceReport): string {
     ? `<table><thead><tr><th>count</th><th>code</th><th>field</th><th>example</th></tr></thead><tbody>${entry.topErrors
         .map(
           (e) =>
-            `<tr><td class="num">${e.count}</td><td><code>${escapeHtml(e.code)}</code></td><td><code>${escapeHtml(e.field)}</code></td><td>${escapeHtml(e.example)}</td></tr>`,
+            `<tr><td class="num">${e.count}</td><td><code>${escapeHtml(e.code)}</code></td><td><code>${escapeHtml(e.field)}</code></td><td>${escapeHtml(e.example)}${e.exampleControlIds.length ? `<br><span class="muted">e.g. ${escapeHtml(e.exampleControlIds.join(', '))}</span>` : ''}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '<p class="muted">No failed messages in the window.</p>';

@@ -1,4 +1,4 @@
-// Unit tests of the analytics engines: windows and buckets, template files, report rendering, the sliced CSV export
+// Unit tests of the analytics engines: windows and buckets, template files, the sliced CSV export
 // and the delivery's retries with back-off, against the in-memory monitor of the test kit (test/kit/in-memory-monitor.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,13 +12,13 @@ import type { AnalyticsSource } from '../../plugins/analytics/analytics-source.t
 import { loadDashboardTemplates } from '../../plugins/analytics/dashboard-templates.ts';
 import { cronOf, ReportDelivery, reportWindow } from '../../plugins/analytics/report-delivery.ts';
 import type { MailSender, ReportMail } from '../../plugins/analytics/report-mailer.ts';
-import { renderReport, type ReportFacts } from '../../plugins/analytics/report-rendering.ts';
 import type { ReportSchedule, ReportScheduleStore } from '../../plugins/analytics/report-schedules.ts';
 import { seriesRows } from '../../plugins/analytics/series-csv.ts';
 import { alertMatches, messageFilterOf, QUERY_FILTER_KEYS, queryFiltersSchema } from '../../plugins/analytics/query-filters.ts';
 import { bucketCount, checkPoints, resolveWindow } from '../../plugins/analytics/time-window.ts';
 import { Scheduler } from '../../kernel/scheduler.ts';
 import { InMemoryMonitor } from '../kit/in-memory-monitor.ts';
+import { sampleReport } from '../kit/monitor-report.ts';
 
 const templatesDir = resolve(import.meta.dirname, '../../plugins/analytics/dashboards');
 
@@ -69,43 +69,7 @@ describe('dashboard templates', () => {
   });
 });
 
-const hostile = '<img src=x onerror=alert(1)>';
-const report: ReportFacts = {
-  generatedAt: '2026-06-10T12:00:00.000Z',
-  windowStart: '2026-06-09T12:00:00.000Z',
-  windowEnd: '2026-06-10T12:00:00.000Z',
-  overallState: 'degraded',
-  totals: { messages: 1234, failed: 56, interfaces: 1 },
-  interfaces: [
-    {
-      status: { interfaceId: 'i1', name: hostile, state: 'degraded', lastMessageAt: '2026-06-10T11:59:00.000Z' },
-      metrics: { messagesTotal: 1234, messagesFailed: 56, errorRate: 56 / 1234, p99LatencyMs: 5120 },
-      topErrors: [{ code: 'REQUIRED_FIELD_MISSING', field: 'PID.3', count: 56 }],
-    },
-  ],
-  alerts: [{ interfaceName: hostile, severity: 'warning', title: '=HYPERLINK("x")', triggeredAt: '2026-06-10T09:00:00.000Z', acknowledgedAt: null }],
-};
-
-describe('report rendering', () => {
-  it('renders HTML with the figures and every value escaped', () => {
-    const html = renderReport(report, 'html');
-    expect(html.contentType).toContain('text/html');
-    expect(html.body).toContain('1234');
-    expect(html.body).toContain('4.5 %');
-    expect(html.body).not.toContain('<img');
-    expect(html.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
-  });
-
-  it('renders CSV one row per interface, formula-safe, and text and JSON with the same figures', () => {
-    const csv = renderReport(report, 'csv');
-    expect(csv.fileName).toBe('report-20260609T1200Z-20260610T1200Z.csv');
-    const lines = csv.body.split('\r\n');
-    expect(lines[0]).toBe('interfaceId,interfaceName,state,messages,failed,errorRate,p99LatencyMs,lastMessageAt,windowStart,windowEnd');
-    expect(lines[1]).toContain(',1234,56,');
-    expect(renderReport(report, 'text').body).toContain('1234 messages, 56 failed (4.5 %)');
-    expect(JSON.parse(renderReport(report, 'json').body)).toEqual(report);
-  });
-});
+const report = sampleReport();
 
 describe('sliced CSV export', () => {
   it('reads a long window slice by slice with every bucket once, in order', async () => {

@@ -50,7 +50,7 @@ describe('reports', () => {
     expect(html.headers['content-type']).toContain('text/html');
     expect(html.headers['content-disposition']).toMatch(/^attachment; filename="report-.+\.html"$/);
     expect(html.text).toContain('ADT &lt;feed&gt;');
-    expect(html.text).toContain('<strong>42</strong>');
+    expect(html.text).toContain('42 messages, 2 failed');
     // the top errors with example control ids, as the monitor's report has them
     expect(html.text).toContain('REQUIRED_FIELD_MISSING');
     expect(html.text).toMatch(/e\.g\. BAD[01]/);
@@ -60,12 +60,12 @@ describe('reports', () => {
     expect(csv.text.split('\r\n')[1]).toContain(`${feed},ADT <feed>,`);
     expect(csv.text.split('\r\n')[1]).toContain(',42,2,');
     const text = await h.post('/api/monitor/analytics/reports/generate', { format: 'text', since: '2026-06-10T11:00:00Z' });
-    expect(text.text).toContain('Messages: 2, failed: 2');
+    expect(text.text).toContain('2 messages, 2 failed');
     // durations in the unit a person reads (the messages' latency is 1,000 ms), raw milliseconds only in JSON
     const day = await h.post('/api/monitor/analytics/reports/generate', { format: 'text' });
     expect(day.text).toContain('p99 1 s');
     expect(day.text).not.toMatch(/\d ms\b/);
-    expect(html.text).toContain('>1 s</td>');
+    expect(html.text).toContain('<dd>1 s</dd>');
     expect(html.text).not.toMatch(/\d ms</);
     expect((await h.post('/api/monitor/analytics/reports/generate', { format: 'pdf' })).status).toBe(400);
     expect((await h.post('/api/monitor/analytics/reports/generate', { interfaceIds: ['nope'] })).status).toBe(404);
@@ -116,7 +116,7 @@ describe('reports', () => {
     expect(sent[0].from).toBe('workbench@hospital.example');
     expect(sent[0].subject).toContain('42 messages, 2 failed');
     const html = sent[0].parts.find((p) => p.contentType === 'text/html');
-    expect(html?.body).toContain('<strong>42</strong>');
+    expect(html?.body).toContain('42 messages, 2 failed');
     const csv = sent[0].parts.find((p) => p.fileName?.endsWith('.csv'));
     expect(csv?.body.split('\r\n')[0]).toBe('interfaceId,interfaceName,state,messages,failed,errorRate,p99LatencyMs,lastMessageAt,windowStart,windowEnd');
     expect(csv?.body).toContain(',42,2,');
