@@ -2,7 +2,7 @@
  * Example requests and answers of the analytics routes, shown in the monitor base's OpenAPI document (the docs page
  * pre-fills "Try it out" with them). The story: the Epic ADT feed of the monitor's examples on a January morning.
  */
-import { type Alert, type MonitorReport, renderReportHtml } from '../monitor/api.ts';
+import type { Alert, MonitorReport } from '../monitor/api.ts';
 
 const INTERFACE_ID = '5f0c2a7e-3b1d-4c8e-9a61-2d4f7b9e1c30';
 const parts = (messages: number, failed: number) => ({
@@ -46,7 +46,7 @@ const SCHEDULE = {
   cron: '0 7 * * *',
 };
 
-/** The report of the example window (a day to 10:00): the figures the HTML example answer is rendered from. */
+/** The report of the example window (a day to 10:00), as the JSON format answers it. */
 const WINDOW_START = '2026-01-14T10:00:00.000Z';
 const WINDOW_END = '2026-01-15T10:00:00.000Z';
 const LAST_MESSAGE_AT = '2026-01-15T09:58:41.207Z';
@@ -213,7 +213,7 @@ export const ANALYTICS_EXAMPLES = {
       `2026-01-15T07:00:00.000Z,${INTERFACE_ID},oneHour,messagesTotal,131,131,1,130\r\n` +
       `2026-01-15T08:00:00.000Z,${INTERFACE_ID},oneHour,messagesTotal,140,140,0,140\r\n`,
   },
-  generate: { body: { format: 'html', since: '2026-01-14T10:00:00Z' }, response: renderReportHtml(REPORT) },
+  generate: { body: { format: 'json', since: '2026-01-14T10:00:00Z' }, response: REPORT },
   schedule: {
     body: { frequency: 'daily', format: 'html', recipients: ['integration-team@hospital.example'], hour: 7, timeZone: 'Europe/Berlin' },
     response: SCHEDULE,

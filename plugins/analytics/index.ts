@@ -12,7 +12,7 @@ import { analyticsErrors } from './analytics-errors.ts';
 import { registerAnalyticsRoutes } from './analytics-routes.ts';
 import { DashboardEngine } from './dashboard-engine.ts';
 import { loadDashboardTemplates } from './dashboard-templates.ts';
-import { ReportDelivery, type ReportBuilder } from './report-delivery.ts';
+import { ReportDelivery, type ReportBuilder, type ReportRenderer } from './report-delivery.ts';
 import { SmtpMailer } from './report-mailer.ts';
 import { registerReportRoutes } from './report-routes.ts';
 import { ReportScheduleStore, analyticsMigrations } from './report-schedules.ts';
@@ -27,6 +27,7 @@ export const plugin: PluginModule<AnalyticsConfig> = {
     const monitor = resolveService(context.container, MONITOR_SERVICE);
     // the report is built and rendered by the monitor (its contract's buildReport and renderReport)
     const buildReport: ReportBuilder = (window) => monitor.buildReport(window);
+    const renderReport: ReportRenderer = (report, format) => monitor.renderReport(report, format);
     const dashboards = new DashboardEngine(monitor, loadDashboardTemplates(join(context.directory, 'dashboards')));
     const schedules = new ReportScheduleStore(context.storage.db, clock);
     const mailer = config.smtp ? new SmtpMailer(config.smtp, config.delivery.timeoutMs) : undefined;
@@ -34,6 +35,7 @@ export const plugin: PluginModule<AnalyticsConfig> = {
       store: schedules,
       source: monitor,
       buildReport,
+      renderReport,
       mailer,
       scheduler: context.scheduler,
       clock,
@@ -44,6 +46,6 @@ export const plugin: PluginModule<AnalyticsConfig> = {
     context.lifecycle.onStop(() => delivery.stop());
 
     registerAnalyticsRoutes(context.routes, { source: monitor, dashboards, clock });
-    registerReportRoutes(context.routes, { source: monitor, buildReport, schedules, delivery, clock, canMail: mailer !== undefined });
+    registerReportRoutes(context.routes, { source: monitor, buildReport, renderReport, schedules, delivery, clock, canMail: mailer !== undefined });
   },
 };

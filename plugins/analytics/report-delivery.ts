@@ -16,11 +16,14 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { JobScheduler, ScheduledJob } from '../../kernel/scheduler.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import type { MailSender, ReportMail } from './report-mailer.ts';
-import { renderReport, renderReportHtml, renderReportText, type MonitorReport } from '../monitor/api.ts';
+import type { MonitorReport, RenderedReport, ReportFormat } from '../monitor/api.ts';
 import type { ReportSchedule, ReportScheduleStore } from './report-schedules.ts';
 
 /** Builds the monitor's report of a window (the monitor's `buildReport`). */
 export type ReportBuilder = (window: { since: Date; until: Date; interfaceIds?: string[] }) => Promise<MonitorReport>;
+
+/** Renders the monitor's report in one format (the monitor's `renderReport`). */
+export type ReportRenderer = (report: MonitorReport, format: ReportFormat) => RenderedReport;
 
 /** Retry settings of a delivery. */
 export interface DeliverySettings {
@@ -64,6 +67,7 @@ export interface ReportDeliveryDeps {
   store: ReportScheduleStore;
   source: AnalyticsSource;
   buildReport: ReportBuilder;
+  renderReport: ReportRenderer;
   /** Undefined when no SMTP server is configured: schedules are kept but cannot run. */
   mailer: MailSender | undefined;
   scheduler: JobScheduler;
@@ -140,12 +144,12 @@ export class ReportDelivery {
    * gets the text only); a csv or json schedule also gets the report attached in that format.
    */
   mailOf(schedule: ReportSchedule, report: MonitorReport): ReportMail {
-    const attached = schedule.format === 'csv' || schedule.format === 'json' ? renderReport(report, schedule.format) : undefined;
+    const attached = schedule.format === 'csv' || schedule.format === 'json' ? this.deps.renderReport(report, schedule.format) : undefined;
     return {
       to: schedule.recipients,
       subject: `Interface report (${schedule.frequency}) ${report.windowStart.slice(0, 10)} to ${report.windowEnd.slice(0, 10)}: ${report.totals.messages} messages, ${report.totals.failed} failed`,
-      text: renderReportText(report),
-      ...(schedule.format === 'text' ? {} : { html: renderReportHtml(report) }),
+      text: this.deps.renderReport(report, 'text').body,
+      ...(schedule.format === 'text' ? {} : { html: this.deps.renderReport(report, 'html').body }),
       attachments: attached ? [{ filename: attached.fileName, content: attached.body, contentType: attached.contentType }] : [],
     };
   }

@@ -7,12 +7,12 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { timestampInput } from '../../kernel/http/input-validation.ts';
-import { monitorReportSchema, renderReport, REPORT_FORMATS } from '../monitor/api.ts';
+import { monitorReportSchema, REPORT_FORMATS } from '../monitor/api.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
 import { ANALYTICS_EXAMPLES } from './analytics-examples.ts';
 import { scheduleSchema } from './analytics-schemas.ts';
-import { cronOf, type ReportBuilder, type ReportDelivery } from './report-delivery.ts';
+import { cronOf, type ReportBuilder, type ReportDelivery, type ReportRenderer } from './report-delivery.ts';
 import { REPORT_FREQUENCIES, type ReportSchedule, type ReportScheduleStore } from './report-schedules.ts';
 import { resolveWindow } from './time-window.ts';
 
@@ -20,6 +20,7 @@ import { resolveWindow } from './time-window.ts';
 export interface ReportRouteDeps {
   source: AnalyticsSource;
   buildReport: ReportBuilder;
+  renderReport: ReportRenderer;
   schedules: ReportScheduleStore;
   delivery: ReportDelivery;
   clock: Clock;
@@ -81,7 +82,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
       const window = resolveWindow(clock.nowMs(), body.since, body.until);
       if (body.interfaceIds) await checkInterfaces(body.interfaceIds);
       const report = await deps.buildReport({ ...window, ...(body.interfaceIds?.length ? { interfaceIds: body.interfaceIds } : {}) });
-      const rendered = renderReport(report, body.format);
+      const rendered = deps.renderReport(report, body.format);
       return {
         raw: true,
         contentType: rendered.contentType,

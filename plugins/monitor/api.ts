@@ -241,6 +241,12 @@ export interface MonitorService extends MonitorStore {
    */
   buildReport(window: ReportWindow): Promise<MonitorReport>;
   /**
+   * The report in one format: a self-contained HTML page, plain text, CSV (one row per interface, formula-safe) or
+   * JSON. The monitor's report route, analytics' generated reports and its e-mails all render here, so one window
+   * reads the same wherever it is opened.
+   */
+  renderReport(report: MonitorReport, format: ReportFormat): RenderedReport;
+  /**
    * Adds an alert rule: it judges every watched interface after each commit that touched it and on every periodic
    * check, and its episodes carry its key. A second rule with the same key is refused (throws).
    */
@@ -324,6 +330,19 @@ export interface InterfaceReport {
 /** The window of a report: `until` defaults to now; `interfaceIds` narrows it (default every interface). */
 export interface ReportWindow extends TimeWindow {
   interfaceIds?: string[];
+}
+
+/** The formats a report renders to (see {@link MonitorService.renderReport}). */
+export const REPORT_FORMATS = ['html', 'json', 'csv', 'text'] as const;
+
+/** One of {@link REPORT_FORMATS}. */
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** A rendered report: its bytes, media type and a file name naming its window. */
+export interface RenderedReport {
+  contentType: string;
+  fileName: string;
+  body: string;
 }
 
 /** A whole report. */
@@ -558,10 +577,6 @@ export type SeriesStep = 'minute' | 'hour' | 'day';
 
 export { ROLLUP_METRICS, rollupMetricValue } from './rollup-metric.ts';
 export type { MetricParts, RollupMetric } from './rollup-metric.ts';
-export { REPORT_CSV_COLUMNS, REPORT_FORMATS, renderReport } from './report-rendering.ts';
-export type { RenderedReport, ReportFormat } from './report-rendering.ts';
-export { renderReportHtml } from './report-html.ts';
-export { renderReportText } from './report-text.ts';
 import type { RollupMetric } from './rollup-metric.ts';
 
 /** Dimensions a top-N ranks by. */

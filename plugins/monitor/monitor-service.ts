@@ -27,7 +27,10 @@ import type {
   TopNQuery,
   TopNRow,
   WindowTotals,
+  RenderedReport,
+  ReportFormat,
 } from './api.ts';
+import { renderReport } from './report-rendering.ts';
 import type { AlertEpisodes } from './alert-episodes.ts';
 import type { AlertRuleRegistry } from './alert-rule-registry.ts';
 import type { ReportBuilder } from './report-builder.ts';
@@ -51,6 +54,10 @@ export class MonitorServiceImpl implements MonitorService {
 
   buildReport(window: ReportWindow): Promise<MonitorReport> {
     return this.reports.build(window);
+  }
+
+  renderReport(report: MonitorReport, format: ReportFormat): RenderedReport {
+    return renderReport(report, format);
   }
 
   registerAlertRule(rule: AlertRule): void {

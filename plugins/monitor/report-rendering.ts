@@ -5,22 +5,9 @@
  * same wherever it is opened.
  */
 import { csvDocument } from '../../kernel/csv.ts';
-import type { MonitorReport } from './api.ts';
+import type { MonitorReport, RenderedReport, ReportFormat } from './api.ts';
 import { renderReportHtml } from './report-html.ts';
 import { renderReportText } from './report-text.ts';
-
-/** The formats a report renders to. */
-export const REPORT_FORMATS = ['html', 'json', 'csv', 'text'] as const;
-
-/** One of {@link REPORT_FORMATS}. */
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/** A rendered report: its bytes, media type and file name. */
-export interface RenderedReport {
-  contentType: string;
-  fileName: string;
-  body: string;
-}
 
 /** Columns of the report's CSV, one row per interface. */
 export const REPORT_CSV_COLUMNS = [

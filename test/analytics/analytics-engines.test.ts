@@ -19,6 +19,7 @@ import { bucketCount, checkPoints, resolveWindow } from '../../plugins/analytics
 import { Scheduler } from '../../kernel/scheduler.ts';
 import { InMemoryMonitor } from '../kit/in-memory-monitor.ts';
 import { sampleReport } from '../kit/monitor-report.ts';
+import { renderReport } from '../../plugins/monitor/report-rendering.ts';
 
 const templatesDir = resolve(import.meta.dirname, '../../plugins/analytics/dashboards');
 
@@ -146,6 +147,7 @@ describe('report delivery', () => {
       store,
       source,
       buildReport: async () => report,
+      renderReport,
       mailer,
       scheduler: new Scheduler(logger),
       clock: new ManualClock('2026-06-10T07:00:00Z'),
