@@ -2,7 +2,8 @@
  * R4 invariants published with an expression that does not say what their rule says, and the expression that does.
  * HL7's validator evaluates the same corrections (its FHIRPath expression fixer), so a resource is judged by the rule
  * the specification states: que-12 "if there are more than one enableWhen" counted from three, ras-2 failing on a
- * prediction without probability, ref-1 refusing `#` (the reference to the containing resource), and eld-19/eld-20
+ * prediction without probability, ref-1 refusing `#` (the reference to the containing resource), dom-3 blind to the
+ * narrative's `#id` links (`%narrativeLinks`: R4 counts a contained resource shown in the narrative), and eld-19/eld-20
  * with unanchored regular expressions written in a syntax JavaScript's engine refuses.
  * The corrections are applied once, to the definitions as they are loaded, so they cost nothing per element.
  */
@@ -25,6 +26,10 @@ const CORRECTIONS: Readonly<Record<string, Correction>> = {
   'ref-1': {
     published: "reference.startsWith('#').not() or (reference.substring(1).trace('url') in %rootResource.contained.id.trace('ids'))",
     corrected: "reference = '#' or reference.startsWith('#').not() or (reference.substring(1) in %rootResource.contained.id)",
+  },
+  'dom-3': {
+    published: "contained.where((('#'+id in (%resource.descendants().reference | %resource.descendants().as(canonical) | %resource.descendants().as(uri) | %resource.descendants().as(url))) or descendants().where(reference = '#').exists() or descendants().where(as(canonical) = '#').exists() or descendants().where(as(canonical) = '#').exists()).not()).trace('unmatched', id).empty()",
+    corrected: "contained.where((('#'+id in (%resource.descendants().reference | %resource.descendants().as(canonical) | %resource.descendants().as(uri) | %resource.descendants().as(url) | %narrativeLinks)) or descendants().where(reference = '#').exists() or descendants().where(as(canonical) = '#').exists() or descendants().where(as(canonical) = '#').exists()).not()).trace('unmatched', id).empty()",
   },
   'eld-19': {
     published: String.raw`path.matches('[^\\s\\.,:;\\\'"\\/|?!@#$%&*()\\[\\]{}]{1,64}(\\.[^\\s\\.,:;\\\'"\\/|?!@#$%&*()\\[\\]{}]{1,64}(\\[x\\])?(\\:[^\\s\\.]+)?)*')`,

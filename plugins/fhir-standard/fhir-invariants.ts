@@ -148,6 +148,25 @@ export function invariantIndex(): InvariantIndex {
   return index;
 }
 
+/**
+ * The `#id` targets of the links and images (`<a href="#id">`, `<img src="#id">`) of every narrative of a resource (its
+ * text, a Composition's sections), outside its contained resources: asked only of a resource that contains others.
+ */
+function narrativeLinks(resource: Record<string, unknown>): string[] {
+  const links: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === 'div' && typeof child === 'string') for (const m of child.matchAll(/\b(?:href|src)\s*=\s*["'](#[^"']*)["']/g)) links.push(m[1] as string);
+        else if (key !== 'contained') visit(child);
+      }
+    }
+  };
+  visit(resource);
+  return links;
+}
+
 /** Evaluates the invariants of one element value; a failure or an expression that cannot run becomes a finding. */
 export function checkInvariants(
   invariants: readonly Invariant[],
@@ -160,7 +179,8 @@ export function checkInvariants(
   for (const invariant of invariants) {
     let result: unknown[];
     try {
-      result = invariant.evaluate?.(node, { resource, rootResource, ucum: UCUM }) ?? [true];
+      const vars = invariant.key === 'dom-3' ? { resource, rootResource, ucum: UCUM, narrativeLinks: narrativeLinks(resource) } : { resource, rootResource, ucum: UCUM };
+      result = invariant.evaluate?.(node, vars) ?? [true];
     } catch (error) {
       out.push({
         field,

@@ -104,6 +104,29 @@ describe('core invariants the structural validation leaves out', () => {
     expect(failing(result.errors, 'per-1').sort()).toEqual(['Bundle.entry[0].resource.location[0].period', 'Bundle.entry[0].resource.period']);
   });
 
+  it('counts a contained resource shown only by the narrative as referred to (dom-3)', async () => {
+    const patient = (div: string) => ({
+      resourceType: 'Patient',
+      text: { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml">${div}</div>` },
+      contained: [{ resourceType: 'Binary', id: 'photo', contentType: 'image/png', data: 'aGVsbG8=' }],
+    });
+    expect(failing((await validate(patient('<img src="#photo" alt="photo"/>'))).errors, 'dom-3')).toEqual([]);
+    expect(failing((await validate(patient('<a href="#photo">photo</a>'))).errors, 'dom-3')).toEqual([]);
+    expect(failing((await validate(patient('<img src="#other" alt="photo"/>'))).errors, 'dom-3')).toEqual(['Patient']);
+    const composition = {
+      resourceType: 'Composition',
+      text: { status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml">Report</div>' },
+      contained: [{ resourceType: 'Binary', id: 'scan', contentType: 'image/png', data: 'aGVsbG8=' }],
+      status: 'final',
+      type: { text: 'report' },
+      date: '2024-01-01',
+      author: [{ display: 'Dr Careful' }],
+      title: 'Report',
+      section: [{ title: 'Scan', text: { status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml"><img src="#scan" alt="scan"/></div>' } }],
+    };
+    expect(failing((await validate(composition)).errors, 'dom-3')).toEqual([]);
+  });
+
   it('reports a failed invariant once, however many engines see it (ext-1)', async () => {
     const result = await validate({ resourceType: 'Patient', extension: [{ url: 'http://example.org/fhir/StructureDefinition/empty' }] });
     expect(failing(result.errors, 'ext-1')).toEqual(['Patient.extension[0]']);
