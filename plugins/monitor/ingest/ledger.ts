@@ -10,7 +10,7 @@
  * - larger, and its first `size` bytes hash to the stored hash: appended, only the messages after the stored count;
  * - anything else: rewritten, a new file (the old row is kept, marked `replaced`, its messages stay counted).
  *
- * A file of many messages is committed in slices (sliced-commit.ts): until its last slice its row is `partial`,
+ * A file of many messages is committed in slices (batch-commit.ts): until its last slice its row is `partial`,
  * holding the count of the messages committed so far. Such a row is never unchanged: the same content (or more) is
  * judged appended, and only the messages after the stored count are read, so a crash between slices neither loses
  * nor counts twice a message.
