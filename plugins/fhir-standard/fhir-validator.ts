@@ -8,6 +8,7 @@ import { excerpt } from '../../kernel/text-excerpt.ts';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
 import { type BundleDefinitions, checkBundleRules } from './fhir-bundle-rules.ts';
 import { checkContainedTargets } from './fhir-reference-targets.ts';
+import { checkSearchParameterRules } from './fhir-search-parameter-rules.ts';
 import { scanFhirContent } from './fhir-content-scan.ts';
 import { FHIR_R4_VERSION, stripCanonicalVersion } from './fhir-definitions.ts';
 import type { ElementWalker, ElementWalkResult } from './fhir-element-walk.ts';
@@ -211,6 +212,7 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       if (walked.malformed.length === 0 && !structure.gaveUp) append(findings, notYetReported(walked.invariantFindings, structure.findings));
       append(findings, checkContainedTargets(walked.references));
       append(findings, bundleFindings(resource, walked));
+      append(findings, checkSearchParameterRules(resource));
       const profiles = profileFindings(resource, options.profile);
       append(findings, profiles.findings);
       findings = withoutDuplicates(findings);

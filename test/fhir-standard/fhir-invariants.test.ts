@@ -155,3 +155,25 @@ describe('rules of data types beside the invariants', () => {
     expect(wrong.errors.map((e) => e.field).sort()).toEqual(['DocumentReference.content[0].attachment.hash', 'DocumentReference.content[0].attachment.size']);
   });
 });
+
+describe('rules of a resource beside its invariants', () => {
+  it('requires two or more components of a composite SearchParameter', async () => {
+    const component = (n: number) => ({ definition: `http://hl7.org/fhir/SearchParameter/Observation-code${n}`, expression: 'code' });
+    const parameter = (components: unknown[]) => ({
+      resourceType: 'SearchParameter',
+      url: 'http://example.org/fhir/SearchParameter/code-value',
+      name: 'code-value',
+      status: 'draft',
+      description: 'Code and value',
+      code: 'code-value',
+      base: ['Observation'],
+      type: 'composite',
+      expression: 'Observation',
+      component: components,
+    });
+    const two = await validate(parameter([component(1), component(2)]));
+    expect(two.errors.filter((e) => e.field === 'SearchParameter.component')).toEqual([]);
+    const one = await validate(parameter([component(1)]));
+    expect(one.errors.map((e) => e.field)).toContain('SearchParameter.component');
+  });
+});
