@@ -23,7 +23,7 @@ import type { Kysely } from 'kysely';
 import { resolveService } from '../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageFilter, type MonitorService } from '../plugins/monitor/api.ts';
 import type { MonitorDatabase } from '../plugins/monitor/monitor-tables.ts';
-import { SUMMARY_FIELDS } from '../plugins/monitor/message-view.ts';
+import { SUMMARY_FIELDS } from '../plugins/monitor/messages/message-view.ts';
 import { send } from '../test/helpers/http-client.ts';
 import { freshPostgresSchema } from '../test/helpers/postgres-schema.ts';
 import { round } from './timing.ts';

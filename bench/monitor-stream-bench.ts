@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { createStorage } from '../kernel/storage.ts';
-import { MessageQueries } from '../plugins/monitor/message-query.ts';
+import { MessageQueries } from '../plugins/monitor/messages/message-query.ts';
 import { monitorMigrations, type MonitorDatabase } from '../plugins/monitor/monitor-tables.ts';
 import { collectGarbage } from './collect-garbage.ts';
 

@@ -575,9 +575,9 @@ export interface MessagePage<R = MessageRecord> {
 /** Bucket width of a series. */
 export type SeriesStep = 'minute' | 'hour' | 'day';
 
-export { ROLLUP_METRICS, rollupMetricValue } from './rollup-metric.ts';
-export type { MetricParts, RollupMetric } from './rollup-metric.ts';
-import type { RollupMetric } from './rollup-metric.ts';
+export { ROLLUP_METRICS, rollupMetricValue } from './rollups/rollup-metric.ts';
+export type { MetricParts, RollupMetric } from './rollups/rollup-metric.ts';
+import type { RollupMetric } from './rollups/rollup-metric.ts';
 
 /** Dimensions a top-N ranks by. */
 export const ROLLUP_DIMENSIONS = ['interface', 'messageType', 'errorCode', 'facility'] as const;

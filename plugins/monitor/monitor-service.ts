@@ -30,14 +30,14 @@ import type {
   RenderedReport,
   ReportFormat,
 } from './api.ts';
-import { renderReport } from './report-rendering.ts';
-import type { AlertEpisodes } from './alert-episodes.ts';
-import type { AlertRuleRegistry } from './alert-rule-registry.ts';
-import type { ReportBuilder } from './report-builder.ts';
-import type { InterfaceStore } from './interface-store.ts';
-import type { MessageQueries } from './message-query.ts';
-import { isoOf, type MessageStore } from './message-store.ts';
-import type { RollupReader } from './rollup-reader.ts';
+import { renderReport } from './reports/report-rendering.ts';
+import type { AlertEpisodes } from './alerts/alert-episodes.ts';
+import type { AlertRuleRegistry } from './alerts/alert-rule-registry.ts';
+import type { ReportBuilder } from './reports/report-builder.ts';
+import type { InterfaceStore } from './interfaces/interface-store.ts';
+import type { MessageQueries } from './messages/message-query.ts';
+import { isoOf, type MessageStore } from './messages/message-store.ts';
+import type { RollupReader } from './rollups/rollup-reader.ts';
 
 /** Reads through the stores; raises alerts through the episodes. */
 export class MonitorServiceImpl implements MonitorService {

@@ -4,15 +4,15 @@
  * index that starts with the interface and the time, so its cost follows the window, not the table.
  */
 import { sql, type Generated, type Kysely, type Migration, type Selectable } from 'kysely';
-import { alertAcknowledgedByMigration, alertEscalationMigration } from './alert-migration.ts';
+import { alertAcknowledgedByMigration, alertEscalationMigration } from './alerts/alert-migration.ts';
 import {
   rollupCoveringIndexesMigration,
   rollupDimensionsByInterfaceMigration,
   rollupDimensionsMigration,
   type RollupTables,
-} from './rollup-tables.ts';
-import { messageSearchMigration } from './message-text-search.ts';
-import { teamMigration, type PlacementRow } from './team-migration.ts';
+} from './rollups/rollup-tables.ts';
+import { messageSearchMigration } from './messages/message-text-search.ts';
+import { teamMigration, type PlacementRow } from './team/team-migration.ts';
 
 /** A monitored interface. */
 export interface InterfaceRow {

@@ -19,7 +19,7 @@ import { bucketCount, checkPoints, resolveWindow } from '../../plugins/analytics
 import { Scheduler } from '../../kernel/scheduler.ts';
 import { InMemoryMonitor } from '../kit/in-memory-monitor.ts';
 import { sampleReport } from '../kit/monitor-report.ts';
-import { renderReport } from '../../plugins/monitor/report-rendering.ts';
+import { renderReport } from '../../plugins/monitor/reports/report-rendering.ts';
 
 const templatesDir = resolve(import.meta.dirname, '../../plugins/analytics/dashboards');
 

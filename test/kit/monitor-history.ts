@@ -9,7 +9,7 @@ import type { Storage } from '../../kernel/storage.ts';
 import type { MinuteRollup, StoredIssue } from '../../plugins/monitor/api.ts';
 import { commitFiles, sha256 } from '../../plugins/monitor/ingest/ledger.ts';
 import type { ReadMessage } from '../../plugins/monitor/ingest/message-reading.ts';
-import { minuteOf } from '../../plugins/monitor/message-store.ts';
+import { minuteOf } from '../../plugins/monitor/messages/message-store.ts';
 import type { MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';
 import { DEFAULT_LATENCY_LIMITS, type LatencyLimits } from '../../plugins/monitor/ingest/rollup-writer.ts';
 

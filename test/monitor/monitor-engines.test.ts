@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseMessageTime } from '../../plugins/hl7-standard/hl7-message-time.ts';
-import { bucketUpperMs, histogramQuantile, latencyBucket } from '../../plugins/monitor/latency-histogram.ts';
-import { compileFilePattern, filePatternProblem } from '../../plugins/monitor/file-pattern.ts';
+import { bucketUpperMs, histogramQuantile, latencyBucket } from '../../plugins/monitor/rollups/latency-histogram.ts';
+import { compileFilePattern, filePatternProblem } from '../../plugins/monitor/interfaces/file-pattern.ts';
 import { commitFiles, judgeByContent, judgeByStat, sha256 } from '../../plugins/monitor/ingest/ledger.ts';
 import { splitHl7Messages } from '../../plugins/hl7-standard/api.ts';
 import { createHl7MessageReader } from '../../plugins/hl7-standard/hl7-message-reader.ts';
@@ -202,7 +202,7 @@ describe('reading untrusted content', () => {
 
 describe('raw text retention', () => {
   it('removes the raw text of messages older than the cut-off and keeps their facts', async () => {
-    const { pruneRawContent } = await import('../../plugins/monitor/raw-retention.ts');
+    const { pruneRawContent } = await import('../../plugins/monitor/messages/raw-retention.ts');
     await withMonitorStorage('sqlite', async (storage) => {
       const readers = contentReaders();
       const monitored = { standard: 'hl7', validationMode: 'compatibility', profileName: null } as MonitoredInterface;

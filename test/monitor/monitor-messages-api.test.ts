@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MonitorDatabase } from '../../plugins/monitor/monitor-tables.ts';
-import { pruneRawContent } from '../../plugins/monitor/raw-retention.ts';
+import { pruneRawContent } from '../../plugins/monitor/messages/raw-retention.ts';
 import { createRoleKeys, withBearer } from '../helpers/admin-access.ts';
 import { adtMessage, createWatchedInterface, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';
 

@@ -9,7 +9,7 @@ import { createFhirReading } from '../../plugins/fhir-standard/fhir-message-read
 import { createHl7MessageReader } from '../../plugins/hl7-standard/hl7-message-reader.ts';
 import { createHl7Reading } from '../../plugins/hl7-standard/hl7-message-reading.ts';
 import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
-import { readFacts } from '../../plugins/monitor/message-facts.ts';
+import { readFacts } from '../../plugins/monitor/messages/message-facts.ts';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
 import { createNcpdpReading } from '../../plugins/ncpdp-standard/ncpdp-message-reading.ts';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
-import { windowSpans } from '../../plugins/monitor/rollup-reader.ts';
+import { windowSpans } from '../../plugins/monitor/rollups/rollup-reader.ts';
 import { pruneRollups } from '../../plugins/monitor/ingest/rollup-writer.ts';
 import { recordMessages, type RecordedMessage } from '../kit/monitor-history.ts';
 import type { Kysely } from 'kysely';

@@ -3,7 +3,7 @@
  * with every value escaped, CSV one row per interface and formula-safe, text and JSON with the same figures.
  */
 import { describe, expect, it } from 'vitest';
-import { renderReport } from '../../plugins/monitor/report-rendering.ts';
+import { renderReport } from '../../plugins/monitor/reports/report-rendering.ts';
 import { sampleReport } from '../kit/monitor-report.ts';
 
 const hostile = '<img src=x onerror=alert(1)>';

@@ -5,8 +5,8 @@
 // the ledger, so each commit here writes its ledger rows first, as the ingest's transaction does.
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../kernel/events.ts';
-import { AlertEpisodes } from '../../plugins/monitor/alert-episodes.ts';
-import { AlertRuleEngine } from '../../plugins/monitor/alert-rules.ts';
+import { AlertEpisodes } from '../../plugins/monitor/alerts/alert-episodes.ts';
+import { AlertRuleEngine } from '../../plugins/monitor/alerts/alert-rules.ts';
 import { alertRulesSchema } from '../../plugins/monitor/monitor-config.ts';
 import type { MonitoredInterface } from '../../plugins/monitor/api.ts';
 import type { ReadFile } from '../../plugins/monitor/ingest/read-file.ts';

@@ -19,7 +19,7 @@ import { join, relative, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { BackgroundJobs } from '../../../kernel/background-guard.ts';
 import type { MonitoredInterface } from '../api.ts';
-import { compileFilePattern } from '../file-pattern.ts';
+import { compileFilePattern } from '../interfaces/file-pattern.ts';
 import { DirectoryEvents } from './directory-events.ts';
 import { LoopSlice } from '../../../kernel/loop-slice.ts';
 import { lstatEntry } from './entry-stat.ts';

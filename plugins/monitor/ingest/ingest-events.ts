@@ -2,7 +2,7 @@
 import type { EventBus } from '../../../kernel/events.ts';
 import type { MessageIngestedEvent } from '../api.ts';
 import type { CommittedFile } from './ledger.ts';
-import { messageId } from '../message-query.ts';
+import { messageId } from '../messages/message-query.ts';
 
 /** The event payload of one committed file. */
 export function ingestedEvent(committed: CommittedFile, interfaceName: string): MessageIngestedEvent {

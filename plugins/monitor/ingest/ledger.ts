@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { inCommitTransaction, type CommitStatements, type CommitStore } from './commit-statements.ts';
 import { keepUncounted, nextFileIds } from './ledger-claims.ts';
-import { FACT_COLUMNS, factValues, storableText } from '../message-facts.ts';
+import { FACT_COLUMNS, factValues, storableText } from '../messages/message-facts.ts';
 import type { FileVerdict, ReadFile } from './read-file.ts';
 import { addToRollups, applyLatencyLimits, DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
 import type { FileRow, FileTable, MessageRow, MonitorDatabase } from '../monitor-tables.ts';

@@ -18,7 +18,7 @@ import type {
 } from '../../../kernel/standards-registry.ts';
 import { chooseReadingAdapter, type ReadFilesOptions, type ReceivedFile, type ReceivedFileRequest } from '../../../kernel/received-files.ts';
 import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from '../api.ts';
-import { digestOf, noFacts, readFacts } from '../message-facts.ts';
+import { digestOf, noFacts, readFacts } from '../messages/message-facts.ts';
 import { LoopSlice } from '../../../kernel/loop-slice.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */

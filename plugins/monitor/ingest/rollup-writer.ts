@@ -13,7 +13,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { CommitStatements } from './commit-statements.ts';
-import { latencyBucket } from '../latency-histogram.ts';
+import { latencyBucket } from '../rollups/latency-histogram.ts';
 import type { ReadFile } from './read-file.ts';
 import type { MonitorDatabase } from '../monitor-tables.ts';
 

@@ -14,12 +14,12 @@ import type { Logger } from 'pino';
 import type { BackgroundJobs } from '../../../kernel/background-guard.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { MonitoredInterface } from '../api.ts';
-import type { AlertRuleEngine } from '../alert-rules.ts';
+import type { AlertRuleEngine } from '../alerts/alert-rules.ts';
 import { FolderWatcher, type UnreadableNames } from './folder-watcher.ts';
 import type { IngestQueue } from './ingest-queue.ts';
-import { directoryProblem } from '../interface-input.ts';
+import { directoryProblem } from '../interfaces/interface-input.ts';
 import { currentRows, judgeByStat, ledgerKey } from './ledger.ts';
-import { minuteOf } from '../message-store.ts';
+import { minuteOf } from '../messages/message-store.ts';
 import type { MonitorDatabase } from '../monitor-tables.ts';
 import { recordMinuteState } from './rollup-writer.ts';
 

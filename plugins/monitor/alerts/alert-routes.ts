@@ -1,0 +1,66 @@
+/** Routes of alerts: list by window and severity, acknowledge (professional tier). */
+import { z } from 'zod';
+import { kernelErrors } from '../../../kernel/errors.ts';
+import type { Clock } from '../../../kernel/clock.ts';
+import type { RouteRegistrar } from '../../../kernel/plugin-api.ts';
+import type { AlertEpisodes } from './alert-episodes.ts';
+import { alertSchema } from '../api.ts';
+import { alertsQuery, idParams } from '../monitor-schemas.ts';
+import { MONITOR_EXAMPLES } from '../monitor-examples.ts';
+
+/** What the alert routes work with. */
+export interface AlertRouteDeps {
+  /** The alert episodes: listed and acknowledged. */
+  alerts: AlertEpisodes;
+  /** The clock the listing window and acknowledgements read. */
+  clock: Clock;
+  /** Whether an interface of this id is monitored (an unknown one answers 404, not an empty list). */
+  interfaceExists: (id: string) => Promise<boolean>;
+}
+
+/** Registers the alert routes. */
+export function registerAlertRoutes(routes: RouteRegistrar, deps: AlertRouteDeps): void {
+  const { alerts, clock, interfaceExists } = deps;
+  routes.route({
+    method: 'GET',
+    url: '/api/monitor/alerts',
+    examples: MONITOR_EXAMPLES.listAlerts,
+    summary: 'Alerts triggered in the last sinceHours hours (default 24), newest first, optionally of one severity or interface (404 for an unknown one)',
+    tags: ['monitor'],
+    tier: 'professional',
+    query: alertsQuery,
+    errors: ['NOT_FOUND'],
+    response: z.array(alertSchema),
+    async handler({ query }) {
+      // an interface nobody has would answer an empty list, which reads as "no alerts" rather than "wrong id"
+      if (query.interfaceId !== undefined && !(await interfaceExists(query.interfaceId))) {
+        throw kernelErrors.create('NOT_FOUND', { what: `Interface ${query.interfaceId}` });
+      }
+      return alerts.list({
+        since: new Date(clock.nowMs() - query.sinceHours * 3_600_000).toISOString(),
+        severity: query.severity,
+        interfaceId: query.interfaceId,
+      });
+    },
+  });
+
+  routes.route({
+    method: 'POST',
+    url: '/api/monitor/alerts/:id/acknowledge',
+    examples: MONITOR_EXAMPLES.acknowledgeAlert,
+    minimumRole: 'MonitorOperator',
+    summary: 'Acknowledge an alert; acknowledgedAt and acknowledgedBy are set once (a second call keeps the first)',
+    tags: ['monitor'],
+    tier: 'professional',
+    params: idParams,
+    errors: ['NOT_FOUND'],
+    response: alertSchema,
+    async handler({ params, principal, sourceAddress }) {
+      // who: the credential's kind and subject, or the local address of a caller who sent none
+      const by = principal ? `${principal.kind} ${principal.subject}` : `local caller ${sourceAddress}`;
+      const alert = await alerts.acknowledge(params.id, by);
+      if (!alert) throw kernelErrors.create('NOT_FOUND', { what: `Alert ${params.id}` });
+      return alert;
+    },
+  });
+}
