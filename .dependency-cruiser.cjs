@@ -1,6 +1,7 @@
 /**
  * The import boundaries of the house, checked by `npm run lint` (dependency-cruiser):
- * - the kernel imports no plugin (it knows no healthcare);
+ * - the kernel imports no plugin (it knows no healthcare); its library of helpers (kernel/lib/) is kernel code and
+ *   is held to the same rule;
  * - a plugin reaches another plugin only through its public `api.ts` (tokens, types and pure helpers), never its
  *   internals; whether its manifest declares that plugin is checked by scripts/lint-project.ts;
  * - a plugin reaches kernel services through its plugin context: it never imports (other than `import type`) the
@@ -12,8 +13,9 @@
 
 /** Kernel modules that boot the service or build its services; plugins get those services from their context. */
 const KERNEL_INTERNALS = [
-  'workbench', 'cli', 'cli-main', 'cli-keys', 'cli-errors', 'config-loader', 'plugin-loader', 'plugin-discovery',
-  'plugin-config-problems', 'tokens', 'storage', 'logger', 'lifecycle', 'project-root', 'data-dir', 'v8-flags',
+  'workbench', 'cli', 'cli-main', 'commands/cli-keys', 'commands/cli-errors', 'config-loader',
+  'plugin-host/plugin-loader', 'plugin-host/plugin-discovery', 'plugin-host/plugin-config-problems', 'tokens',
+  'storage', 'logger', 'lifecycle', 'project-root', 'data-dir', 'v8-flags',
   'http/base-server', 'http/route-registrar', 'http/request-guard', 'http/error-handling', 'http/docs-page',
   'http/openapi-document', 'http/response-check', 'auth/api-keys', 'auth/role-assignments', 'auth/jwt-verifier',
   'auth/kernel-migrations', 'auth/auth-service',

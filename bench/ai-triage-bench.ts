@@ -19,7 +19,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StandardsRegistry } from '../kernel/standards-registry.ts';
-import { discoverProfilePacks } from '../kernel/profile-packs.ts';
+import { discoverProfilePacks } from '../kernel/standards/profile-packs.ts';
 import { projectRoot } from '../kernel/project-root.ts';
 import { createHl7Adapter } from '../plugins/hl7-standard/hl7-adapter.ts';
 import { loadHl7Profiles } from '../plugins/hl7-standard/hl7-profiles.ts';
@@ -32,8 +32,8 @@ import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts'
 import { createStorage } from '../kernel/storage.ts';
 import { AggregateStore } from '../plugins/ai-triage/aggregate-store.ts';
 import { TriageFollower } from '../plugins/ai-triage/triage-follower.ts';
-import { BackgroundGuard } from '../kernel/background-guard.ts';
-import { ServiceFaults } from '../kernel/service-faults.ts';
+import { BackgroundGuard } from '../kernel/background/background-guard.ts';
+import { ServiceFaults } from '../kernel/background/service-faults.ts';
 import { triageMigrations } from '../plugins/ai-triage/triage-tables.ts';
 import { hl7TextFeatures } from '../plugins/ai-triage/upgrade-signals.ts';
 import pino from 'pino';

@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { StandardsRegistry, type StandardAdapter } from '../kernel/standards-registry.ts';
-import { discoverProfilePacks } from '../kernel/profile-packs.ts';
+import { discoverProfilePacks } from '../kernel/standards/profile-packs.ts';
 import { projectRoot } from '../kernel/project-root.ts';
 import { createHl7Adapter } from '../plugins/hl7-standard/hl7-adapter.ts';
 import { loadHl7Profiles } from '../plugins/hl7-standard/hl7-profiles.ts';

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import type { Workbench } from '../kernel/workbench.ts';
 import type { StandardAdapter } from '../kernel/standards-registry.ts';
 import { resolveService } from '../kernel/service-ref.ts';
-import { readReceivedFiles } from '../kernel/received-files.ts';
+import { readReceivedFiles } from '../kernel/lib/input/received-files.ts';
 import { HL7_MESSAGE_READER } from '../plugins/hl7-standard/api.ts';
 import { TOKENS } from '../kernel/tokens.ts';
 import { projectRoot } from '../kernel/project-root.ts';

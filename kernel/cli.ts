@@ -3,12 +3,12 @@
  * (`validate`, `diff`, `generate`, ...). `--config PATH` works with every command.
  */
 import type { Workbench, WorkbenchOptions } from './workbench.ts';
-import { createKeyCommands, describeStore } from './cli-keys.ts';
-import { createErrorsCommand } from './cli-errors.ts';
+import { createKeyCommands, describeStore } from './commands/cli-keys.ts';
+import { createErrorsCommand } from './commands/cli-errors.ts';
 import type { CliCommand, CliIo } from './plugin-api.ts';
 import { ConfigError } from './config-loader.ts';
-import { PluginSetError } from './plugin-manifest.ts';
-import { readPluginSet, type PluginSet } from './plugin-set.ts';
+import { PluginSetError } from './plugin-host/plugin-manifest.ts';
+import { readPluginSet, type PluginSet } from './plugin-host/plugin-set.ts';
 
 /** Shutdown budget: everything closes within this, or the process exits anyway. */
 const SHUTDOWN_BUDGET_MS = 5_000;

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { Lifecycle } from './plugin-api.ts';
-import { isConnectionLoss } from './connection-loss.ts';
+import { isConnectionLoss } from './store/connection-loss.ts';
 
 /** Pauses before a start hook is run again, in ms (the last one repeats). */
 const START_RETRY_PAUSES_MS = [1_000, 2_000, 5_000, 10_000, 30_000];

@@ -5,7 +5,7 @@
  * more than an excerpt of what a caller sent (a URL, a message, an error quoting either).
  */
 import pino, { type Logger } from 'pino';
-import { excerpt } from './text-excerpt.ts';
+import { excerpt } from './lib/text/text-excerpt.ts';
 
 /** Longest string a log line holds; longer ones are cut, saying how much was left out. */
 export const LOG_TEXT_LIMIT = 1_000;

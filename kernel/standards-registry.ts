@@ -13,7 +13,7 @@ export interface ValidationIssue {
   message: string;
   severity: 'error' | 'warning';
   /**
-   * What the check wanted, in a few words (kernel/issue-detail.ts): the allowed codes up to a bound, a data type and
+   * What the check wanted, in a few words (kernel/standards/issue-detail.ts): the allowed codes up to a bound, a data type and
    * its format, a cardinality, a declared count. Absent when the check does not know it.
    */
   expected?: string;
@@ -31,7 +31,7 @@ export interface IssueTotals {
 
 /**
  * Result of validating one message (or a batch: the top level aggregates, `messages` has one entry per message).
- * `errors` and `warnings` list at most `maxIssues` findings together (kernel/issue-list.ts); `totals` counts every
+ * `errors` and `warnings` list at most `maxIssues` findings together (kernel/standards/issue-list.ts); `totals` counts every
  * one and `truncated` says when some are not listed. `isValid` follows the counts, never the lists.
  */
 export interface ValidationResult {
@@ -86,16 +86,16 @@ export interface DiffResult {
   ignoredFields: string[];
   /**
    * The `ignoredFields` entries that match no path of either message (a typo, most likely); absent when the adapter
-   * does not tell, or when the check stopped at its work limit (kernel/pattern-usage.ts).
+   * does not tell, or when the check stopped at its work limit (kernel/lib/paths/pattern-usage.ts).
    */
   unmatchedIgnoredFields?: string[];
 }
 
 /** Options of a diff. */
 export interface DiffOptions {
-  /** Paths to leave out, with wildcards (kernel/path-pattern.ts). */
+  /** Paths to leave out, with wildcards (kernel/lib/paths/path-pattern.ts). */
   ignoredFields: string[];
-  /** Most differences listed; 1,000 when absent (`DEFAULT_MAX_ISSUES` of kernel/issue-list.ts). */
+  /** Most differences listed; 1,000 when absent (`DEFAULT_MAX_ISSUES` of kernel/standards/issue-list.ts). */
   maxDifferences?: number;
 }
 
@@ -106,7 +106,7 @@ export interface ValidateOptions {
   profile?: string;
   /** Version to validate against instead of the one the message declares. */
   version?: string;
-  /** Most issues listed (errors and warnings together); 1,000 when absent (`DEFAULT_MAX_ISSUES` of kernel/issue-list.ts). */
+  /** Most issues listed (errors and warnings together); 1,000 when absent (`DEFAULT_MAX_ISSUES` of kernel/standards/issue-list.ts). */
   maxIssues?: number;
 }
 

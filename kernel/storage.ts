@@ -4,11 +4,11 @@
  * names never collide and each plugin's history is its own table.
  */
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
+import { SqliteCheckpointer } from './store/sqlite-checkpointer.ts';
 import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
-import { cachingStatements } from './sqlite-statement-cache.ts';
+import { cachingStatements } from './store/sqlite-statement-cache.ts';
 
 /** The store behind every plugin. */
 export interface Storage {
@@ -83,10 +83,10 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5_000 });
     // A client losing its server, idle or inside a transaction, must not crash the process: its query in flight
     // fails (the monitor retries its batch), data routes answer 503 STORE_UNAVAILABLE and health reports it.
-    const { guardPostgresPool } = await import('./connection-loss.ts');
+    const { guardPostgresPool } = await import('./store/connection-loss.ts');
     guardPostgresPool(pool, options.onConnectionLost ?? (() => undefined));
     // Text is made storable in one place: every parameter bound on the store's connections (NUL -> U+FFFD).
-    const { bindStorableText } = await import('./storable-text.ts');
+    const { bindStorableText } = await import('./store/storable-text.ts');
     pool.on('connect', (client) => bindStorableText(client as unknown as Parameters<typeof bindStorableText>[0]));
     db = new Kysely({ dialect: new PostgresDialect({ pool }) });
     // Health asks on a connection of its own, so a pool busy with a dashboard's queries never delays its answer.

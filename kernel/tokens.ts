@@ -13,7 +13,7 @@ import type { LoadedConfig } from './config-loader.ts';
 import type { Entitlement } from './entitlement.ts';
 import type { ErrorRegistry } from './errors.ts';
 import type { EventBus } from './events.ts';
-import type { Scheduler } from './scheduler.ts';
+import type { Scheduler } from './background/scheduler.ts';
 import { createServiceRef } from './service-ref.ts';
 import type { StandardsRegistry } from './standards-registry.ts';
 import type { Storage } from './storage.ts';

@@ -18,7 +18,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { discoverProfilePacks } from '../kernel/profile-packs.ts';
+import { discoverProfilePacks } from '../kernel/standards/profile-packs.ts';
 import { projectRoot } from '../kernel/project-root.ts';
 import { createFhirAdapter } from '../plugins/fhir-standard/fhir-adapter.ts';
 

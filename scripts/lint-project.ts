@@ -8,7 +8,7 @@
  * - only the monitor opens its tables: no kernel or other plugin file names a `monitor_*` table (in a query, a
  *   table name or anywhere else in its text); they read stored messages and roll-ups through the monitor's api.ts;
  * - every exported function, class, interface, type and const of kernel and plugins has a doc comment;
- * - timers and cron jobs of kernel and plugins run under the background guard (kernel/background-guard.ts): no bare
+ * - timers and cron jobs of kernel and plugins run under the background guard (kernel/background/background-guard.ts): no bare
  *   `setInterval`, `cron.schedule` or `setTimeout` outside it, except a `setTimeout` that only settles a promise or
  *   aborts a controller (a wait, a time limit) and the sites of TIMERS_ALLOWED, each with its reason;
  * - the README stays a front door (under 250 lines) and no documentation line outside tables and code runs over 160
@@ -42,8 +42,8 @@ const SETTLING_TIMER = /\bsetTimeout\(\s*(?:resolve|reject)\b|\bsetTimeout\(\s*\
  * other timer runs through `context.background` (plugins) or the kernel's BackgroundGuard.
  */
 const TIMERS_ALLOWED: ReadonlyArray<{ file: string; line: RegExp; why: string }> = [
-  { file: 'kernel/background-guard.ts', line: /./, why: 'the guard itself' },
-  { file: 'kernel/scheduler.ts', line: /cron\(\)\.schedule\(/, why: 'each tick runs inside guard.run' },
+  { file: 'kernel/background/background-guard.ts', line: /./, why: 'the guard itself' },
+  { file: 'kernel/background/scheduler.ts', line: /cron\(\)\.schedule\(/, why: 'each tick runs inside guard.run' },
   { file: 'kernel/cli.ts', line: /const force = setTimeout/, why: 'ends a shutdown that hangs: it must exit, not report' },
   {
     file: 'kernel/v8-flags.ts',
@@ -61,7 +61,7 @@ const TIMERS_ALLOWED: ReadonlyArray<{ file: string; line: RegExp; why: string }>
     why: 'boots a probe worker; its promise handles both outcomes, and the failure is the pool condition already open',
   },
   {
-    file: 'kernel/sqlite-checkpointer.ts',
+    file: 'kernel/store/sqlite-checkpointer.ts',
     line: /setInterval\(\(\) => this\.request\(\)/,
     why: 'only posts a message to its thread; the thread reports its failures through onError',
   },

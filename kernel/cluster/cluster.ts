@@ -16,8 +16,8 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Storage } from '../storage.ts';
-import { BackgroundGuard, type BackgroundJobs } from '../background-guard.ts';
-import { ServiceFaults } from '../service-faults.ts';
+import { BackgroundGuard, type BackgroundJobs } from '../background/background-guard.ts';
+import { ServiceFaults } from '../background/service-faults.ts';
 import type { ClusterDatabase, NodeRow } from './cluster-tables.ts';
 
 /** A node as the nodes route shows it. */

@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { BaseName } from '../plugin-manifest.ts';
+import type { BaseName } from '../plugin-host/plugin-manifest.ts';
 import { createGuardedServer } from './request-guard.ts';
-import type { DiskWatch } from '../disk-full.ts';
-import { MAX_JSON_DEPTH, jsonNestingDepth, jsonTooDeep } from '../json-depth.ts';
+import type { DiskWatch } from '../store/disk-full.ts';
+import { MAX_JSON_DEPTH, jsonNestingDepth, jsonTooDeep } from '../lib/input/json-depth.ts';
 import { installErrorHandling, type RouteLocator } from './error-handling.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies } from './body-types.ts';
 import { OpenApiCollector, type ErrorLookup } from './openapi-document.ts';

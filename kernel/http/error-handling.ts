@@ -8,9 +8,9 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { WorkbenchError, kernelErrors } from '../errors.ts';
 import { errorEnvelope } from './envelope.ts';
-import { excerpt } from '../text-excerpt.ts';
-import { isConnectionLoss } from '../connection-loss.ts';
-import type { DiskWatch } from '../disk-full.ts';
+import { excerpt } from '../lib/text/text-excerpt.ts';
+import { isConnectionLoss } from '../store/connection-loss.ts';
+import type { DiskWatch } from '../store/disk-full.ts';
 
 /** Seconds a caller is asked to wait when the database is unreachable: about a reconnect attempt's time. */
 const STORE_RETRY_AFTER_SECONDS = 5;

@@ -9,7 +9,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { kernelErrors, type WorkbenchError } from '../errors.ts';
 import { errorEnvelope } from './envelope.ts';
-import { excerpt } from '../text-excerpt.ts';
+import { excerpt } from '../lib/text/text-excerpt.ts';
 import { refusedCrossSite } from './cross-site.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -3,7 +3,7 @@
  * the base servers only when the first observer arrives, so a service without observers pays nothing per request.
  */
 import type { FastifyInstance } from 'fastify';
-import type { BaseName } from '../plugin-manifest.ts';
+import type { BaseName } from '../plugin-host/plugin-manifest.ts';
 
 /** One answered request. */
 export interface RequestSample {

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { RouteDefinition, RouteRegistrar, RawResponse } from '../plugin-api.ts';
-import type { BaseName } from '../plugin-manifest.ts';
+import type { BaseName } from '../plugin-host/plugin-manifest.ts';
 import type { Entitlement, Tier } from '../entitlement.ts';
 import type { AuthService, Principal } from '../auth/auth-service.ts';
 import type { EventBus } from '../events.ts';
@@ -15,7 +15,7 @@ import type { CredentialRefusedEvent } from '../auth/auth-events.ts';
 import { kernelErrors } from '../errors.ts';
 import { parseInput } from './input-validation.ts';
 import { loneSurrogatePath } from './well-formed-text.ts';
-import { requireJsonDepth } from '../json-depth.ts';
+import { requireJsonDepth } from '../lib/input/json-depth.ts';
 import { refuseControlCharacters } from './identifier-text.ts';
 import { FORM_CONTENT_TYPE, acceptTextBodies, mediaTypeOf } from './body-types.ts';
 import type { OpenApiCollector } from './openapi-document.ts';

@@ -4,7 +4,7 @@
  * signed over it can never be checked again. Bodies holding one are refused with 400 before any route sees them.
  */
 
-import { MAX_JSON_DEPTH } from '../json-depth.ts';
+import { MAX_JSON_DEPTH } from '../lib/input/json-depth.ts';
 
 // String.prototype.isWellFormed (Node 20) is a native scan; the project's TypeScript lib (ES2023) does not list it.
 const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();

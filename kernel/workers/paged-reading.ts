@@ -5,7 +5,7 @@
  * them a page at a time, taking turns with the rest of its work (kernel LoopSlice).
  */
 import type { ReadContentMessage, ReadContentResult } from '../standards-registry.ts';
-import { LoopSlice } from '../loop-slice.ts';
+import { LoopSlice } from '../lib/async/loop-slice.ts';
 
 /** Messages per page: a page parses in a few milliseconds. */
 const MESSAGES_PER_PAGE = 500;

@@ -4,9 +4,9 @@
  * catalogue fields, because an Error loses its code and status on the way.
  */
 import type { DiffOptions, GenerateOptions, ReadContentOptions, ValidateOptions } from '../standards-registry.ts';
-import type { DiscoveredPlugin } from '../plugin-manifest.ts';
-import type { ProfilePack } from '../profile-packs.ts';
-import type { ReadFilesOptions, ReceivedFileRequest } from '../received-files.ts';
+import type { DiscoveredPlugin } from '../plugin-host/plugin-manifest.ts';
+import type { ProfilePack } from '../standards/profile-packs.ts';
+import type { ReadFilesOptions, ReceivedFileRequest } from '../lib/input/received-files.ts';
 
 /** What a worker needs to boot the plugins that run in it. */
 export interface WorkerBootData {

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { WorkbenchError } from '../errors.ts';
 import type { StandardAdapter } from '../standards-registry.ts';
-import { readReceivedFiles } from '../received-files.ts';
+import { readReceivedFiles } from '../lib/input/received-files.ts';
 import { toPages } from './paged-reading.ts';
 import type { PoolRequest, PooledTask, TaskOutcome, TaskStarted, WorkerBootData } from './pool-protocol.ts';
 import { bootWorkerPlugins } from './worker-plugins.ts';

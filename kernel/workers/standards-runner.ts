@@ -15,7 +15,7 @@ import type {
 } from '../standards-registry.ts';
 import type { WorkPool } from './work-pool.ts';
 import { fromPages, type PagedReading } from './paged-reading.ts';
-import type { ReadFilesOptions, ReceivedFile, ReceivedFileRequest } from '../received-files.ts';
+import type { ReadFilesOptions, ReceivedFile, ReceivedFileRequest } from '../lib/input/received-files.ts';
 
 /** Generated messages per request above which generation goes to the pool. */
 const INLINE_GENERATE_COUNT = 10;

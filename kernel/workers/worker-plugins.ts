@@ -8,7 +8,7 @@ import 'reflect-metadata';
 import { threadId } from 'node:worker_threads';
 import { container as rootContainer } from 'tsyringe';
 import { createLogger } from '../logger.ts';
-import { loadPluginModules } from '../plugin-loader.ts';
+import { loadPluginModules } from '../plugin-host/plugin-loader.ts';
 import { StandardsRegistry } from '../standards-registry.ts';
 import { systemClock } from '../clock.ts';
 import type { WorkerBootData } from './pool-protocol.ts';

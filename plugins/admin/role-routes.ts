@@ -12,7 +12,7 @@ import type { AuditTrail } from '../audit/api.ts';
 import { recordAdminWrite } from './admin-audit.ts';
 import { ADMIN_ROUTE } from './admin-route-defaults.ts';
 import { adminErrors } from './admin-errors.ts';
-import { SerialQueue } from '../../kernel/serial-queue.ts';
+import { SerialQueue } from '../../kernel/lib/async/serial-queue.ts';
 import { ADMIN_EXAMPLES } from './admin-examples.ts';
 
 /** A user id as routes accept it. */

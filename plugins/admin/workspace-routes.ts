@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
-import { SerialQueue } from '../../kernel/serial-queue.ts';
+import { SerialQueue } from '../../kernel/lib/async/serial-queue.ts';
 import type { AuditTrail } from '../audit/api.ts';
 import type { FeatureFlags } from '../feature-flags/api.ts';
 import { adminErrors } from './admin-errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Fixes that answer a finding itself, from what its check expected (kernel/issue-detail.ts): a bad code names the
+ * Fixes that answer a finding itself, from what its check expected (kernel/standards/issue-detail.ts): a bad code names the
  * allowed codes instead of a generic "translate to the value set", an impossible date says it is impossible instead of
  * repeating the format, a segment out of order is moved rather than added, and an NCPDP fix names the element (the
  * SCRIPT element path, or the D.0 field id and name) and the rule it broke. The value found is not repeated (it can

@@ -13,7 +13,7 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../kernel/clock.ts';
-import type { JobScheduler, ScheduledJob } from '../../kernel/scheduler.ts';
+import type { JobScheduler, ScheduledJob } from '../../kernel/background/scheduler.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import type { MailSender, ReportMail } from './report-mailer.ts';
 import type { MonitorReport, RenderedReport, ReportFormat } from '../monitor/api.ts';

@@ -7,8 +7,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { RollupMetric } from '../monitor/api.ts';
-import { csvBatchStream, csvField } from '../../kernel/csv.ts';
-import { LoopSlice } from '../../kernel/loop-slice.ts';
+import { csvBatchStream, csvField } from '../../kernel/lib/text/csv.ts';
+import { LoopSlice } from '../../kernel/lib/async/loop-slice.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
 import { bucketCount, bucketStart, STEP_MS, stepOf, type Granularity, type Window } from './time-window.ts';

@@ -1,10 +1,10 @@
 /**
  * Audit exports streamed as they are read: JSON (one array) or CSV through the kernel's one CSV writer
- * (kernel/csv.ts: RFC 4180, formula-safe, so a spreadsheet never runs a formula slipped into a user id or a
+ * (kernel/lib/text/csv.ts: RFC 4180, formula-safe, so a spreadsheet never runs a formula slipped into a user id or a
  * resource name).
  */
 import { Readable } from 'node:stream';
-import { csvStream, type CsvCell } from '../../kernel/csv.ts';
+import { csvStream, type CsvCell } from '../../kernel/lib/text/csv.ts';
 import type { AuditEntry } from './audit-store.ts';
 import type { AuditCheckpoint } from './audit-checkpoint.ts';
 

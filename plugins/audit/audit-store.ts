@@ -6,7 +6,7 @@
  */
 import type { Kysely, Migration, SelectQueryBuilder } from 'kysely';
 import type { Clock } from '../../kernel/clock.ts';
-import { SerialQueue } from '../../kernel/serial-queue.ts';
+import { SerialQueue } from '../../kernel/lib/async/serial-queue.ts';
 import type { AuditDetails, AuditRecordInput, AuditTrail } from './api.ts';
 import { ChainChecker, GENESIS_HASH, entryHash, type BrokenLink, type ChainedFields } from './audit-chain.ts';
 import { readCheckpoint, removeStaleTemporaries, writeCheckpoint, type AuditCheckpoint } from './audit-checkpoint.ts';

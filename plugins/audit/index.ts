@@ -8,7 +8,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { provideService } from '../../kernel/service-ref.ts';
-import { guardedAfter } from '../../kernel/pause-timer.ts';
+import { guardedAfter } from '../../kernel/lib/async/pause-timer.ts';
 import { auditConfigSchema, type AuditConfig } from './audit-config.ts';
 import { AUDIT_TRAIL } from './api.ts';
 import { AUDIT_TAMPERED, AuditStore, auditMigrations } from './audit-store.ts';

@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../../kernel/clock.ts';
 import type { AuditRecordInput } from './api.ts';
-import type { GuardedAfter } from '../../kernel/pause-timer.ts';
+import type { GuardedAfter } from '../../kernel/lib/async/pause-timer.ts';
 
 /** Sources tracked in one window at most; refusals of further sources are counted together under `*`. */
 const MAX_SOURCES = 10_000;

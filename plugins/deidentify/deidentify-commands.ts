@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PluginCommand } from '../../kernel/plugin-api.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
-import { splitNdjson } from '../../kernel/ndjson.ts';
+import { splitNdjson } from '../../kernel/lib/text/ndjson.ts';
 import type { DeidentificationReport, DeidentifyResult, DeidentifyService } from './api.ts';
 
 /** Every file under `input` (or `input` itself) with the name it gets under the output folder. */

@@ -11,7 +11,7 @@ import { travelJson } from './fhir-travel.ts';
 import { patientKey } from './patient-key.ts';
 import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
-import { MAX_JSON_DEPTH } from '../../kernel/json-depth.ts';
+import { MAX_JSON_DEPTH } from '../../kernel/lib/input/json-depth.ts';
 
 /** Resource types that are people (their references' `display` is a person's name). */
 const PEOPLE = new Set(['Patient', 'RelatedPerson', 'Practitioner', 'Person', 'PractitionerRole']);

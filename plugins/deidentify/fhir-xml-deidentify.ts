@@ -9,7 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
-import { checkXmlBeforeParsing, lazyXmlParser, type SafeXmlRefusal } from '../../kernel/safe-xml.ts';
+import { checkXmlBeforeParsing, lazyXmlParser, type SafeXmlRefusal } from '../../kernel/lib/xml/safe-xml.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
 import type { FhirDeidentifier } from './fhir-deidentify.ts';
 import type { Pseudonymizer } from './pseudonyms.ts';

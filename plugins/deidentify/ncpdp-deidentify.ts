@@ -10,7 +10,7 @@ import { patientKey } from './patient-key.ts';
 import { travelXmlWithNeedles } from './xml-travel.ts';
 import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
 import type { ReportBuilder } from './deidentify-report.ts';
-import { decodeXmlEntities, escapeXmlText } from '../../kernel/xml-escape.ts';
+import { decodeXmlEntities, escapeXmlText } from '../../kernel/lib/xml/xml-escape.ts';
 
 /** SCRIPT elements whose descendants identify a person. */
 const PERSON_CONTEXTS = new Set(['Patient', 'Prescriber', 'Supervisor', 'Pharmacist', 'BenefitsCoordination', 'FollowUpPrescriber', 'Requester']);

@@ -8,7 +8,7 @@
 
 import type { ReportBuilder } from './deidentify-report.ts';
 import { type NeedleSet, replaceNeedles } from './needles.ts';
-import { decodeXmlEntities, escapeXmlAttribute, escapeXmlText } from '../../kernel/xml-escape.ts';
+import { decodeXmlEntities, escapeXmlAttribute, escapeXmlText } from '../../kernel/lib/xml/xml-escape.ts';
 
 /** What is done with each part of a document. */
 export interface XmlTravelRules {

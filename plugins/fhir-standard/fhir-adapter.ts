@@ -2,8 +2,8 @@
  * The FHIR R4 StandardAdapter: a thin assembly of the parts (detect, parse, validate, profiles, diff, generate,
  * describe). Definitions and terminology load lazily on the first call that needs them.
  */
-import { DifferenceList } from '../../kernel/issue-list.ts';
-import type { ProfilePack } from '../../kernel/profile-packs.ts';
+import { DifferenceList } from '../../kernel/standards/issue-list.ts';
+import type { ProfilePack } from '../../kernel/standards/profile-packs.ts';
 import type {
   DescribeOptions,
   DiffOptions,

@@ -7,8 +7,8 @@ import type { FhirElementBinding } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { nameField } from './fhir-issues.ts';
 import type { CompiledValueSet, FhirTerminology } from './fhir-terminology.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { ACTUAL_CHARACTERS, actualValue, expectedCodes } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { ACTUAL_CHARACTERS, actualValue, expectedCodes } from '../../kernel/standards/issue-detail.ts';
 
 /** Types whose values carry codes a binding constrains. */
 const CODED_PRIMITIVES = new Set(['code', 'string', 'uri']);

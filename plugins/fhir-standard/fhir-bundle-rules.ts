@@ -8,8 +8,8 @@
 import type { CollectedReference } from './fhir-element-walk.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { withArticle, wrongTargetType } from './fhir-reference-targets.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { actualValue } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { actualValue } from '../../kernel/standards/issue-detail.ts';
 
 /** The Bundle invariants checked here, which the structural validation's report of must not repeat. */
 export const BUNDLE_INVARIANTS: ReadonlySet<string> = new Set(['bdl-1', 'bdl-2', 'bdl-3', 'bdl-4', 'bdl-5', 'bdl-7', 'bdl-8', 'bdl-9', 'bdl-10', 'bdl-11', 'bdl-12']);

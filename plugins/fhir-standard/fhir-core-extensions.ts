@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { excerpt } from '../../kernel/text-excerpt.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 
 const require = createRequire(import.meta.url);

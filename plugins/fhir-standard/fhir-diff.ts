@@ -5,12 +5,12 @@
  * different types are a single top-level difference. Ignored fields take paths and wildcards (see
  * {@link createIgnoreMatcher}).
  */
-import type { DifferenceList } from '../../kernel/issue-list.ts';
-import { createPathMatcher, type PathPatternOptions } from '../../kernel/path-pattern.ts';
-import { unmatchedPathPatterns } from '../../kernel/pattern-usage.ts';
+import type { DifferenceList } from '../../kernel/standards/issue-list.ts';
+import { createPathMatcher, type PathPatternOptions } from '../../kernel/lib/paths/path-pattern.ts';
+import { unmatchedPathPatterns } from '../../kernel/lib/paths/pattern-usage.ts';
 
 /**
- * Compiles ignore patterns with the kernel's step matcher (kernel/path-pattern.ts): dot-separated steps, `*` is one
+ * Compiles ignore patterns with the kernel's step matcher (kernel/lib/paths/path-pattern.ts): dot-separated steps, `*` is one
  * step (or part of a name, `valueQuantity` matches `value*`), `**` any number of steps; indexes in the path are
  * ignored unless the pattern gives one (`name[0]`; `name[*]` is any). A pattern matches a path, or any part of it that
  * starts at a step boundary (so `meta.lastUpdated` covers `Patient.meta.lastUpdated` and every

@@ -11,8 +11,8 @@ import type { FhirFinding } from './fhir-issues.ts';
 import type { InvariantChecker, InvariantPlace } from './fhir-invariants.ts';
 import { expectedOfType, nameField } from './fhir-issues.ts';
 import { checkNarrativeDiv } from './fhir-narrative.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { actualValue } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { actualValue } from '../../kernel/standards/issue-detail.ts';
 
 /** What a resource id may be (R4 `id` type): letters, digits, `-` and `.`, 1 to 64 of them. */
 const RESOURCE_ID = /^[A-Za-z0-9\-.]{1,64}$/;

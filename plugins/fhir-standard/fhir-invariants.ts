@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { excerpt } from '../../kernel/text-excerpt.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import { correctedExpression } from './fhir-invariant-corrections.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { NATIVE_TYPE_INVARIANTS, type NativeInvariant } from './fhir-type-invariants.ts';

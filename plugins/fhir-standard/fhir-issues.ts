@@ -4,7 +4,7 @@
  * compatibility table in the README is this file.
  */
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 
 /** Codes the FHIR adapter reports (shared names where the meaning matches other standards). */
 export const FHIR_ISSUE_CODES = {
@@ -44,7 +44,7 @@ export interface FhirFinding {
   code: FhirIssueCode;
   message: string;
   class: FindingClass;
-  /** What the check wanted (kernel/issue-detail.ts), when it knows. */
+  /** What the check wanted (kernel/standards/issue-detail.ts), when it knows. */
   expected?: string;
   /** The value found, excerpted, when the check knows it. */
   actual?: string;

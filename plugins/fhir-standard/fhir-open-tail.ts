@@ -4,7 +4,7 @@
  * the whole resources end where it starts. XML is whole once its root element's end tag ends it. Content of neither
  * kind is whole as it is (the reading says what is wrong with it). Linear in the content's size, with no parse.
  */
-import { xmlDocumentEnded } from '../../kernel/xml-document-end.ts';
+import { xmlDocumentEnded } from '../../kernel/lib/xml/xml-document-end.ts';
 
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;

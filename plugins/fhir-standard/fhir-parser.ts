@@ -6,7 +6,7 @@
 import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { createFhirXmlConverter } from './fhir-xml.ts';
-import { MAX_JSON_DEPTH, jsonNestingDepth } from '../../kernel/json-depth.ts';
+import { MAX_JSON_DEPTH, jsonNestingDepth } from '../../kernel/lib/input/json-depth.ts';
 
 /** Largest content accepted, in characters (a resource with a 10 MB attachment still fits). */
 export const MAX_CONTENT_CHARS = 32 * 1024 * 1024;

@@ -8,8 +8,8 @@
  */
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import type { ProfilePack } from '../../kernel/profile-packs.ts';
-import { describeSchemaProblems, readProfileData } from '../../kernel/profile-file.ts';
+import type { ProfilePack } from '../../kernel/standards/profile-packs.ts';
+import { describeSchemaProblems, readProfileData } from '../../kernel/standards/profile-file.ts';
 import { stripCanonicalVersion } from './fhir-definitions.ts';
 
 /** Marker of the simple profile format. */

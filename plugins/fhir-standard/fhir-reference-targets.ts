@@ -6,8 +6,8 @@
 import type { CollectedReference } from './fhir-element-walk.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { nameField } from './fhir-issues.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { actualValue } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { actualValue } from '../../kernel/standards/issue-detail.ts';
 
 /** `a Patient`, `an Organization`. */
 export function withArticle(type: string): string {

@@ -11,8 +11,8 @@ import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding, FhirIssueCode, FindingClass } from './fhir-issues.ts';
 import { expectedOfType, nameField, shortDescription } from './fhir-issues.ts';
 import { resolveChoiceSegments, resolveElement, valueAtPath } from './fhir-paths.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { actualValue, MISSING_VALUE } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { actualValue, MISSING_VALUE } from '../../kernel/standards/issue-detail.ts';
 
 interface MedplumIssue {
   severity?: string;

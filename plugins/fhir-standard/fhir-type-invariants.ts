@@ -3,7 +3,7 @@
  * ContactPoint, Quantity or Reference occurs dozens of times in a resource, and evaluating these four one-line rules
  * through an expression engine cost a quarter of the whole validation. Each follows its R4 4.0.1 expression, quoted.
  */
-import { excerpt } from '../../kernel/text-excerpt.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 
 /** A check answers true when the invariant holds, or a short reason when it does not. */
 export interface NativeInvariant {

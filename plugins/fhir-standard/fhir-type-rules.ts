@@ -5,8 +5,8 @@
  * definition says (fhir-core-extensions.ts).
  */
 import { createHash } from 'node:crypto';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { ACTUAL_CHARACTERS, actualValue } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { ACTUAL_CHARACTERS, actualValue } from '../../kernel/standards/issue-detail.ts';
 import { checkExtension, type ExtensionPlace } from './fhir-core-extensions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import type { FhirTerminology } from './fhir-terminology.ts';

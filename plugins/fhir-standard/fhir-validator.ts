@@ -3,8 +3,8 @@
  * targets), Bundle rules, and the profiles the resource claims (meta.profile) or the request names. Every check
  * reports findings; the mode turns them into errors or warnings at the end (fhir-issues.ts).
  */
-import { IssueList } from '../../kernel/issue-list.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
+import { IssueList } from '../../kernel/standards/issue-list.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
 import { type BundleDefinitions, checkBundleRules } from './fhir-bundle-rules.ts';
 import { checkContainedTargets } from './fhir-reference-targets.ts';
@@ -37,7 +37,7 @@ export interface FhirValidateOptions {
   mode: FhirValidationMode;
   /** A profile named by the request (already resolved by the adapter), applied on top of meta.profile. */
   profile?: FhirProfile;
-  /** Most issues listed (kernel/issue-list.ts); every one is counted. */
+  /** Most issues listed (kernel/standards/issue-list.ts); every one is counted. */
   maxIssues?: number;
 }
 

@@ -5,7 +5,7 @@
  * definition's max cardinality is above 1, the `url` attribute of extensions, resources wrapped in their type
  * element (contained, Bundle.entry.resource), and the narrative `div` kept as an XHTML string.
  *
- * Parsing is safe by construction: the kernel's safe XML check (kernel/safe-xml.ts) refuses a DOCTYPE or ENTITY
+ * Parsing is safe by construction: the kernel's safe XML check (kernel/lib/xml/safe-xml.ts) refuses a DOCTYPE or ENTITY
  * declaration before the parser sees the text (no XXE, no billion laughs) and checks well-formedness and nesting in
  * one pass, with the line and column of the first problem; fast-xml-parser then runs with entity processing off (the
  * five predefined entities and numeric character references are decoded here, nothing else). Element names that are
@@ -16,7 +16,7 @@
  * extensions, and namespace declarations are what it defines); the narrative's XHTML attributes are the
  * narrative check's concern.
  */
-import { checkXmlBeforeParsing, lazyXmlParser } from '../../kernel/safe-xml.ts';
+import { checkXmlBeforeParsing, lazyXmlParser } from '../../kernel/lib/xml/safe-xml.ts';
 import type { FhirDefinitions, FhirPropertyInfo } from './fhir-definitions.ts';
 import { isInheritedMemberName } from './fhir-content-scan.ts';
 import type { FhirFinding } from './fhir-issues.ts';

@@ -4,7 +4,7 @@
  * tampered audit trail; each listed with its reason); `unhealthy` when the database does not answer.
  */
 import type { Clock } from '../../kernel/clock.ts';
-import type { ServiceFault } from '../../kernel/service-faults.ts';
+import type { ServiceFault } from '../../kernel/background/service-faults.ts';
 
 /** The bare health report (no envelope, per the contract). */
 export interface HealthReport {

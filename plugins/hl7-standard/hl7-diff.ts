@@ -6,9 +6,9 @@
  * on one side only is one `added`/`removed` difference, not one per component.
  */
 import type { Difference, DiffResult } from '../../kernel/standards-registry.ts';
-import { DifferenceList } from '../../kernel/issue-list.ts';
-import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
-import { unmatchedPatterns } from '../../kernel/pattern-usage.ts';
+import { DifferenceList } from '../../kernel/standards/issue-list.ts';
+import { checkPathPatternLimits } from '../../kernel/lib/paths/path-pattern.ts';
+import { unmatchedPatterns } from '../../kernel/lib/paths/pattern-usage.ts';
 import { hl7Errors } from './errors.ts';
 import { compileIgnorePattern, type DiffLocation, type IgnorePattern, patternCovers } from './hl7-diff-ignore.ts';
 import { getHl7Definitions, nearestVersion } from './hl7-definitions.ts';
@@ -19,7 +19,7 @@ import { type Hl7ParsedMessage, parseHl7 } from './hl7-parser.ts';
 export interface Hl7DiffOptions {
   /** Paths to leave out of the comparison (see `hl7-diff-ignore.ts` for the syntax). */
   ignoredFields: string[];
-  /** Most differences listed (kernel/issue-list.ts); every one is counted. */
+  /** Most differences listed (kernel/standards/issue-list.ts); every one is counted. */
   maxDifferences?: number;
 }
 

@@ -5,7 +5,7 @@
  * BTS and FTS are checked against their definitions as a message's are. Each finding names the envelope segment
  * (`FHS.3`, `BHS[2]`, `BTS[2].1`, `FTS.1`), so an analyst sees which batch lost or gained messages.
  */
-import { excerpt } from '../../kernel/text-excerpt.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import type { Hl7SegmentDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
 import { checkSegmentFields } from './hl7-field-check.ts';
 import type { Hl7IssueCollector } from './hl7-issue-messages.ts';

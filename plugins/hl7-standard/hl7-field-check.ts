@@ -18,8 +18,8 @@ import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
 import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import { isFieldEmpty } from './hl7-path.ts';
 import { CHECKED_PRIMITIVES, checkPrimitiveValue, expectedPrimitive } from './hl7-value-check.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/standards/issue-detail.ts';
 
 /**
  * ID tables not checked here: 0076/0003/0354 (message type, event, structure: the header check owns them) and

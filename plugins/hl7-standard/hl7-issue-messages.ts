@@ -3,7 +3,7 @@
  * Strict mode follows the standard; compatibility mode keeps as errors only what breaks a message's meaning and
  * turns into warnings what working interfaces commonly tolerate (lengths, tables, unknown and Z-segments...).
  */
-import { IssueList, IssuePart } from '../../kernel/issue-list.ts';
+import { IssueList, IssuePart } from '../../kernel/standards/issue-list.ts';
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
 
 /** Every code an HL7 v2 validation can report. */
@@ -62,7 +62,7 @@ export function severityOf(code: Hl7IssueCode, mode: Hl7ValidationMode, tolerabl
 }
 
 /**
- * Collects the issues of one message into its part of the result (kernel/issue-list.ts): every issue counted, listed
+ * Collects the issues of one message into its part of the result (kernel/standards/issue-list.ts): every issue counted, listed
  * while the result has room, so a message with a million findings holds no more of them than the result shows.
  */
 export class Hl7IssueCollector {
@@ -117,7 +117,7 @@ export class Hl7IssueCollector {
   }
 }
 
-/** What a check wanted and what it found (kernel/issue-detail.ts). */
+/** What a check wanted and what it found (kernel/standards/issue-detail.ts). */
 export type IssueDetail = Pick<ValidationIssue, 'expected' | 'actual'>;
 
 /** One string for a code and a field (a NUL cannot occur in either). */

@@ -9,8 +9,8 @@ import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
 import type { Hl7ParsedMessage } from './hl7-parser.ts';
 import { isFieldEmpty } from './hl7-path.ts';
 import type { Hl7FieldRule, Hl7Profile } from './hl7-profiles.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/standards/issue-detail.ts';
 
 /** Inputs of a profile check. */
 export interface ProfileCheckInput {

@@ -3,8 +3,8 @@
  * its message structure and field definitions, and optionally a profile. Collects every issue with a path and a
  * severity (strict or compatibility mode) and never throws for bad content.
  */
-import { IssueList, IssuePart } from '../../kernel/issue-list.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
+import { IssueList, IssuePart } from '../../kernel/standards/issue-list.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import { getHl7Definitions, type Hl7Version, isHl7TableValue, isSupportedVersion, nearestVersion } from './hl7-definitions.ts';
 import { checkBatchEnvelope } from './hl7-envelope-check.ts';
@@ -25,7 +25,7 @@ export interface Hl7ValidateOptions {
   version?: Hl7Version;
   /** Resolved profile to apply on top of the standard. */
   profile?: Hl7Profile;
-  /** Most issues listed (kernel/issue-list.ts); every one is counted. */
+  /** Most issues listed (kernel/standards/issue-list.ts); every one is counted. */
   maxIssues?: number;
 }
 

@@ -5,9 +5,9 @@
 import { parseArgs } from 'node:util';
 import type { PluginCommand } from '../../kernel/plugin-api.ts';
 import { MAX_SEED, type StandardAdapter, type StandardsRegistry, type ValidationIssue } from '../../kernel/standards-registry.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
-import { withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.ts';
+import { withDifferenceTotals, withIssueTotals } from '../../kernel/standards/issue-list.ts';
 import type { BridgeConfig } from './bridge-config.ts';
 import { adapterForGeneration, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { UnreadableFileError, formatGenerated, readMessageFile, splitNdjson } from './message-files.ts';

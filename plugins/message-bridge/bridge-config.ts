@@ -1,6 +1,6 @@
 /** The bridge's config section (`plugins.message-bridge`): how much of a result it lists. */
 import { z } from 'zod';
-import { DEFAULT_MAX_ISSUES } from '../../kernel/issue-list.ts';
+import { DEFAULT_MAX_ISSUES } from '../../kernel/standards/issue-list.ts';
 
 /** Schema of `plugins.message-bridge`. */
 export const bridgeConfigSchema = z

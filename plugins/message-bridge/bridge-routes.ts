@@ -20,8 +20,8 @@ import {
 } from './bridge-schemas.ts';
 import { adapterById, adapterForGeneration, canonicalVersion, generationVersion, selectAdapter, selectDiffAdapter } from './standard-selection.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
-import { withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.ts';
-import { checkPathPatternLimits } from '../../kernel/path-pattern.ts';
+import { withDifferenceTotals, withIssueTotals } from '../../kernel/standards/issue-list.ts';
+import { checkPathPatternLimits } from '../../kernel/lib/paths/path-pattern.ts';
 import type { BridgeConfig } from './bridge-config.ts';
 import { BRIDGE_EXAMPLES } from './bridge-examples.ts';
 import { placeFindings } from './finding-places.ts';

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CliIo } from '../../kernel/plugin-api.ts';
 import { MAX_SEED, type StandardsRegistry } from '../../kernel/standards-registry.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import { formatGenerated } from './message-files.ts';
 import { adapterById, generationVersion } from './standard-selection.ts';
 import { JOURNEY_SCENARIOS, defaultJourneyStartMs, generateJourneys, journeyFaultProblem, type JourneyFault, type JourneyScenarioName } from './journey-scenario.ts';

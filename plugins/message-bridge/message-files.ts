@@ -1,12 +1,12 @@
 /**
  * Message files on the command line: reading them (a file that cannot be read is a usage problem, exit code 2, never
- * "invalid"), splitting NDJSON (one JSON message per line; kernel/ndjson.ts) into messages, and writing generated
+ * "invalid"), splitting NDJSON (one JSON message per line; kernel/lib/text/ndjson.ts) into messages, and writing generated
  * messages so that `workbench validate` reads them back: JSON messages one per line (NDJSON), text messages as the API
  * answers them (HL7 v2 segments end with CR), one after another.
  */
 import { readFileSync } from 'node:fs';
 
-export { splitNdjson } from '../../kernel/ndjson.ts';
+export { splitNdjson } from '../../kernel/lib/text/ndjson.ts';
 
 /** A file the command cannot read: reported with exit code 2 (bad input), not 1 (invalid message). */
 export class UnreadableFileError extends Error {

@@ -97,7 +97,7 @@ export interface StoredIssue {
   code: string;
   severity: 'error' | 'warning';
   message: string;
-  /** What the standard wanted there, when the finding says (kernel/issue-detail.ts). */
+  /** What the standard wanted there, when the finding says (kernel/standards/issue-detail.ts). */
   expected?: string;
   /** What was found there, excerpted, when the finding says. */
   actual?: string;

@@ -5,7 +5,7 @@
  * path (`record[3].AM07.D2`, `record[1].SenderID`); `messages` holds one result per detail record, its `index` the
  * record number and its `controlId` the transaction reference number.
  */
-import { IssuePart, rewritingSink, type IssueList, type IssueSink } from '../../kernel/issue-list.ts';
+import { IssuePart, rewritingSink, type IssueList, type IssueSink } from '../../kernel/standards/issue-list.ts';
 import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
 import {
   BATCH_DETAIL_LAYOUT,
@@ -20,7 +20,7 @@ import {
   splitNcpdpBatch,
 } from './ncpdp-batch.ts';
 import { IssueCollector, type NcpdpMode } from './ncpdp-issues.ts';
-import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/issue-detail.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/standards/issue-detail.ts';
 import { isCcyymmdd } from './value-formats.ts';
 
 /**

@@ -5,18 +5,18 @@
  * (`*.MessageID`, `AM0*.D2`) and `**` for any number of steps. Occurrence numbers are matched as written (`Name[1]`
  * is the first `Name`, `[*]` any), or ignored when the pattern has none.
  */
-import { DifferenceList } from '../../kernel/issue-list.ts';
+import { DifferenceList } from '../../kernel/standards/issue-list.ts';
 import type { DiffOptions, DiffResult } from '../../kernel/standards-registry.ts';
 import type { NcpdpMessage } from './ncpdp-model.ts';
-import { createPathMatcher, type PathPatternOptions } from '../../kernel/path-pattern.ts';
+import { createPathMatcher, type PathPatternOptions } from '../../kernel/lib/paths/path-pattern.ts';
 import { flattenMessage } from './ncpdp-paths.ts';
-import { unmatchedPathPatterns } from '../../kernel/pattern-usage.ts';
+import { unmatchedPathPatterns } from '../../kernel/lib/paths/pattern-usage.ts';
 
 /** How NCPDP paths read to the kernel's step matcher: from the first step, `@` attributes, `Name` is `Name[1]`. */
 const NCPDP_PATTERN_OPTIONS: PathPatternOptions = { anchor: 'start', attributes: true, implicitIndex: 1 };
 
 /**
- * Compiles ignore patterns into one matcher of paths (kernel/path-pattern.ts: step by step, never a regular
+ * Compiles ignore patterns into one matcher of paths (kernel/lib/paths/path-pattern.ts: step by step, never a regular
  * expression). More than 100 patterns, or one longer than 256 characters, is refused with 400 naming the entry.
  */
 export function createIgnoreMatcher(patterns: readonly string[]): (path: string) => boolean {
@@ -30,7 +30,7 @@ export function diffNcpdp(left: NcpdpMessage, right: NcpdpMessage, options: Diff
 
 /**
  * Differences between two flattened messages (path to value), honouring the ignore patterns: every difference
- * counted, at most `maxDifferences` listed (kernel/issue-list.ts).
+ * counted, at most `maxDifferences` listed (kernel/standards/issue-list.ts).
  */
 export function diffFlattened(leftValues: ReadonlyMap<string, string>, rightValues: ReadonlyMap<string, string>, options: DiffOptions): DiffResult {
   const ignored = createIgnoreMatcher(options.ignoredFields);

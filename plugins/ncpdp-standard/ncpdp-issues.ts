@@ -3,7 +3,7 @@
  * as "strict only" are errors in strict mode and warnings in compatibility mode. Findings are counted exactly and
  * listed up to the result's bound.
  */
-import { IssueList, type IssueSink } from '../../kernel/issue-list.ts';
+import { IssueList, type IssueSink } from '../../kernel/standards/issue-list.ts';
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
 
 /** What a check wanted and what it found. */
@@ -13,7 +13,7 @@ export type NcpdpIssueDetail = Pick<ValidationIssue, 'expected' | 'actual'>;
 export type NcpdpMode = 'strict' | 'compatibility';
 
 /**
- * Gathers findings in the order they are found into a sink: the validation's bounded list (kernel/issue-list.ts),
+ * Gathers findings in the order they are found into a sink: the validation's bounded list (kernel/standards/issue-list.ts),
  * or a part of it for one record of a batch, or a rewriting sink for a best-effort check.
  */
 export class IssueCollector {
@@ -23,7 +23,7 @@ export class IssueCollector {
     readonly sink: IssueSink = new IssueList(),
   ) {}
 
-  /** An error in every mode; `detail` gives its `expected` and `actual` (kernel/issue-detail.ts). */
+  /** An error in every mode; `detail` gives its `expected` and `actual` (kernel/standards/issue-detail.ts). */
   error(field: string, code: string, message: string, detail?: NcpdpIssueDetail): void {
     this.sink.add({ field, code, message, severity: 'error', ...detail });
   }

@@ -4,7 +4,7 @@
  * trailer record is not waited for: a batch is read record by record). A SCRIPT XML message is whole once its root
  * element's end tag ends it. A single D.0 transmission has no end marker: it is whole as it is.
  */
-import { xmlDocumentEnded } from '../../kernel/xml-document-end.ts';
+import { xmlDocumentEnded } from '../../kernel/lib/xml/xml-document-end.ts';
 
 const STX = 0x02;
 const ETX = 0x03;

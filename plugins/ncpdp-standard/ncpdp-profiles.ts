@@ -6,14 +6,14 @@
  */
 import { basename } from 'node:path';
 import { z } from 'zod';
-import type { ProfilePack } from '../../kernel/profile-packs.ts';
-import { ProfileFileError, readProfileFile } from '../../kernel/profile-file.ts';
+import type { ProfilePack } from '../../kernel/standards/profile-packs.ts';
+import { ProfileFileError, readProfileFile } from '../../kernel/standards/profile-file.ts';
 import type { ProfileSummary } from '../../kernel/standards-registry.ts';
 import type { NcpdpMessage } from './ncpdp-model.ts';
 import type { IssueCollector } from './ncpdp-issues.ts';
 import { flattenMessage, stripOccurrences } from './ncpdp-paths.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/standards/issue-detail.ts';
 
 /** Schema of one profile file. */
 export const ncpdpProfileSchema = z.object({

@@ -2,7 +2,7 @@
  * Validates NCPDP content: parse (a failure is one PARSE_ERROR finding), then the SCRIPT or Telecommunication
  * rules, then the chosen profile. Never throws for bad content.
  */
-import { IssueList, type IssueSink } from '../../kernel/issue-list.ts';
+import { IssueList, type IssueSink } from '../../kernel/standards/issue-list.ts';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
 import { looksLikeNcpdpBatch } from './ncpdp-batch.ts';
 import { validateNcpdpBatch } from './ncpdp-batch-rules.ts';
@@ -21,7 +21,7 @@ export interface NcpdpValidateOptions {
   /** SCRIPT version to validate against instead of the declared one. */
   scriptVersion?: ScriptVersion;
   profile?: NcpdpProfile;
-  /** Most findings listed (kernel/issue-list.ts); every one is counted. */
+  /** Most findings listed (kernel/standards/issue-list.ts); every one is counted. */
   maxIssues?: number;
 }
 

@@ -29,8 +29,8 @@ import {
   TRANSACTION_CODES,
   type TelecomFormat,
 } from './telecom-d0-definitions.ts';
-import { excerpt } from '../../kernel/text-excerpt.ts';
-import { actualValue, expectedCodes } from '../../kernel/issue-detail.ts';
+import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { actualValue, expectedCodes } from '../../kernel/standards/issue-detail.ts';
 
 /** Header field value by id. */
 export function headerValue(message: TelecomMessage, id: string): string {

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { PluginModule } from '../../kernel/plugin-api.ts';
-import { BASES, type BaseName } from '../../kernel/plugin-manifest.ts';
+import { BASES, type BaseName } from '../../kernel/plugin-host/plugin-manifest.ts';
 import { pageBundlesOf } from './page-bundles.ts';
 import { registerBasePageRoutes, type PageAddress } from './page-routes.ts';
 import { pagesConfigSchema, type PagesConfig } from './pages-config.ts';

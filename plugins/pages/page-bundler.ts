@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Plugin } from 'esbuild';
-import { BASES, type BaseName } from '../../kernel/plugin-manifest.ts';
+import { BASES, type BaseName } from '../../kernel/plugin-host/plugin-manifest.ts';
 import { pageAsset, vendorFiles, type AssetFolder, type PageAsset } from './page-assets.ts';
 
 /** The files of one base's pages. */

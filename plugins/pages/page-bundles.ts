@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASES, type BaseName } from '../../kernel/plugin-manifest.ts';
+import { BASES, type BaseName } from '../../kernel/plugin-host/plugin-manifest.ts';
 import { pageAsset, type PageAsset } from './page-assets.ts';
 import { bundlePages, type BasePageFiles, type PageBundles } from './page-bundler.ts';
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { kernelErrors } from '../../kernel/errors.ts';
-import type { BaseName } from '../../kernel/plugin-manifest.ts';
+import type { BaseName } from '../../kernel/plugin-host/plugin-manifest.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { assetResponse } from './page-assets.ts';
 import type { BasePageFiles } from './page-bundler.ts';

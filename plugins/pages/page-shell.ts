@@ -4,9 +4,9 @@
  * pages for their links, so a moved port is followed without a word in the pages' code). Sent with a strict
  * Content-Security-Policy.
  */
-import type { BaseName } from '../../kernel/plugin-manifest.ts';
+import type { BaseName } from '../../kernel/plugin-host/plugin-manifest.ts';
 import type { RawResponse } from '../../kernel/plugin-api.ts';
-import { escapeHtml } from '../../kernel/html-escape.ts';
+import { escapeHtml } from '../../kernel/lib/text/html-escape.ts';
 
 /** The policy of every page: nothing but this origin, and no inline script or style attribute code. */
 export const PAGE_CSP =

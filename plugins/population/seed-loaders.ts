@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { PoolConnection } from 'mysql2/promise';
 import type pg from 'pg';
 import type { Connection as TediousConnection, TYPES } from 'tedious';
-import { csvQuoted } from '../../kernel/csv.ts';
+import { csvQuoted } from '../../kernel/lib/text/csv.ts';
 import type { DatabaseConnection } from './database-connection.ts';
 import type { CellValue } from './default-patient-schema.ts';
 import { insertSql, type Provider, quoteIdentifier } from './sql-dialect.ts';

@@ -16,7 +16,7 @@ import type { SsoStore } from './sso-store.ts';
 import type { UserMapping } from './user-mapping.ts';
 import { ssoErrors } from './sso-errors.ts';
 import { SSO_EXAMPLES } from './sso-examples.ts';
-import { escapeHtml } from '../../kernel/html-escape.ts';
+import { escapeHtml } from '../../kernel/lib/text/html-escape.ts';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'wb_session';

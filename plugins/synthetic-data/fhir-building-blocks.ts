@@ -2,7 +2,7 @@
  * Small FHIR R4 shapes every synthetic FHIR writer uses (the FHIR generator, the population's Bundles, the Patient
  * shape): one definition, so narratives stay valid XHTML and coded values keep one form everywhere.
  */
-import { escapeXmlText } from '../../kernel/xml-escape.ts';
+import { escapeXmlText } from '../../kernel/lib/xml/xml-escape.ts';
 
 /** A plain JSON object of a FHIR resource or element. */
 export type FhirJson = Record<string, unknown>;

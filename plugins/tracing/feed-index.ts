@@ -16,9 +16,9 @@ import type { Database as SQLiteDatabase, Statement as SQLiteStatement } from 'b
 import { sql, type CompiledQuery, type Kysely, type Migration } from 'kysely';
 import type { MessageFacts, MonitorStore, ProjectedRecord } from '../monitor/api.ts';
 import { typeText } from './trace-model.ts';
-import { LoopSlice } from '../../kernel/loop-slice.ts';
-import { guardedAfter, PauseTimer } from '../../kernel/pause-timer.ts';
-import type { BackgroundJobs } from '../../kernel/background-guard.ts';
+import { LoopSlice } from '../../kernel/lib/async/loop-slice.ts';
+import { guardedAfter, PauseTimer } from '../../kernel/lib/async/pause-timer.ts';
+import type { BackgroundJobs } from '../../kernel/background/background-guard.ts';
 
 /** One message as the feed keeps it. */
 interface FeedRow {

@@ -5,7 +5,7 @@
  * the service still starts (interfaces are created through the API, often after the config names them) and the
  * condition clears as soon as the interface exists.
  */
-import type { ServiceFaults } from '../../kernel/service-faults.ts';
+import type { ServiceFaults } from '../../kernel/background/service-faults.ts';
 import { parseSequence } from './sequence-syntax.ts';
 
 /** Key of the health condition listing defined sequences with an unknown interface. */

@@ -2,8 +2,8 @@
 // once, whether one follower reads it, two nodes' followers race for it, or a new follower resumes after a restart.
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { BackgroundGuard } from '../../kernel/background-guard.ts';
-import { ServiceFaults } from '../../kernel/service-faults.ts';
+import { BackgroundGuard } from '../../kernel/background/background-guard.ts';
+import { ServiceFaults } from '../../kernel/background/service-faults.ts';
 import type { MessageFilter, MessageStreamOptions, MonitorService } from '../../plugins/monitor/api.ts';
 import { AggregateStore, CursorMovedError } from '../../plugins/ai-triage/aggregate-store.ts';
 import { AggregateBatch, type FollowedMessage } from '../../plugins/ai-triage/aggregate-batch.ts';

@@ -16,7 +16,7 @@ import type { ReportSchedule, ReportScheduleStore } from '../../plugins/analytic
 import { seriesRows } from '../../plugins/analytics/series-csv.ts';
 import { alertMatches, messageFilterOf, QUERY_FILTER_KEYS, queryFiltersSchema } from '../../plugins/analytics/query-filters.ts';
 import { bucketCount, checkPoints, resolveWindow } from '../../plugins/analytics/time-window.ts';
-import { Scheduler } from '../../kernel/scheduler.ts';
+import { Scheduler } from '../../kernel/background/scheduler.ts';
 import { InMemoryMonitor } from '../kit/in-memory-monitor.ts';
 import { sampleReport } from '../kit/monitor-report.ts';
 import { renderReport } from '../../plugins/monitor/reports/report-rendering.ts';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ChainChecker, GENESIS_HASH, entryHash, type ChainedFields } from '../../plugins/audit/audit-chain.ts';
-import { formulaSafe } from '../../kernel/csv.ts';
+import { formulaSafe } from '../../kernel/lib/text/csv.ts';
 
 type Entry = ChainedFields & { prev_hash: string; hash: string };
 

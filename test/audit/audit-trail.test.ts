@@ -13,7 +13,7 @@ import { ManualClock } from '../helpers/manual-clock.ts';
 import { runCli } from '../../kernel/cli.ts';
 import { AUDIT_TRAIL } from '../../plugins/audit/api.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
-import { formulaSafe } from '../../kernel/csv.ts';
+import { formulaSafe } from '../../kernel/lib/text/csv.ts';
 
 let wb: TestWorkbench;
 let keys: RoleKeys;

@@ -4,7 +4,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverProfilePacks } from '../../kernel/profile-packs.ts';
+import { discoverProfilePacks } from '../../kernel/standards/profile-packs.ts';
 import { type FhirAdapter, createFhirAdapter } from '../../plugins/fhir-standard/fhir-adapter.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 

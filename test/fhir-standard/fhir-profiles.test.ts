@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ProfilePack } from '../../kernel/profile-packs.ts';
+import type { ProfilePack } from '../../kernel/standards/profile-packs.ts';
 import { createFhirAdapter } from '../../plugins/fhir-standard/fhir-adapter.ts';
 import { loadFhirProfiles } from '../../plugins/fhir-standard/fhir-profiles.ts';
 import { json, patient, testAdapter } from './fhir-fixtures.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWorkbench, type Workbench, type WorkbenchOptions } from '../../kernel/workbench.ts';
-import type { BaseName } from '../../kernel/plugin-manifest.ts';
+import type { BaseName } from '../../kernel/plugin-host/plugin-manifest.ts';
 import { mergeConfig } from '../../kernel/config-loader.ts';
 import { send, type TestRequest, type TestResponse } from './http-client.ts';
 

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../../kernel/config-loader.ts';
-import { discoverProfilePacks } from '../../kernel/profile-packs.ts';
+import { discoverProfilePacks } from '../../kernel/standards/profile-packs.ts';
 import type { StandardAdapter } from '../../kernel/standards-registry.ts';
 import { createFhirAdapter } from '../../plugins/fhir-standard/fhir-adapter.ts';
 import { createHl7Adapter } from '../../plugins/hl7-standard/hl7-adapter.ts';

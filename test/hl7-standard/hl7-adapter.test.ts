@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PluginContext } from '../../kernel/plugin-api.ts';
-import { discoverProfilePacks } from '../../kernel/profile-packs.ts';
+import { discoverProfilePacks } from '../../kernel/standards/profile-packs.ts';
 import { StandardsRegistry } from '../../kernel/standards-registry.ts';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { SYNTHETIC_DATA } from '../../plugins/synthetic-data/api.ts';

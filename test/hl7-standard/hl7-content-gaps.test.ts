@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverProfilePacks } from '../../kernel/profile-packs.ts';
+import { discoverProfilePacks } from '../../kernel/standards/profile-packs.ts';
 import { projectRoot } from '../../kernel/config-loader.ts';
 import { HL7_ISSUE_CODES } from '../../plugins/hl7-standard/hl7-issue-messages.ts';
 import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverProfilePacks } from '../../kernel/profile-packs.ts';
+import { discoverProfilePacks } from '../../kernel/standards/profile-packs.ts';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
 import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
 import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { civilFromDays, daysFromCivil } from '../../kernel/civil-date.ts';
+import { civilFromDays, daysFromCivil } from '../../kernel/lib/time/civil-date.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -2,7 +2,7 @@
 // numbers untouched, and a stream that yields the same bytes as the whole document.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { csvDocument, csvField, csvQuoted, csvStream, formulaSafe } from '../../kernel/csv.ts';
+import { csvDocument, csvField, csvQuoted, csvStream, formulaSafe } from '../../kernel/lib/text/csv.ts';
 
 /** A strict RFC 4180 reader (quoted fields, doubled quotes, CRLF records), to read back what the writer wrote. */
 function readCsv(text: string): string[][] {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDeferredStorage } from '../../kernel/deferred-storage.ts';
+import { createDeferredStorage } from '../../kernel/store/deferred-storage.ts';
 import { createStorage } from '../../kernel/storage.ts';
 
 const dirs: string[] = [];

@@ -2,7 +2,7 @@
 // and work that grows linearly with the findings.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DifferenceList, IssueList, IssuePart, rewritingSink, withDifferenceTotals, withIssueTotals } from '../../kernel/issue-list.ts';
+import { DifferenceList, IssueList, IssuePart, rewritingSink, withDifferenceTotals, withIssueTotals } from '../../kernel/standards/issue-list.ts';
 import type { ValidationIssue } from '../../kernel/standards-registry.ts';
 import { doublingRatio } from '../helpers/growth-ratio.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { createRoleKeys, withBearer, type RoleKeys } from '../helpers/admin-access.ts';
-import { MAX_JSON_DEPTH, jsonNestingDepth } from '../../kernel/json-depth.ts';
+import { MAX_JSON_DEPTH, jsonNestingDepth } from '../../kernel/lib/input/json-depth.ts';
 
 let wb: TestWorkbench;
 let keys: RoleKeys;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoopSlice } from '../../kernel/loop-slice.ts';
+import { LoopSlice } from '../../kernel/lib/async/loop-slice.ts';
 
 describe('LoopSlice', () => {
   it('is spent once its time is used and lets queued work run when passed', async () => {

@@ -11,7 +11,7 @@ import {
   type PathPatternOptions,
   type PathStep,
   pathSteps,
-} from '../../kernel/path-pattern.ts';
+} from '../../kernel/lib/paths/path-pattern.ts';
 import { doublingRatio } from '../helpers/growth-ratio.ts';
 
 /** A pattern step as the reference reads it. */

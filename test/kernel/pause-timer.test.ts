@@ -2,9 +2,9 @@
 // poke, runs once per pause, and does nothing after stop.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
-import { BackgroundGuard } from '../../kernel/background-guard.ts';
-import { guardedAfter, PauseTimer } from '../../kernel/pause-timer.ts';
-import { ServiceFaults } from '../../kernel/service-faults.ts';
+import { BackgroundGuard } from '../../kernel/background/background-guard.ts';
+import { guardedAfter, PauseTimer } from '../../kernel/lib/async/pause-timer.ts';
+import { ServiceFaults } from '../../kernel/background/service-faults.ts';
 
 const after = guardedAfter(new BackgroundGuard(pino({ level: 'silent' }), new ServiceFaults()), 'pause');
 

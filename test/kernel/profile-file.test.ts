@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ProfileFileError, readProfileData, readProfileFile } from '../../kernel/profile-file.ts';
+import { ProfileFileError, readProfileData, readProfileFile } from '../../kernel/standards/profile-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wb-profile-file-'));
 function file(name: string, text: string): string {

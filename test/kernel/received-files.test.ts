@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chooseReadingAdapter, readReceivedFiles, readSettledContent, type ReceivedFile } from '../../kernel/received-files.ts';
+import { chooseReadingAdapter, readReceivedFiles, readSettledContent, type ReceivedFile } from '../../kernel/lib/input/received-files.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { TOKENS } from '../../kernel/tokens.ts';
 import type { StandardAdapter } from '../../kernel/standards-registry.ts';

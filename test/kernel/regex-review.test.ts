@@ -6,7 +6,7 @@
 import { validationRegexes } from '@medplum/core';
 import { describe, expect, it } from 'vitest';
 import { maskSecretsInText } from '../../kernel/logger.ts';
-import { pathSteps } from '../../kernel/path-pattern.ts';
+import { pathSteps } from '../../kernel/lib/paths/path-pattern.ts';
 import { calendarProblem } from '../../plugins/fhir-standard/fhir-calendar.ts';
 import { detectFhir } from '../../plugins/fhir-standard/fhir-detect.ts';
 import { parsePath } from '../../plugins/fhir-standard/fhir-paths.ts';
@@ -17,7 +17,7 @@ import { compileIgnorePattern } from '../../plugins/hl7-standard/hl7-diff-ignore
 import { DEFAULT_HL7_DELIMITERS, parseHl7 } from '../../plugins/hl7-standard/hl7-parser.ts';
 import { decodeHl7Escapes } from '../../plugins/hl7-standard/hl7-escape.ts';
 import { parseHl7Path } from '../../plugins/hl7-standard/hl7-path.ts';
-import { splitNdjson } from '../../kernel/ndjson.ts';
+import { splitNdjson } from '../../kernel/lib/text/ndjson.ts';
 import { describeNcpdpPath } from '../../plugins/ncpdp-standard/ncpdp-definitions.ts';
 import { detectNcpdp, messageRootStart } from '../../plugins/ncpdp-standard/ncpdp-detect.ts';
 import { parseNcpdp } from '../../plugins/ncpdp-standard/ncpdp-parser.ts';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { fixturesDir, startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
-import { BASES } from '../../kernel/plugin-manifest.ts';
+import { BASES } from '../../kernel/plugin-host/plugin-manifest.ts';
 
 let wb: TestWorkbench;
 let withCors: TestWorkbench;

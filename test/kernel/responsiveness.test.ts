@@ -4,7 +4,7 @@
 // so load from elsewhere does not fail it.
 import { describe, expect, it } from 'vitest';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
-import type { BaseName } from '../../kernel/plugin-manifest.ts';
+import type { BaseName } from '../../kernel/plugin-host/plugin-manifest.ts';
 import { largeMessage, LARGE_MESSAGE_STANDARDS, maximumValidateBody } from '../helpers/large-messages.ts';
 import type { TestRequest } from '../helpers/http-client.ts';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createWorkbench } from '../../kernel/workbench.ts';
-import { BASES } from '../../kernel/plugin-manifest.ts';
+import { BASES } from '../../kernel/plugin-host/plugin-manifest.ts';
 import { fixturesDir, startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 
 interface MediaType {

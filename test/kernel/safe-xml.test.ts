@@ -2,7 +2,7 @@
 // and depth are judged before any parser sees the text, with the line and column of the first problem.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkXmlBeforeParsing } from '../../kernel/safe-xml.ts';
+import { checkXmlBeforeParsing } from '../../kernel/lib/xml/safe-xml.ts';
 
 const limits = { maxChars: 10_000, maxDepth: 5 };
 

@@ -1,7 +1,7 @@
 // Scheduler names are scoped per plugin, a duplicate is an error naming both, and runNow runs a job at once.
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { Scheduler } from '../../kernel/scheduler.ts';
+import { Scheduler } from '../../kernel/background/scheduler.ts';
 import { slotOf } from '../../kernel/cluster/job-claims.ts';
 
 const silent = pino({ level: 'silent' });

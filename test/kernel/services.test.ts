@@ -7,10 +7,10 @@ import pino from 'pino';
 import { container as rootContainer } from 'tsyringe';
 import { EventBus } from '../../kernel/events.ts';
 import { createServiceRef, provideService, resolveService } from '../../kernel/service-ref.ts';
-import { Scheduler } from '../../kernel/scheduler.ts';
+import { Scheduler } from '../../kernel/background/scheduler.ts';
 import { Cache } from '../../kernel/cache.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { discoverProfilePacks } from '../../kernel/profile-packs.ts';
+import { discoverProfilePacks } from '../../kernel/standards/profile-packs.ts';
 import { StandardsRegistry, type StandardAdapter } from '../../kernel/standards-registry.ts';
 
 const silent = pino({ level: 'silent' });

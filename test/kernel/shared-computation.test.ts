@@ -2,7 +2,7 @@
 // failures are never kept, and the number of kept keys is bounded.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { SharedComputations } from '../../kernel/shared-computation.ts';
+import { SharedComputations } from '../../kernel/lib/async/shared-computation.ts';
 
 function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: unknown): void } {
   let resolve!: (value: T) => void;

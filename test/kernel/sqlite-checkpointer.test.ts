@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteCheckpointer } from '../../kernel/sqlite-checkpointer.ts';
+import { SqliteCheckpointer } from '../../kernel/store/sqlite-checkpointer.ts';
 import { createStorage } from '../../kernel/storage.ts';
 
 const folders: string[] = [];

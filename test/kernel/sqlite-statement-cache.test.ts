@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
-import { cachingStatements } from '../../kernel/sqlite-statement-cache.ts';
+import { cachingStatements } from '../../kernel/store/sqlite-statement-cache.ts';
 import { createStorage, type Storage } from '../../kernel/storage.ts';
 
 const open: Array<{ close(): void }> = [];

@@ -11,7 +11,7 @@ import { largeMessage, LARGE_MESSAGE_STANDARDS } from '../helpers/large-messages
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { WorkPool } from '../../kernel/workers/work-pool.ts';
-import type { PluginManifest } from '../../kernel/plugin-manifest.ts';
+import type { PluginManifest } from '../../kernel/plugin-host/plugin-manifest.ts';
 
 const busyPlugins = [join(fixturesDir, 'plugin-sets', 'worker-pool')];
 
@@ -86,7 +86,7 @@ describe('worker pool', () => {
         // The event loop is free while the worker matches: health answers before the diff does or right after it.
         expect((await wb.call('monitor', { path: '/api/health' })).status).toBe(200);
         const answer = await diff;
-        // Patterns are matched step by step (kernel/path-pattern.ts), so even these answer well within the budget.
+        // Patterns are matched step by step (kernel/lib/paths/path-pattern.ts), so even these answer well within the budget.
         expect(answer.status, `${body.standard}: ${answer.text.slice(0, 200)}`).toBe(200);
         expect(answer.json.data.totalDifferences, body.standard).toBe(body.standard === 'ncpdp' ? 3_000 : 1);
       }

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeXmlEntities, escapeXmlAttribute, escapeXmlText } from '../../kernel/xml-escape.ts';
+import { decodeXmlEntities, escapeXmlAttribute, escapeXmlText } from '../../kernel/lib/xml/xml-escape.ts';
 
 describe('XML escaping', () => {
   it('round-trips any text through escape and decode, leaving no markup character', () => {

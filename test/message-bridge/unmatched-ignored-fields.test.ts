@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../kernel/cli.ts';
-import { UNMATCHED_CHECK_BUDGET, unmatchedPatterns } from '../../kernel/pattern-usage.ts';
+import { UNMATCHED_CHECK_BUDGET, unmatchedPatterns } from '../../kernel/lib/paths/pattern-usage.ts';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 
 let wb: TestWorkbench;

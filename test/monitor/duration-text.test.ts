@@ -2,7 +2,7 @@
 // least 1, one decimal at most.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { humanDuration } from '../../kernel/duration-text.ts';
+import { humanDuration } from '../../kernel/lib/time/duration-text.ts';
 
 describe('humanDuration', () => {
   it('picks ms, s, min, h or d', () => {

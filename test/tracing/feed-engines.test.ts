@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import pino from 'pino';
-import { BackgroundGuard } from '../../kernel/background-guard.ts';
-import { ServiceFaults } from '../../kernel/service-faults.ts';
+import { BackgroundGuard } from '../../kernel/background/background-guard.ts';
+import { ServiceFaults } from '../../kernel/background/service-faults.ts';
 import type { Storage } from '../../kernel/storage.ts';
 import { FeedIndex, feedControlIdMigration, feedMigration, type FeedColumn, type FeedMessage } from '../../plugins/tracing/feed-index.ts';
 import { scanFeedWindow } from '../../plugins/tracing/feed-gap-scan.ts';

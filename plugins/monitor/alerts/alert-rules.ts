@@ -15,7 +15,7 @@ import type { ReadFile } from '../ingest/read-file.ts';
 import type { AlertRules } from '../monitor-config.ts';
 import type { MonitorDatabase } from '../monitor-tables.ts';
 import { minuteOf } from '../messages/message-store.ts';
-import { humanDuration } from '../../../kernel/duration-text.ts';
+import { humanDuration } from '../../../kernel/lib/time/duration-text.ts';
 import { lastMessageAt, windowTotals } from '../rollups/window-stats.ts';
 
 /** Rule keys of the monitor's own alerts. */

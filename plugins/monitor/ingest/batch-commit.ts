@@ -9,7 +9,7 @@
  * listeners hear of each slice as it is stored, as they hear of each appended part of a file.
  */
 import type { Logger } from 'pino';
-import { LoopSlice } from '../../../kernel/loop-slice.ts';
+import { LoopSlice } from '../../../kernel/lib/async/loop-slice.ts';
 import type { CommitStore } from './commit-statements.ts';
 import { commitFiles, PARTIAL_STATE, type CommittedFile } from './ledger.ts';
 import type { ReadFile } from './read-file.ts';

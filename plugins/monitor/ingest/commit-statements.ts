@@ -8,7 +8,7 @@
  */
 import type SQLiteDatabase from 'better-sqlite3';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { LoopSlice } from '../../../kernel/loop-slice.ts';
+import { LoopSlice } from '../../../kernel/lib/async/loop-slice.ts';
 
 /** The store a commit writes to. */
 export interface CommitStore {

@@ -17,11 +17,11 @@ import { readdir } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { FSWatcher } from 'chokidar';
-import type { BackgroundJobs } from '../../../kernel/background-guard.ts';
+import type { BackgroundJobs } from '../../../kernel/background/background-guard.ts';
 import type { MonitoredInterface } from '../api.ts';
 import { compileFilePattern } from '../interfaces/file-pattern.ts';
 import { DirectoryEvents } from './directory-events.ts';
-import { LoopSlice } from '../../../kernel/loop-slice.ts';
+import { LoopSlice } from '../../../kernel/lib/async/loop-slice.ts';
 import { lstatEntry } from './entry-stat.ts';
 
 /** A settled file, ready to read. */

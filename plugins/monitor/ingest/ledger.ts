@@ -28,7 +28,7 @@ import type { FileVerdict, ReadFile } from './read-file.ts';
 import { addToRollups, applyLatencyLimits, DEFAULT_LATENCY_LIMITS, type LatencyLimits } from './rollup-writer.ts';
 import type { FileRow, FileTable, MessageRow, MonitorDatabase } from '../monitor-tables.ts';
 import type { ReadMessage } from './message-reading.ts';
-import { LoopSlice } from '../../../kernel/loop-slice.ts';
+import { LoopSlice } from '../../../kernel/lib/async/loop-slice.ts';
 
 /** What a commit wrote for one file. */
 export interface CommittedFile {

@@ -16,10 +16,10 @@ import type {
   ValidationIssue,
   ValidationResult,
 } from '../../../kernel/standards-registry.ts';
-import { chooseReadingAdapter, type ReadFilesOptions, type ReceivedFile, type ReceivedFileRequest } from '../../../kernel/received-files.ts';
+import { chooseReadingAdapter, type ReadFilesOptions, type ReceivedFile, type ReceivedFileRequest } from '../../../kernel/lib/input/received-files.ts';
 import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from '../api.ts';
 import { digestOf, noFacts, readFacts } from '../messages/message-facts.ts';
-import { LoopSlice } from '../../../kernel/loop-slice.ts';
+import { LoopSlice } from '../../../kernel/lib/async/loop-slice.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;

@@ -8,7 +8,7 @@
  * Held files live in memory only: after a restart the ledger's shorter length brings them back, and their grace
  * period starts again.
  */
-import type { BackgroundJobs } from '../../../kernel/background-guard.ts';
+import type { BackgroundJobs } from '../../../kernel/background/background-guard.ts';
 
 interface HeldTail {
   interfaceId: string;

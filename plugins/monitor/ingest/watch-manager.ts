@@ -11,7 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { BackgroundJobs } from '../../../kernel/background-guard.ts';
+import type { BackgroundJobs } from '../../../kernel/background/background-guard.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { MonitoredInterface } from '../api.ts';
 import type { AlertRuleEngine } from '../alerts/alert-rules.ts';

@@ -3,8 +3,8 @@
  * script, no external asset). Every value that came from a message, a file or a user is escaped, so a message
  * carrying `<script>` shows as text.
  */
-import { escapeHtml } from '../../../kernel/html-escape.ts';
-import { humanDuration } from '../../../kernel/duration-text.ts';
+import { escapeHtml } from '../../../kernel/lib/text/html-escape.ts';
+import { humanDuration } from '../../../kernel/lib/time/duration-text.ts';
 import type { InterfaceReport, MonitorReport } from './monitor-report.ts';
 import { alertSubject } from '../api.ts';
 

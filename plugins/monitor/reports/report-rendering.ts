@@ -4,7 +4,7 @@
  * The monitor's report route and analytics' generated and mailed reports all render here, so one window reads the
  * same wherever it is opened.
  */
-import { csvDocument } from '../../../kernel/csv.ts';
+import { csvDocument } from '../../../kernel/lib/text/csv.ts';
 import type { MonitorReport, RenderedReport, ReportFormat } from '../api.ts';
 import { renderReportHtml } from './report-html.ts';
 import { renderReportText } from './report-text.ts';

@@ -1,5 +1,5 @@
 /** The plain-text rendering of a report (for terminals and e-mail). */
-import { humanDuration } from '../../../kernel/duration-text.ts';
+import { humanDuration } from '../../../kernel/lib/time/duration-text.ts';
 import type { MonitorReport } from './monitor-report.ts';
 import { alertSubject } from '../api.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The status, metrics and report routes share identical computations: a hundred dashboards polling the same status
  * cost one computation, not a hundred. Requests with the same key arriving while one computes, or within the time to
- * live after it finished, get its answer (see kernel/shared-computation.ts).
+ * live after it finished, get its answer (see kernel/lib/async/shared-computation.ts).
  *
  * An answer is never older than what the service knew when the request arrived: every change that can alter one (a
  * commit of files, an alert raised, escalated, cleared or acknowledged, an interface created, changed or removed)
@@ -11,7 +11,7 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../../kernel/clock.ts';
-import { SharedComputations } from '../../../kernel/shared-computation.ts';
+import { SharedComputations } from '../../../kernel/lib/async/shared-computation.ts';
 
 /** Shared answers of the monitor's read routes, in generations. */
 export class SharedAnswers {

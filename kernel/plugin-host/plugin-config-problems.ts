@@ -3,7 +3,7 @@
  * bad key of the file, not just the first half of them.
  */
 import { join, resolve } from 'node:path';
-import { ConfigError } from './config-loader.ts';
+import { ConfigError } from '../config-loader.ts';
 import { discoverPlugins } from './plugin-discovery.ts';
 import { loadPluginModules } from './plugin-loader.ts';
 import { PluginSetError } from './plugin-manifest.ts';

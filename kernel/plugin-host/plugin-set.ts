@@ -4,7 +4,7 @@
  * on, in load order. Booting uses it, and so does `workbench help`, which needs no plugin loaded.
  */
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig, projectRoot, type ConfigSources, type LoadedConfig } from './config-loader.ts';
+import { ConfigError, loadConfig, projectRoot, type ConfigSources, type LoadedConfig } from '../config-loader.ts';
 import { bundledPluginsDir, withPluginSectionProblems } from './plugin-config-problems.ts';
 import { discoverPlugins } from './plugin-discovery.ts';
 import { resolvePluginOrder, type DiscoveredPlugin, type DisabledPlugin } from './plugin-manifest.ts';

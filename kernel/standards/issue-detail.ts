@@ -3,7 +3,7 @@
  * and the triage read beside the sentence. A list of allowed codes is cut to a bound and says how many more there
  * are; a value found is excerpted, never more than about sixty characters, as it can be long and can be a patient's.
  */
-import { excerpt } from './text-excerpt.ts';
+import { excerpt } from '../lib/text/text-excerpt.ts';
 
 /** Characters of a value found that a finding repeats at most. */
 export const ACTUAL_CHARACTERS = 60;

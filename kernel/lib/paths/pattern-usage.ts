@@ -42,7 +42,7 @@ function* stepsOf(paths: Iterable<string>, options: PathPatternOptions): Generat
 }
 
 /**
- * {@link unmatchedPatterns} for the kernel's path patterns (kernel/path-pattern.ts) over written paths; the patterns
+ * {@link unmatchedPatterns} for the kernel's path patterns (kernel/lib/paths/path-pattern.ts) over written paths; the patterns
  * were checked against the limits by the diff already. A blank pattern matches nothing.
  */
 export function unmatchedPathPatterns(texts: readonly string[], options: PathPatternOptions, paths: Iterable<string>): string[] | undefined {

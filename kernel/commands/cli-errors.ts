@@ -1,7 +1,7 @@
 /** `workbench errors`: every error code the service can answer with, as a table (docs/reference/error-codes.md). */
-import type { Workbench } from './workbench.ts';
-import type { CliCommand } from './plugin-api.ts';
-import type { ErrorRegistry } from './errors.ts';
+import type { Workbench } from '../workbench.ts';
+import type { CliCommand } from '../plugin-api.ts';
+import type { ErrorRegistry } from '../errors.ts';
 
 /** The error catalogue as Markdown rows `| code | status | owner | message |`, sorted by status then code. */
 export function errorTableMarkdown(errors: ErrorRegistry): string {

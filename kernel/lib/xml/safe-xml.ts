@@ -2,7 +2,7 @@
  * The one safe way untrusted XML is read (FHIR XML, NCPDP SCRIPT): before fast-xml-parser sees the text, it is
  * refused when it is larger than the caller's limit or declares a DOCTYPE or an ENTITY (external entities read files
  * or reach the network, nested entities expand to gigabytes), and it is checked for well-formedness and nesting
- * depth in one pass (kernel/xml-well-formedness.ts) that names the line and column of the first problem. Only then
+ * depth in one pass (kernel/lib/xml/xml-well-formedness.ts) that names the line and column of the first problem. Only then
  * does the caller parse it, with entity processing limited to what XML predefines. One pass of checking instead of
  * the parser's own validator halves the cost of reading.
  */

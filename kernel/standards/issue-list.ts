@@ -4,8 +4,8 @@
  * severity and by code, while collecting: nothing is built in full and cut afterwards, so memory stays bounded and
  * the work stays linear in the findings. The same holds for the differences of a diff.
  */
-import type { Difference, DifferenceTotals, DiffResult, IssueTotals, ValidationIssue, ValidationResult } from './standards-registry.ts';
-import { EXCERPT_CHARACTERS, excerpt } from './text-excerpt.ts';
+import type { Difference, DifferenceTotals, DiffResult, IssueTotals, ValidationIssue, ValidationResult } from '../standards-registry.ts';
+import { EXCERPT_CHARACTERS, excerpt } from '../lib/text/text-excerpt.ts';
 
 /** Issues (or differences) a result lists unless configured otherwise. */
 export const DEFAULT_MAX_ISSUES = 1_000;

@@ -4,7 +4,7 @@
  * no JSON.parse, JSON.stringify or recursive walk ever meets hostile nesting (which would end in a RangeError and a
  * 500); deeper input is refused with 400 `JSON_TOO_DEEP` naming where and the limit.
  */
-import { kernelErrors, type WorkbenchError } from './errors.ts';
+import { kernelErrors, type WorkbenchError } from '../../errors.ts';
 
 /** Deepest `{`/`[` nesting accepted anywhere (FHIR resources and every request body stay far below it). */
 export const MAX_JSON_DEPTH = 128;

@@ -10,7 +10,7 @@
  * without one matches every occurrence. With `attributes`, `Name@attr` is two steps, `Name` and `@attr` (NCPDP
  * SCRIPT attributes). A pattern covers the step it reaches and everything below it (a prefix ignores a subtree).
  */
-import { kernelErrors } from './errors.ts';
+import { kernelErrors } from '../../errors.ts';
 
 /** One step of a path: a name and, for a repeated element, the occurrence index written in the path. */
 export interface PathStep {

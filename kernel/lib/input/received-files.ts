@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { WorkbenchError } from './errors.ts';
-import type { ReadContentOptions, ReadContentResult, StandardAdapter } from './standards-registry.ts';
+import { WorkbenchError } from '../../errors.ts';
+import type { ReadContentOptions, ReadContentResult, StandardAdapter } from '../../standards-registry.ts';
 
 /** Characters of a file's start an adapter's `detect` looks at when the standard is chosen by content. */
 const DETECT_CHARS = 4096;

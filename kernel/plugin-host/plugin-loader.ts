@@ -4,10 +4,10 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describeZodIssues } from './config-loader.ts';
-import { runnableModulePath } from './project-root.ts';
+import { describeZodIssues } from '../config-loader.ts';
+import { runnableModulePath } from '../project-root.ts';
 import { PluginSetError, type DiscoveredPlugin } from './plugin-manifest.ts';
-import type { PluginModule } from './plugin-api.ts';
+import type { PluginModule } from '../plugin-api.ts';
 
 /** A plugin whose module is loaded and whose config section is valid. */
 export interface LoadedPlugin extends DiscoveredPlugin {

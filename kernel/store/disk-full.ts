@@ -7,8 +7,8 @@
  */
 import { statfsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { kernelErrors, type WorkbenchError } from './errors.ts';
-import type { ServiceFaults } from './service-faults.ts';
+import { kernelErrors, type WorkbenchError } from '../errors.ts';
+import type { ServiceFaults } from '../background/service-faults.ts';
 
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL', '53100']);
 const DISK_FULL_MESSAGES = /no space left on device|disk quota exceeded|database or disk is full|could not extend file/i;

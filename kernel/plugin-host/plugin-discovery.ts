@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeZodIssues } from './config-loader.ts';
+import { describeZodIssues } from '../config-loader.ts';
 import { PLUGIN_MANIFEST, PluginSetError, pluginManifestSchema, type DiscoveredPlugin } from './plugin-manifest.ts';
 
 /** Reads every manifest under the given folders; throws {@link PluginSetError} listing all invalid ones. */

@@ -4,7 +4,7 @@
  * collected and reported at once, naming the plugin.
  */
 import { z } from 'zod';
-import { TIERS } from './entitlement.ts';
+import { TIERS } from '../entitlement.ts';
 
 /** Base addresses a plugin may serve routes on, or `none`. */
 export const BASES = ['bridge', 'monitor', 'population'] as const;

@@ -1,12 +1,12 @@
 /** The kernel's `workbench keys create|list|revoke` commands. */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import type { LoadedConfig } from './config-loader.ts';
-import type { Workbench } from './workbench.ts';
-import type { CliCommand } from './plugin-api.ts';
-import { resolveService } from './service-ref.ts';
-import { TOKENS } from './tokens.ts';
-import { MONITOR_ROLES, isMonitorRole } from './auth/principal.ts';
+import type { LoadedConfig } from '../config-loader.ts';
+import type { Workbench } from '../workbench.ts';
+import type { CliCommand } from '../plugin-api.ts';
+import { resolveService } from '../service-ref.ts';
+import { TOKENS } from '../tokens.ts';
+import { MONITOR_ROLES, isMonitorRole } from '../auth/principal.ts';
 
 /** Where the store is: the SQLite file in the data folder, or the configured PostgreSQL server (never its URL). */
 export function describeStore(config: LoadedConfig): string {

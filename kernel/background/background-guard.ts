@@ -5,7 +5,7 @@
  * `storage-full`); it never reaches the process as an uncaught exception or an unhandled rejection.
  */
 import type { Logger } from 'pino';
-import type { DiskWatch } from './disk-full.ts';
+import type { DiskWatch } from '../store/disk-full.ts';
 import type { ServiceFaults } from './service-faults.ts';
 
 /** How long health shows a failure reported without a next run that could clear it. */

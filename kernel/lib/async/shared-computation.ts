@@ -4,7 +4,7 @@
  * hundred clients polling the same report thus costs one computation per `ttlMs`, not a hundred. A failure is never
  * kept: the next caller computes afresh.
  */
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../clock.ts';
 
 interface Kept {
   value: unknown;

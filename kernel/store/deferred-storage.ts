@@ -7,7 +7,7 @@
  * diff, generate, help) start without it.
  */
 import type { Kysely, Migration } from 'kysely';
-import type { Storage } from './storage.ts';
+import type { Storage } from '../storage.ts';
 
 /** A storage that opens on demand. */
 export interface DeferredStorage extends Storage {

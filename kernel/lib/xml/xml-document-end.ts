@@ -2,7 +2,7 @@
  * Whether XML content is a whole document as far as its ends show: after the prolog (declaration, comments, doctype)
  * comes a root element, and the content ends (trailing whitespace and comments aside) with that element's end tag,
  * or the root is an empty-element tag that ends it. A writer still writing the document has not written that yet.
- * A look at the first and last few kilobytes, not a well-formedness check (kernel/xml-well-formedness.ts does that).
+ * A look at the first and last few kilobytes, not a well-formedness check (kernel/lib/xml/xml-well-formedness.ts does that).
  */
 
 /** Bytes of each end of the content looked at. */

@@ -5,7 +5,7 @@
  * The timer never keeps the process alive, and the run goes under the background guard (`after`: a guarded timer,
  * background-guard.ts), so a run that fails is logged and reported, never thrown into the process.
  */
-import type { BackgroundJobs } from './background-guard.ts';
+import type { BackgroundJobs } from '../../background/background-guard.ts';
 
 /** Starts a guarded timer (a {@link BackgroundJobs.after} with the job's name bound). */
 export type GuardedAfter = (delayMs: number, job: () => unknown) => NodeJS.Timeout;

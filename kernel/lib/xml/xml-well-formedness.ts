@@ -1,5 +1,5 @@
 /**
- * A single-pass XML well-formedness check (used by kernel/safe-xml.ts), which also enforces the nesting limit. It covers
+ * A single-pass XML well-formedness check (used by kernel/lib/xml/safe-xml.ts), which also enforces the nesting limit. It covers
  * what a message without a DTD can get wrong: tag and attribute syntax, quoting, repeated attributes, matching
  * and closing of elements, one root, text outside the root, entity references (only the five predefined ones and
  * character references exist without a DTD), comments, CDATA and processing instructions. It runs before the

@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import type { ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
-import { slotOf, type JobClaims } from './cluster/job-claims.ts';
+import { slotOf, type JobClaims } from '../cluster/job-claims.ts';
 import { BackgroundGuard } from './background-guard.ts';
 import { ServiceFaults } from './service-faults.ts';
 
