@@ -24,6 +24,7 @@ import { createIgnoreMatcher, diffResources, unmatchedIgnoredFields } from './fh
 import { createElementWalker } from './fhir-element-walk.ts';
 import { createInvariantChecker } from './fhir-invariants.ts';
 import { createTypeRules } from './fhir-type-rules.ts';
+import { extensionPlaces } from './rules/extension-places.ts';
 import { FHIR_MESSAGE_TYPES, type FhirMessageType, createFhirGenerator } from './fhir-generator.ts';
 import { createFhirParser } from './fhir-parser.ts';
 import { createFhirDescriber } from './fhir-describe.ts';
@@ -32,6 +33,7 @@ import { type FhirProfile, type FhirProfileProblem, loadFhirProfiles } from './f
 import { createStructureCheck } from './fhir-structure-check.ts';
 import { createFhirTerminology, type FhirTerminology } from './fhir-terminology.ts';
 import { createFhirValidator } from './fhir-validator.ts';
+import { createResourceRules } from './rules/resource-rules.ts';
 
 /** Version spellings accepted for R4. */
 const VERSION_ALIASES = new Set([FHIR_R4_VERSION, 'R4', 'r4', '4.0']);
@@ -65,9 +67,10 @@ export function createFhirAdapter(options: FhirAdapterOptions = {}): FhirAdapter
     parser,
     structure: createStructureCheck(definitions),
     // The core invariants the structural validation does not evaluate, in the same pass as the element checks.
-    walker: createElementWalker(definitions, createBindingChecker(terminology), createInvariantChecker(createTypeRules(terminology))),
+    walker: createElementWalker(definitions, createBindingChecker(terminology), createInvariantChecker(createTypeRules(terminology, extensionPlaces(definitions)))),
     definitions,
     profileRules: createProfileRules(terminology),
+    resourceRules: createResourceRules(definitions),
     profiles: () => profiles,
   });
   const describer = createFhirDescriber(definitions, terminology);

@@ -22,6 +22,15 @@ const ENTRY_PARTS = [
 /** Bundle types meant to be self-contained, where an unresolved relative reference deserves a warning. */
 const SELF_CONTAINED_TYPES = new Set(['document', 'message', 'collection']);
 
+/**
+ * The Composition elements that make up a document's content (R4 documents.html: the subject, authors, encounter,
+ * custodian, attesters, event details and the sections' authors, focus and entries), which must resolve inside it.
+ */
+const DOCUMENT_CONTENTS = new Set([
+  'Composition.subject', 'Composition.author', 'Composition.encounter', 'Composition.custodian', 'Composition.attester.party', 'Composition.event.detail',
+  'Composition.section.author', 'Composition.section.focus', 'Composition.section.entry',
+]);
+
 /** A URL with a scheme (`https:`, `urn:`): absolute. */
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** R4's `uuid` and `oid` types (UUIDs of either case: senders differ, and the case carries no meaning). */
@@ -276,11 +285,16 @@ export function checkBundleRules(bundle: Record<string, unknown>, path: string, 
       continue;
     }
     if (/^urn:(uuid|oid):/i.test(reference)) {
+      // A document's table of contents and a message's focus must be in the Bundle; elsewhere a urn: that no entry
+      // carries may name a resource the sender keeps apart, as HL7's validator has it (a warning).
+      const required = from?.index === 0 && ((type === 'document' && DOCUMENT_CONTENTS.has(ref.elementPath)) || (type === 'message' && ref.elementPath === 'MessageHeader.focus'));
       findings.push({
         field: `${ref.field}.reference`,
         code: 'INVALID_REFERENCE',
-        class: 'nonconformant',
-        message: `${ref.field}.reference "${excerpt(reference)}" does not resolve: no entry of the Bundle has that fullUrl.`,
+        class: required ? 'nonconformant' : 'advisory',
+        message: required
+          ? `${ref.field}.reference "${excerpt(reference)}" does not resolve: no entry of the ${type} Bundle has that fullUrl, and its ${type === 'document' ? 'Composition' : 'MessageHeader.focus'} must refer inside it.`
+          : `${ref.field}.reference "${excerpt(reference)}" does not resolve: no entry of the Bundle has that fullUrl.`,
         expected: 'the fullUrl of an entry of this Bundle',
         actual: actualValue(reference),
       });
@@ -306,7 +320,12 @@ function resolve(reference: string, from: Entry | undefined, byFullUrl: Map<stri
   const unversioned = reference.split('/_history/')[0] as string;
   if (HAS_SCHEME.test(reference)) return byFullUrl.get(reference) ?? byFullUrl.get(unversioned);
   const base = from?.fullUrl && HAS_SCHEME.test(from.fullUrl) ? restfulTail(from.fullUrl, definitions)?.base : undefined;
-  return (base !== undefined ? byFullUrl.get(`${base}/${unversioned}`) : undefined) ?? byTail.get(unversioned);
+  const found = (base !== undefined ? byFullUrl.get(`${base}/${unversioned}`) : undefined) ?? byTail.get(unversioned);
+  if (found || !from?.fullUrl || !/^urn:uuid:/i.test(from.fullUrl)) return found;
+  // From an entry whose fullUrl is a urn:uuid:, `Type/id` also names the entry whose fullUrl is urn:uuid:<id>, as
+  // HL7's validator resolves it: the entry found must then hold a Type.
+  const named = restfulTail(unversioned, definitions);
+  return named && named.base === '' ? byFullUrl.get(`urn:uuid:${named.id}`) : undefined;
 }
 
 /**

@@ -80,6 +80,11 @@ function coreExtensions(): Map<string, ExtensionDefinition> {
   return map;
 }
 
+/** True when R4 defines an extension with this canonical URL. */
+export function isCoreExtension(url: string): boolean {
+  return coreExtensions().has(url);
+}
+
 /** The `value[x]` key of an extension and its type (`valueAddress` -> `Address`), if any. */
 function valueOf(extension: Record<string, unknown>): { key: string; type: string } | undefined {
   for (const key of Object.keys(extension)) {
@@ -124,8 +129,36 @@ function allowedHere(definition: ExtensionDefinition, place: ExtensionPlace): bo
   );
 }
 
+/**
+ * The second look, only when {@link allowedHere} says no (so the common case costs nothing more):
+ * - an element defined by reference to another (`contentReference`: OperationDefinition.parameter.part reuses
+ *   OperationDefinition.parameter, CodeSystem.concept.concept reuses CodeSystem.concept) is that element, so a
+ *   context naming the element it reuses admits it;
+ * - R4's own published definitions are valid R4: where they use a core extension (structuredefinition-fhir-type and
+ *   regex on ElementDefinition.type in every data type's snapshot, although the contexts R4 gives them say
+ *   ElementDefinition.type.code and ElementDefinition), that place is admitted, as HL7's validator admits it.
+ */
+function allowedOnSecondLook(definition: ExtensionDefinition, place: ExtensionPlace, types: ExtensionPlaceTypes): boolean {
+  const reused = types.definedAt(place.parentType);
+  if (reused !== undefined && definition.contexts.includes(reused)) return true;
+  return types.usedByCore(definition.url, reused ?? place.parentType);
+}
+
+/** What the Extension rule asks of the definitions about the element holding an extension. */
+export interface ExtensionPlaceTypes {
+  /** The element a type is defined at (`OperationDefinitionParameter` -> `OperationDefinition.parameter`), if any. */
+  definedAt(typeName: string): string | undefined;
+  /** True when R4's own definitions use the extension `url` on an element defined at `place` (a path or type name). */
+  usedByCore(url: string, place: string): boolean;
+}
+
+/** Builds the Extension rule over the definitions' answers about where an extension sits. */
+export function createExtensionCheck(types: ExtensionPlaceTypes) {
+  return (extension: Record<string, unknown>, field: string, out: FhirFinding[], place: ExtensionPlace): void => checkExtension(extension, field, out, place, types);
+}
+
 /** Checks one Extension value at `field`, held by the element `place` describes. */
-export function checkExtension(extension: Record<string, unknown>, field: string, out: FhirFinding[], place: ExtensionPlace): void {
+function checkExtension(extension: Record<string, unknown>, field: string, out: FhirFinding[], place: ExtensionPlace, types: ExtensionPlaceTypes): void {
   const url = extension.url;
   if (typeof url !== 'string') return; // Extension.url is required: the structural validation says so
   // A sub-extension of a complex extension is named by a plain name its definition gives (checked with its parent).
@@ -145,7 +178,7 @@ export function checkExtension(extension: Record<string, unknown>, field: string
     });
     return;
   }
-  if (!allowedHere(definition, place)) {
+  if (!allowedHere(definition, place) && !allowedOnSecondLook(definition, place, types)) {
     out.push({
       field,
       code: 'CONSTRAINT_FAILED',

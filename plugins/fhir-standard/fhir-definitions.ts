@@ -217,7 +217,8 @@ export function createFhirDefinitions(options: FhirDefinitionsOptions = {}): Fhi
       mustBeAbsolute:
         URI_TYPES.has(type) &&
         !ABSOLUTE_URI_ELSEWHERE.has(element.path) &&
-        (ABSOLUTE_URI_ALSO.has(element.path) || ABSOLUTE_URI_ELEMENT.test(element.description ?? '')),
+        // A canonical is absolute or a `#fragment` naming a contained resource (references.html#canonical).
+        (type === 'canonical' || ABSOLUTE_URI_ALSO.has(element.path) || ABSOLUTE_URI_ELEMENT.test(element.description ?? '')),
       element,
     };
   }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import { ACTUAL_CHARACTERS, actualValue } from '../../kernel/standards/issue-detail.ts';
-import { checkExtension, type ExtensionPlace } from './fhir-core-extensions.ts';
+import { createExtensionCheck, type ExtensionPlace, type ExtensionPlaceTypes } from './fhir-core-extensions.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import type { FhirTerminology } from './fhir-terminology.ts';
 
@@ -25,7 +25,7 @@ function decodeBase64(text: string): Buffer | undefined {
 }
 
 /** The rules, by data type name. */
-export function createTypeRules(terminology: FhirTerminology): Readonly<Record<string, TypeRule>> {
+export function createTypeRules(terminology: FhirTerminology, places: ExtensionPlaceTypes): Readonly<Record<string, TypeRule>> {
   const coding: TypeRule = (value, field, out) => {
     const system = value.system;
     const code = value.code;
@@ -76,5 +76,5 @@ export function createTypeRules(terminology: FhirTerminology): Readonly<Record<s
     }
   };
 
-  return { Coding: coding, Attachment: attachment, Extension: checkExtension };
+  return { Coding: coding, Attachment: attachment, Extension: createExtensionCheck(places) };
 }

@@ -18,6 +18,7 @@ import type { FhirParser } from './fhir-parser.ts';
 import type { ProfileRules } from './fhir-profile-rules.ts';
 import type { FhirProfile } from './fhir-profiles.ts';
 import type { StructureCheck } from './fhir-structure-check.ts';
+import type { ResourceRules } from './rules/resource-rules.ts';
 
 /** What the validator is assembled from. */
 export interface FhirValidatorParts {
@@ -28,6 +29,8 @@ export interface FhirValidatorParts {
   /** Resource types, for the Bundle rules (a fullUrl's `Type/id`). */
   definitions: BundleDefinitions;
   profileRules: ProfileRules;
+  /** The rules of single resource types (SearchParameter, StructureDefinition...), by resourceType. */
+  resourceRules: ResourceRules;
   /** Loaded profiles, looked up by canonical URL for meta.profile. */
   profiles: () => readonly FhirProfile[];
 }
@@ -213,6 +216,7 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       append(findings, checkContainedTargets(walked.references));
       append(findings, bundleFindings(resource, walked));
       append(findings, checkSearchParameterRules(resource));
+      append(findings, parts.resourceRules.check(resource));
       const profiles = profileFindings(resource, options.profile);
       append(findings, profiles.findings);
       findings = withoutDuplicates(findings);

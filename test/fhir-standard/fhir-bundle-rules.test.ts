@@ -166,15 +166,45 @@ describe('references resolve to a target of an allowed type', () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it('refuses an unresolved urn:uuid: reference and warns of a relative one a collection does not hold', async () => {
+  it('warns of an unresolved urn:uuid: reference and of a relative one a collection does not hold', async () => {
     const bundle = {
       resourceType: 'Bundle',
       type: 'collection',
       entry: [{ fullUrl: 'http://example.org/fhir/Patient/1', resource: { resourceType: 'Patient', id: '1', managingOrganization: { reference: 'Organization/404' }, generalPractitioner: [{ reference: uuid(99) }] } }],
     };
     const result = await validate(bundle);
-    expect(listed(result.errors)).toEqual(['INVALID_REFERENCE Bundle.entry[0].resource.generalPractitioner[0].reference']);
-    expect(listed(result.warnings)).toEqual(['INVALID_REFERENCE Bundle.entry[0].resource.managingOrganization.reference']);
+    expect(listed(result.errors)).toEqual([]);
+    expect(listed(result.warnings)).toEqual([
+      'INVALID_REFERENCE Bundle.entry[0].resource.generalPractitioner[0].reference',
+      'INVALID_REFERENCE Bundle.entry[0].resource.managingOrganization.reference',
+    ]);
+  });
+
+  it('refuses an unresolved urn:uuid: in a document\'s Composition and in a message\'s focus, which must be inside', async () => {
+    const lost = documentBundle();
+    (lost.entry as Array<{ resource: Record<string, unknown> }>)[0]!.resource.subject = { reference: uuid(98) };
+    expect(listed((await validate(lost)).errors)).toEqual(['INVALID_REFERENCE Bundle.entry[0].resource.subject.reference']);
+    const header = { resourceType: 'MessageHeader', eventCoding: { system: 'http://example.org/fhir/message-events', code: 'admin-notify' }, source: { endpoint: 'llp:10.11.12.13:5432' }, focus: [{ reference: uuid(97) }] };
+    const message = await validate({ resourceType: 'Bundle', type: 'message', timestamp: '2012-10-15T12:00:00Z', entry: [{ fullUrl: uuid(30), resource: header }] });
+    expect(listed(message.errors)).toEqual(['INVALID_REFERENCE Bundle.entry[0].resource.focus[0].reference']);
+  });
+
+  it('resolves Type/id from a urn:uuid: entry to the entry whose fullUrl is urn:uuid:<id>, which must hold a Type', async () => {
+    const id = uuid(12).slice('urn:uuid:'.length);
+    const bundle = (target: Record<string, unknown>) => ({
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        { fullUrl: uuid(13), resource: { resourceType: 'Patient', generalPractitioner: [{ reference: `Practitioner/${id}` }] } },
+        { fullUrl: uuid(12), resource: target },
+      ],
+    });
+    const right = await validate(bundle({ resourceType: 'Practitioner', name: [{ family: 'Careful' }] }));
+    expect(listed(right.errors)).toEqual([]);
+    expect(right.warnings).toEqual([]);
+    const wrong = await validate(bundle({ resourceType: 'Organization', name: 'Acme' }));
+    expect(listed(wrong.errors)).toEqual(['INVALID_REFERENCE Bundle.entry[0].resource.generalPractitioner[0].reference']);
+    expect(wrong.errors[0]?.message).toContain('names a Practitioner, but resolves to Bundle.entry[1], an Organization');
   });
 
   it('checks the type of a contained target (#id), in a resource and in a Bundle entry', async () => {
