@@ -22,7 +22,7 @@ import { StandardsRegistry } from '../kernel/standards-registry.ts';
 import { discoverProfilePacks } from '../kernel/standards/profile-packs.ts';
 import { projectRoot } from '../kernel/project-root.ts';
 import { createHl7Adapter } from '../plugins/hl7-standard/hl7-adapter.ts';
-import { loadHl7Profiles } from '../plugins/hl7-standard/hl7-profiles.ts';
+import { loadHl7Profiles } from '../plugins/hl7-standard/profiles/hl7-profiles.ts';
 import { createSyntheticDataService } from '../plugins/synthetic-data/synthetic-random.ts';
 import { createDeidentifier } from '../plugins/deidentify/deidentifier.ts';
 import { loadKnowledgeBase } from '../plugins/ai-triage/knowledge-base.ts';

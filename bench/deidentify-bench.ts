@@ -12,7 +12,7 @@ import { StandardsRegistry, type StandardAdapter } from '../kernel/standards-reg
 import { discoverProfilePacks } from '../kernel/standards/profile-packs.ts';
 import { projectRoot } from '../kernel/project-root.ts';
 import { createHl7Adapter } from '../plugins/hl7-standard/hl7-adapter.ts';
-import { loadHl7Profiles } from '../plugins/hl7-standard/hl7-profiles.ts';
+import { loadHl7Profiles } from '../plugins/hl7-standard/profiles/hl7-profiles.ts';
 import { createFhirAdapter } from '../plugins/fhir-standard/fhir-adapter.ts';
 import { createNcpdpAdapter } from '../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { loadNcpdpProfiles } from '../plugins/ncpdp-standard/ncpdp-profiles.ts';

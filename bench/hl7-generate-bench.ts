@@ -5,10 +5,10 @@
  * - diff of message pairs (a message against a copy with a new control ID, timestamp and name) beside parsing both
  *   sides alone, which every diff has to do first.
  */
-import { diffHl7Messages } from '../plugins/hl7-standard/hl7-diff.ts';
-import { encodeHl7Message } from '../plugins/hl7-standard/hl7-encoder.ts';
-import { generateHl7Messages } from '../plugins/hl7-standard/hl7-generator.ts';
-import { parseHl7 } from '../plugins/hl7-standard/hl7-parser.ts';
+import { diffHl7Messages } from '../plugins/hl7-standard/diff/hl7-diff.ts';
+import { encodeHl7Message } from '../plugins/hl7-standard/parsing/hl7-encoder.ts';
+import { generateHl7Messages } from '../plugins/hl7-standard/generation/hl7-generator.ts';
+import { parseHl7 } from '../plugins/hl7-standard/parsing/hl7-parser.ts';
 import { createSyntheticDataService } from '../plugins/synthetic-data/synthetic-random.ts';
 
 const BATCH = 200;

@@ -8,9 +8,9 @@
  */
 import { Hl7Message as MedplumHl7Message } from '@medplum/core';
 import hl7parser from 'hl7parser';
-import { generateHl7Messages } from '../plugins/hl7-standard/hl7-generator.ts';
-import { parseHl7 } from '../plugins/hl7-standard/hl7-parser.ts';
-import { validateHl7 } from '../plugins/hl7-standard/hl7-validator.ts';
+import { generateHl7Messages } from '../plugins/hl7-standard/generation/hl7-generator.ts';
+import { parseHl7 } from '../plugins/hl7-standard/parsing/hl7-parser.ts';
+import { validateHl7 } from '../plugins/hl7-standard/validation/hl7-validator.ts';
 import { createSyntheticDataService } from '../plugins/synthetic-data/synthetic-random.ts';
 
 const MESSAGE_COUNT = 1000;

@@ -5,8 +5,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { testAdapter } from '../test/fhir-standard/fhir-fixtures.ts';
-import { parseHl7 } from '../plugins/hl7-standard/hl7-parser.ts';
-import { validateHl7 } from '../plugins/hl7-standard/hl7-validator.ts';
+import { parseHl7 } from '../plugins/hl7-standard/parsing/hl7-parser.ts';
+import { validateHl7 } from '../plugins/hl7-standard/validation/hl7-validator.ts';
 import { createNcpdpAdapter } from '../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { createSyntheticDataService } from '../plugins/synthetic-data/synthetic-random.ts';
 import { fmt } from './http-load.ts';

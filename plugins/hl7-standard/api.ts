@@ -3,8 +3,8 @@
  * (resolved by {@link HL7_MESSAGE_READER}) that splits and validates content in one parse. Other validation,
  * parsing and detection go through the kernel's standards registry (adapter id `hl7`).
  */
-export { parseMessageTime } from './hl7-message-time.ts';
-export { splitHl7Messages, type Hl7MessageFacts, type Hl7SplitResult } from './hl7-message-facts.ts';
+export { parseMessageTime } from './reading/hl7-message-time.ts';
+export { splitHl7Messages, type Hl7MessageFacts, type Hl7SplitResult } from './reading/hl7-message-facts.ts';
 export {
   HL7_MESSAGE_READER,
   type Hl7MessageReader,
@@ -12,4 +12,4 @@ export {
   type Hl7ReadMessage,
   type Hl7ReadOptions,
   type Hl7ReadResult,
-} from './hl7-message-reader.ts';
+} from './reading/hl7-message-reader.ts';

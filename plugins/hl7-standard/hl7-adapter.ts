@@ -6,13 +6,13 @@ import type { GenerateOptions, StandardAdapter, ValidateOptions } from '../../ke
 import type { SyntheticDataService } from '../synthetic-data/api.ts';
 import { hl7Errors } from './errors.ts';
 import { HL7_VERSIONS, type Hl7Version, isSupportedVersion } from './hl7-definitions.ts';
-import { detectHl7 } from './hl7-detect.ts';
-import { diffHl7Messages } from './hl7-diff.ts';
-import { generateHl7Messages, HL7_GENERATED_MESSAGE_TYPES } from './hl7-generator.ts';
-import { parseHl7 } from './hl7-parser.ts';
+import { detectHl7 } from './parsing/hl7-detect.ts';
+import { diffHl7Messages } from './diff/hl7-diff.ts';
+import { generateHl7Messages, HL7_GENERATED_MESSAGE_TYPES } from './generation/hl7-generator.ts';
+import { parseHl7 } from './parsing/hl7-parser.ts';
 import { describeHl7Path, hl7PathProblem } from './hl7-describe.ts';
-import type { Hl7Profile, Hl7ProfileSet } from './hl7-profiles.ts';
-import { validateHl7 } from './hl7-validator.ts';
+import type { Hl7Profile, Hl7ProfileSet } from './profiles/hl7-profiles.ts';
+import { validateHl7 } from './validation/hl7-validator.ts';
 
 /** What the adapter needs. */
 export interface Hl7AdapterDeps {

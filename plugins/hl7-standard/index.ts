@@ -9,9 +9,9 @@ import { provideService } from '../../kernel/service-ref.ts';
 import { syntheticDataOf } from '../synthetic-data/api.ts';
 import { hl7Errors } from './errors.ts';
 import { createHl7Adapter } from './hl7-adapter.ts';
-import { createHl7MessageReader, HL7_MESSAGE_READER } from './hl7-message-reader.ts';
-import { createHl7Reading } from './hl7-message-reading.ts';
-import { type Hl7ProfileSet, loadHl7Profiles } from './hl7-profiles.ts';
+import { createHl7MessageReader, HL7_MESSAGE_READER } from './reading/hl7-message-reader.ts';
+import { createHl7Reading } from './reading/hl7-message-reading.ts';
+import { type Hl7ProfileSet, loadHl7Profiles } from './profiles/hl7-profiles.ts';
 
 function registerAdapter(context: WorkerPluginContext, reportProblems: boolean): Hl7ProfileSet {
   const profiles = loadHl7Profiles(context.profiles);

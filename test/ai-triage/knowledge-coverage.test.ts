@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../kernel/project-root.ts';
-import { HL7_ISSUE_CODES } from '../../plugins/hl7-standard/hl7-issue-messages.ts';
+import { HL7_ISSUE_CODES } from '../../plugins/hl7-standard/validation/hl7-issue-messages.ts';
 import { FHIR_ISSUE_CODES } from '../../plugins/fhir-standard/fhir-issues.ts';
 import { loadKnowledgeBase, readKnowledgeFile } from '../../plugins/ai-triage/knowledge-base.ts';
 import { knowledgeDir } from './triage-helpers.ts';

@@ -11,7 +11,7 @@ import { createSyntheticDataService } from '../../plugins/synthetic-data/synthet
 import { HL7_MESSAGE_READER, type Hl7MessageReader } from '../../plugins/hl7-standard/api.ts';
 import { hl7Errors } from '../../plugins/hl7-standard/errors.ts';
 import { createHl7Adapter } from '../../plugins/hl7-standard/hl7-adapter.ts';
-import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
+import { loadHl7Profiles } from '../../plugins/hl7-standard/profiles/hl7-profiles.ts';
 import { plugin } from '../../plugins/hl7-standard/index.ts';
 
 const shippedRoot = resolve(import.meta.dirname, '..', '..', 'profiles');

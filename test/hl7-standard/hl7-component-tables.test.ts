@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
 import { isHl7CodingSystem } from '../../plugins/hl7-standard/hl7-coding-systems.ts';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 
 function oru(version: string, pid: string, obx: string): string {
   return [

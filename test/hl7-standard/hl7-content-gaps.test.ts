@@ -7,9 +7,9 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverProfilePacks } from '../../kernel/standards/profile-packs.ts';
 import { projectRoot } from '../../kernel/config-loader.ts';
-import { HL7_ISSUE_CODES } from '../../plugins/hl7-standard/hl7-issue-messages.ts';
-import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { HL7_ISSUE_CODES } from '../../plugins/hl7-standard/validation/hl7-issue-messages.ts';
+import { loadHl7Profiles } from '../../plugins/hl7-standard/profiles/hl7-profiles.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 
 const profiles = loadHl7Profiles(discoverProfilePacks([resolve(projectRoot, 'profiles')]).packs);
 

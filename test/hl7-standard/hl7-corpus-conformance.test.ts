@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encodeHl7Message } from '../../plugins/hl7-standard/hl7-encoder.ts';
-import { parseHl7 } from '../../plugins/hl7-standard/hl7-parser.ts';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { encodeHl7Message } from '../../plugins/hl7-standard/parsing/hl7-encoder.ts';
+import { parseHl7 } from '../../plugins/hl7-standard/parsing/hl7-parser.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 import { corpusDir, corpusFiles } from '../helpers/shared-corpus.ts';
 
 interface Expectation {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffHl7Messages } from '../../plugins/hl7-standard/hl7-diff.ts';
-import { generateHl7Messages } from '../../plugins/hl7-standard/hl7-generator.ts';
+import { diffHl7Messages } from '../../plugins/hl7-standard/diff/hl7-diff.ts';
+import { generateHl7Messages } from '../../plugins/hl7-standard/generation/hl7-generator.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 
 const none = { ignoredFields: [] as string[] };

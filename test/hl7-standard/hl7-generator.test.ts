@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WorkbenchError } from '../../kernel/errors.ts';
 import { LAB_PANELS, VACCINES } from '../../plugins/synthetic-data/api.ts';
 import { getHl7Definitions, HL7_VERSIONS } from '../../plugins/hl7-standard/hl7-definitions.ts';
-import { generateHl7Messages, HL7_GENERATED_MESSAGE_TYPES } from '../../plugins/hl7-standard/hl7-generator.ts';
-import { parseHl7 } from '../../plugins/hl7-standard/hl7-parser.ts';
+import { generateHl7Messages, HL7_GENERATED_MESSAGE_TYPES } from '../../plugins/hl7-standard/generation/hl7-generator.ts';
+import { parseHl7 } from '../../plugins/hl7-standard/parsing/hl7-parser.ts';
 import { getHl7Value, getSegments } from '../helpers/hl7-values.ts';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 import { US_PLACES } from '../../plugins/synthetic-data/us-places.ts';
 

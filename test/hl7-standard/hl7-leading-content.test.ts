@@ -3,9 +3,9 @@
  * that says how much precedes the header, invalid in both modes. Through the engine and the real HTTP interface.
  */
 import { describe, expect, it } from 'vitest';
-import { detectHl7 } from '../../plugins/hl7-standard/hl7-detect.ts';
-import { parseHl7 } from '../../plugins/hl7-standard/hl7-parser.ts';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { detectHl7 } from '../../plugins/hl7-standard/parsing/hl7-detect.ts';
+import { parseHl7 } from '../../plugins/hl7-standard/parsing/hl7-parser.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 import { useTestWorkbench } from '../helpers/test-workbench.ts';
 
 const ADT = [

@@ -4,7 +4,7 @@
  * lengths kept as the profile's rules.
  */
 import { describe, expect, it } from 'vitest';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 
 function oru(version: string, obx: string, controlId = 'C1'): string {
   return [

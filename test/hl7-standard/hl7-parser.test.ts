@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { detectHl7 } from '../../plugins/hl7-standard/hl7-detect.ts';
-import { encodeHl7Message, escapeHl7Value } from '../../plugins/hl7-standard/hl7-encoder.ts';
-import { decodeHl7Escapes } from '../../plugins/hl7-standard/hl7-escape.ts';
-import { DEFAULT_HL7_DELIMITERS, parseHl7 } from '../../plugins/hl7-standard/hl7-parser.ts';
+import { detectHl7 } from '../../plugins/hl7-standard/parsing/hl7-detect.ts';
+import { encodeHl7Message, escapeHl7Value } from '../../plugins/hl7-standard/parsing/hl7-encoder.ts';
+import { decodeHl7Escapes } from '../../plugins/hl7-standard/parsing/hl7-escape.ts';
+import { DEFAULT_HL7_DELIMITERS, parseHl7 } from '../../plugins/hl7-standard/parsing/hl7-parser.ts';
 import { parseHl7Path } from '../../plugins/hl7-standard/hl7-path.ts';
 import { formatHl7Path, getHl7Value, getSegments } from '../helpers/hl7-values.ts';
 

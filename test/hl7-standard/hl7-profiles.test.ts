@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverProfilePacks } from '../../kernel/standards/profile-packs.ts';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
-import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { loadHl7Profiles } from '../../plugins/hl7-standard/profiles/hl7-profiles.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 
 const shippedRoot = resolve(import.meta.dirname, '..', '..', 'profiles');
 const shipped = loadHl7Profiles(discoverProfilePacks([shippedRoot]).packs);

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 
 const SEGMENTS: Record<string, string> = {
   EVN: 'EVN|A01|20240101120000',

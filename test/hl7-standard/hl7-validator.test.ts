@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
-import { HL7_ISSUE_CODES } from '../../plugins/hl7-standard/hl7-issue-messages.ts';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { HL7_ISSUE_CODES } from '../../plugins/hl7-standard/validation/hl7-issue-messages.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 
 /** A valid ADT^A01 v2.5.1 (segments given as lines). */
 const BASE = [

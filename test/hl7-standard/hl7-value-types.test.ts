@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
-import { checkPrimitiveValue } from '../../plugins/hl7-standard/hl7-value-check.ts';
-import { validateHl7 } from '../../plugins/hl7-standard/hl7-validator.ts';
+import { checkPrimitiveValue } from '../../plugins/hl7-standard/validation/hl7-value-check.ts';
+import { validateHl7 } from '../../plugins/hl7-standard/validation/hl7-validator.ts';
 
 function oru(version: string, obx: string): string {
   return [

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { runCli } from '../helpers/cli-process.ts';
-import { parseMessageTime } from '../../plugins/hl7-standard/hl7-message-time.ts';
+import { parseMessageTime } from '../../plugins/hl7-standard/reading/hl7-message-time.ts';
 
 /** Field `n` (HL7 numbering) of the first segment named `name`. */
 function field(message: string, name: string, n: number): string {

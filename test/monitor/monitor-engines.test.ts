@@ -2,15 +2,15 @@
 // and property tests: splitting and reading arbitrary content never throws and accounts for every message.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseMessageTime } from '../../plugins/hl7-standard/hl7-message-time.ts';
+import { parseMessageTime } from '../../plugins/hl7-standard/reading/hl7-message-time.ts';
 import { bucketUpperMs, histogramQuantile, latencyBucket } from '../../plugins/monitor/rollups/latency-histogram.ts';
 import { compileFilePattern, filePatternProblem } from '../../plugins/monitor/interfaces/file-pattern.ts';
 import { commitFiles, judgeByContent, judgeByStat, sha256 } from '../../plugins/monitor/ingest/ledger.ts';
 import { splitHl7Messages } from '../../plugins/hl7-standard/api.ts';
-import { createHl7MessageReader } from '../../plugins/hl7-standard/hl7-message-reader.ts';
-import { createHl7Reading } from '../../plugins/hl7-standard/hl7-message-reading.ts';
+import { createHl7MessageReader } from '../../plugins/hl7-standard/reading/hl7-message-reader.ts';
+import { createHl7Reading } from '../../plugins/hl7-standard/reading/hl7-message-reading.ts';
 import type { StandardAdapter } from '../../kernel/standards-registry.ts';
-import { loadHl7Profiles } from '../../plugins/hl7-standard/hl7-profiles.ts';
+import { loadHl7Profiles } from '../../plugins/hl7-standard/profiles/hl7-profiles.ts';
 import { readContent, type ContentReaders } from '../../plugins/monitor/ingest/message-reading.ts';
 import type { FileRow } from '../../plugins/monitor/monitor-tables.ts';
 import type { MonitoredInterface } from '../../plugins/monitor/api.ts';

@@ -3,7 +3,7 @@
 // the field.
 import { describe, expect, it } from 'vitest';
 import { useTestWorkbench } from '../helpers/test-workbench.ts';
-import { parseMessageTime } from '../../plugins/hl7-standard/hl7-message-time.ts';
+import { parseMessageTime } from '../../plugins/hl7-standard/reading/hl7-message-time.ts';
 
 /** Field `n` (HL7 numbering) of the first segment named `name`. */
 function field(message: string, name: string, n: number): string {

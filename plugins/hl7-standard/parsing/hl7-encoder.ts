@@ -3,7 +3,7 @@
  * (the standard's segment terminator). MSH-1 and MSH-2 (and FHS/BHS-1/2) are written as they are.
  */
 import { escapeHl7Value } from './hl7-escape.ts';
-import type { Hl7Delimiters, Hl7Field, Hl7Message, Hl7Segment } from './hl7-model.ts';
+import type { Hl7Delimiters, Hl7Field, Hl7Message, Hl7Segment } from '../hl7-model.ts';
 
 /** Re-exported so that writers of single values escape them with the encoder's own rules. */
 export { escapeHl7Value } from './hl7-escape.ts';

@@ -5,8 +5,8 @@
  * authority), PID-18 and PV1-19. Never throws: content that holds no message gives no messages and the parser's
  * problems.
  */
-import type { Hl7Segment } from './hl7-model.ts';
-import { type Hl7ParsedMessage, type Hl7ParseResult, parseHl7 } from './hl7-parser.ts';
+import type { Hl7Segment } from '../hl7-model.ts';
+import { type Hl7ParsedMessage, type Hl7ParseResult, parseHl7 } from '../parsing/hl7-parser.ts';
 
 /** The facts of one message of a file. */
 export interface Hl7MessageFacts {

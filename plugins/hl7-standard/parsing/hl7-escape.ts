@@ -6,7 +6,7 @@
  * formatting or locally defined instruction the value keeps verbatim; the encoder writes such sequences back
  * unchanged so that parse -> encode gives the original text.
  */
-import type { Hl7Delimiters } from './hl7-model.ts';
+import type { Hl7Delimiters } from '../hl7-model.ts';
 
 /** Formatting sequences kept verbatim (content between the two escape characters). */
 const KEPT_SEQUENCE = /^(?:H|N|\.(?:sp|in|ti|sk)[+-]?\d*|\.(?:ce|fi|nf)|Z[^\s]*|C[0-9A-Fa-f]{4}|M[0-9A-Fa-f]{4,6})$/;

@@ -4,8 +4,8 @@
  * the data type lacks are dropped, primitives keep their first component, withdrawn and backward-compatible fields
  * are left empty, repetitions are capped and over-long repetitions are shortened — so one builder serves v2.3 to v2.8.
  */
-import { getHl7TableValues, type Hl7FieldDefinition, type Hl7VersionDefinitions } from './hl7-definitions.ts';
-import type { Hl7Field } from './hl7-model.ts';
+import { getHl7TableValues, type Hl7FieldDefinition, type Hl7VersionDefinitions } from '../hl7-definitions.ts';
+import type { Hl7Field } from '../hl7-model.ts';
 
 /** A component: one value, or its subcomponents. */
 export type GenComponent = string | readonly string[];

@@ -7,18 +7,18 @@
  * Same seed and reference time, same bytes on any machine and day (no clock, no Math.random when seeded); the message
  * times fall in the minute before the reference time (GenerateOptions.referenceTimeMs). Segments end with `\r`.
  */
-import type { GenerateOptions } from '../../kernel/standards-registry.ts';
-import type { SyntheticDataService } from '../synthetic-data/api.ts';
-import { hl7Errors } from './errors.ts';
-import { getHl7Definitions, getHl7TableValues, HL7_VERSIONS, type Hl7VersionDefinitions, isSupportedVersion } from './hl7-definitions.ts';
-import { encodeHl7Message } from './hl7-encoder.ts';
+import type { GenerateOptions } from '../../../kernel/standards-registry.ts';
+import type { SyntheticDataService } from '../../synthetic-data/api.ts';
+import { hl7Errors } from '../errors.ts';
+import { getHl7Definitions, getHl7TableValues, HL7_VERSIONS, type Hl7VersionDefinitions, isSupportedVersion } from '../hl7-definitions.ts';
+import { encodeHl7Message } from '../parsing/hl7-encoder.ts';
 import { valueForRequiredField } from './hl7-generator-required.ts';
 import { createHl7Scenario, type Hl7Scenario } from './hl7-generator-scenario.ts';
 import { SEGMENT_BUILDERS } from './hl7-generator-segments.ts';
 import { planMessageSegments } from './hl7-generator-structure.ts';
 import { isFillable, renderGeneratedField } from './hl7-generator-values.ts';
 import { HL7_MESSAGE_BLUEPRINTS, type Hl7MessageBlueprint } from './hl7-message-blueprints.ts';
-import type { Hl7Delimiters, Hl7Field, Hl7Segment } from './hl7-model.ts';
+import type { Hl7Delimiters, Hl7Field, Hl7Segment } from '../hl7-model.ts';
 
 /** Message types the generator writes, the default (`ADT^A01`) first. */
 export const HL7_GENERATED_MESSAGE_TYPES: readonly string[] = HL7_MESSAGE_BLUEPRINTS.map((b) => b.messageType);

@@ -7,10 +7,10 @@
  * Loading never fails as a whole: a broken file is reported with its path and the problem, the rest still loads.
  */
 import { z } from 'zod';
-import type { ProfilePack } from '../../kernel/standards/profile-packs.ts';
-import { ProfileFileError, readProfileFile } from '../../kernel/standards/profile-file.ts';
-import type { ProfileSummary } from '../../kernel/standards-registry.ts';
-import type { Hl7FieldDefinition, Hl7SegmentDefinition } from './hl7-definitions.ts';
+import type { ProfilePack } from '../../../kernel/standards/profile-packs.ts';
+import { ProfileFileError, readProfileFile } from '../../../kernel/standards/profile-file.ts';
+import type { ProfileSummary } from '../../../kernel/standards-registry.ts';
+import type { Hl7FieldDefinition, Hl7SegmentDefinition } from '../hl7-definitions.ts';
 
 /** Usage codes of conformance profiles: Required, Required-but-may-be-Empty, Optional, not supported (X). */
 export const HL7_USAGES = ['R', 'RE', 'O', 'X'] as const;

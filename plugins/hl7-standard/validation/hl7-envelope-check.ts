@@ -5,12 +5,12 @@
  * BTS and FTS are checked against their definitions as a message's are. Each finding names the envelope segment
  * (`FHS.3`, `BHS[2]`, `BTS[2].1`, `FTS.1`), so an analyst sees which batch lost or gained messages.
  */
-import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
-import type { Hl7SegmentDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
+import { excerpt } from '../../../kernel/lib/text/text-excerpt.ts';
+import type { Hl7SegmentDefinition, Hl7VersionDefinitions } from '../hl7-definitions.ts';
 import { checkSegmentFields } from './hl7-field-check.ts';
 import type { Hl7IssueCollector } from './hl7-issue-messages.ts';
-import type { Hl7Segment } from './hl7-model.ts';
-import type { Hl7BatchEnvelope } from './hl7-parser.ts';
+import type { Hl7Segment } from '../hl7-model.ts';
+import type { Hl7BatchEnvelope } from '../parsing/hl7-parser.ts';
 
 /** What the envelope check reads beside the envelope. */
 export interface EnvelopeCheckContext {

@@ -5,7 +5,7 @@
  * the parser; this finds the characters in text that was decoded before it reached the validator (a request body)
  * or that the sender already wrote damaged, and names the fields that hold them.
  */
-import type { Hl7Segment } from './hl7-model.ts';
+import type { Hl7Segment } from '../hl7-model.ts';
 
 /** Where replacement characters were found in one message. */
 export interface ReplacementCharacterFinding {

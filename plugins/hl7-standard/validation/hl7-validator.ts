@@ -3,19 +3,19 @@
  * its message structure and field definitions, and optionally a profile. Collects every issue with a path and a
  * severity (strict or compatibility mode) and never throws for bad content.
  */
-import { IssueList, IssuePart } from '../../kernel/standards/issue-list.ts';
-import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
-import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
-import { getHl7Definitions, type Hl7Version, isHl7TableValue, isSupportedVersion, nearestVersion } from './hl7-definitions.ts';
+import { IssueList, IssuePart } from '../../../kernel/standards/issue-list.ts';
+import { excerpt } from '../../../kernel/lib/text/text-excerpt.ts';
+import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../../kernel/standards-registry.ts';
+import { getHl7Definitions, type Hl7Version, isHl7TableValue, isSupportedVersion, nearestVersion } from '../hl7-definitions.ts';
 import { checkBatchEnvelope } from './hl7-envelope-check.ts';
 import { checkSegmentFields } from './hl7-field-check.ts';
 import { describeField, Hl7IssueCollector, type Hl7ValidationMode } from './hl7-issue-messages.ts';
-import type { Hl7Segment } from './hl7-model.ts';
-import { type Hl7ParsedMessage, type Hl7ParseResult, parseHl7 } from './hl7-parser.ts';
-import { isFieldEmpty } from './hl7-path.ts';
-import { checkProfile } from './hl7-profile-check.ts';
-import { findReplacementCharacters } from './hl7-replacement-characters.ts';
-import type { Hl7Profile } from './hl7-profiles.ts';
+import type { Hl7Segment } from '../hl7-model.ts';
+import { type Hl7ParsedMessage, type Hl7ParseResult, parseHl7 } from '../parsing/hl7-parser.ts';
+import { isFieldEmpty } from '../hl7-path.ts';
+import { checkProfile } from '../profiles/hl7-profile-check.ts';
+import { findReplacementCharacters } from '../parsing/hl7-replacement-characters.ts';
+import type { Hl7Profile } from '../profiles/hl7-profiles.ts';
 import { checkMessageStructure, compileStructure } from './hl7-structure-check.ts';
 
 /** Options of an HL7 v2 validation. */

@@ -5,15 +5,15 @@
  * otherwise by order. Each difference is reported at the coarsest level where the two sides part: a field present
  * on one side only is one `added`/`removed` difference, not one per component.
  */
-import type { Difference, DiffResult } from '../../kernel/standards-registry.ts';
-import { DifferenceList } from '../../kernel/standards/issue-list.ts';
-import { checkPathPatternLimits } from '../../kernel/lib/paths/path-pattern.ts';
-import { unmatchedPatterns } from '../../kernel/lib/paths/pattern-usage.ts';
-import { hl7Errors } from './errors.ts';
+import type { Difference, DiffResult } from '../../../kernel/standards-registry.ts';
+import { DifferenceList } from '../../../kernel/standards/issue-list.ts';
+import { checkPathPatternLimits } from '../../../kernel/lib/paths/path-pattern.ts';
+import { unmatchedPatterns } from '../../../kernel/lib/paths/pattern-usage.ts';
+import { hl7Errors } from '../errors.ts';
 import { compileIgnorePattern, type DiffLocation, type IgnorePattern, patternCovers } from './hl7-diff-ignore.ts';
-import { getHl7Definitions, nearestVersion } from './hl7-definitions.ts';
-import type { Hl7Delimiters, Hl7Field, Hl7Message, Hl7Segment } from './hl7-model.ts';
-import { type Hl7ParsedMessage, parseHl7 } from './hl7-parser.ts';
+import { getHl7Definitions, nearestVersion } from '../hl7-definitions.ts';
+import type { Hl7Delimiters, Hl7Field, Hl7Message, Hl7Segment } from '../hl7-model.ts';
+import { type Hl7ParsedMessage, parseHl7 } from '../parsing/hl7-parser.ts';
 
 /** Options of {@link diffHl7Messages}. */
 export interface Hl7DiffOptions {

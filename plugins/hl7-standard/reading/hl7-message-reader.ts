@@ -3,13 +3,13 @@
  * any line ending) with their facts, and each message validated on its own, all from one parse that holds one parsed
  * message at a time. Validating each message's text again through the adapter would parse every message twice.
  */
-import { createServiceRef } from '../../kernel/service-ref.ts';
-import type { ValidateOptions, ValidationIssue } from '../../kernel/standards-registry.ts';
-import { requireHl7Profile } from './hl7-adapter.ts';
+import { createServiceRef } from '../../../kernel/service-ref.ts';
+import type { ValidateOptions, ValidationIssue } from '../../../kernel/standards-registry.ts';
+import { requireHl7Profile } from '../hl7-adapter.ts';
 import { hl7MessageFacts, problemsOutsideMessages, type Hl7MessageFacts } from './hl7-message-facts.ts';
-import { parseHl7 } from './hl7-parser.ts';
-import type { Hl7ProfileSet } from './hl7-profiles.ts';
-import { validateHl7Message } from './hl7-validator.ts';
+import { parseHl7 } from '../parsing/hl7-parser.ts';
+import type { Hl7ProfileSet } from '../profiles/hl7-profiles.ts';
+import { validateHl7Message } from '../validation/hl7-validator.ts';
 
 /** Container token of the {@link Hl7MessageReader} the HL7 plugin registers. */
 export const HL7_MESSAGE_READER = createServiceRef<Hl7MessageReader>('workbench.hl7-message-reader');

@@ -11,15 +11,15 @@
  * (data types resolved, unchecked parts dropped), and paths and field names are put together only when an issue is
  * raised: a valid message allocates almost nothing here.
  */
-import type { Hl7ComponentDefinition, Hl7FieldDefinition, Hl7SegmentDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
-import { getHl7TableValues, isDataTypeOfAnyVersion, isHl7DefinedTable, isHl7TableValue, hl7TableCodes } from './hl7-definitions.ts';
-import { isHl7CodingSystem } from './hl7-coding-systems.ts';
+import type { Hl7ComponentDefinition, Hl7FieldDefinition, Hl7SegmentDefinition, Hl7VersionDefinitions } from '../hl7-definitions.ts';
+import { getHl7TableValues, isDataTypeOfAnyVersion, isHl7DefinedTable, isHl7TableValue, hl7TableCodes } from '../hl7-definitions.ts';
+import { isHl7CodingSystem } from '../hl7-coding-systems.ts';
 import { describeField, type Hl7IssueCollector } from './hl7-issue-messages.ts';
-import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
-import { isFieldEmpty } from './hl7-path.ts';
+import type { Hl7Field, Hl7Repetition, Hl7Segment } from '../hl7-model.ts';
+import { isFieldEmpty } from '../hl7-path.ts';
 import { CHECKED_PRIMITIVES, checkPrimitiveValue, expectedPrimitive } from './hl7-value-check.ts';
-import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
-import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/standards/issue-detail.ts';
+import { excerpt } from '../../../kernel/lib/text/text-excerpt.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../../kernel/standards/issue-detail.ts';
 
 /**
  * ID tables not checked here: 0076/0003/0354 (message type, event, structure: the header check owns them) and

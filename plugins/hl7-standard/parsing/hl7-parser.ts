@@ -9,7 +9,7 @@
  */
 import { decodeHl7Bytes } from './hl7-charset.ts';
 import { decodeHl7Escapes } from './hl7-escape.ts';
-import type { Hl7Component, Hl7Delimiters, Hl7Field, Hl7Message, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
+import type { Hl7Component, Hl7Delimiters, Hl7Field, Hl7Message, Hl7Repetition, Hl7Segment } from '../hl7-model.ts';
 
 /** Code a parse problem carries: a broken MSH header, or anything else the parser could not read. */
 export type Hl7ParseProblemCode = 'PARSE_ERROR' | 'MSH_INVALID';

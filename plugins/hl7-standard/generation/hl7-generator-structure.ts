@@ -3,7 +3,7 @@
  * groups the blueprint asks for, and writes each segment as often as the blueprint wants, within the structure's
  * cardinality (at least once when required). The result is the ordered list of segments to build.
  */
-import type { Hl7MessageStructure, Hl7StructureNode } from './hl7-definitions.ts';
+import type { Hl7MessageStructure, Hl7StructureNode } from '../hl7-definitions.ts';
 import { type Hl7MessageBlueprint, resolveCount } from './hl7-message-blueprints.ts';
 import type { Hl7Scenario } from './hl7-generator-scenario.ts';
 

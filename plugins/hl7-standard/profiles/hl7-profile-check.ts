@@ -3,14 +3,14 @@
  * values, value sets, lengths and repetitions. Profile findings keep their severity in both modes: a profile is
  * an agreement between two systems, so what it requires is required (RE stays a warning).
  */
-import type { Hl7VersionDefinitions } from './hl7-definitions.ts';
-import { describeField, type Hl7IssueCollector, type IssueDetail } from './hl7-issue-messages.ts';
-import type { Hl7Field, Hl7Repetition, Hl7Segment } from './hl7-model.ts';
-import type { Hl7ParsedMessage } from './hl7-parser.ts';
-import { isFieldEmpty } from './hl7-path.ts';
+import type { Hl7VersionDefinitions } from '../hl7-definitions.ts';
+import { describeField, type Hl7IssueCollector, type IssueDetail } from '../validation/hl7-issue-messages.ts';
+import type { Hl7Field, Hl7Repetition, Hl7Segment } from '../hl7-model.ts';
+import type { Hl7ParsedMessage } from '../parsing/hl7-parser.ts';
+import { isFieldEmpty } from '../hl7-path.ts';
 import type { Hl7FieldRule, Hl7Profile } from './hl7-profiles.ts';
-import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
-import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/standards/issue-detail.ts';
+import { excerpt } from '../../../kernel/lib/text/text-excerpt.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../../kernel/standards/issue-detail.ts';
 
 /** Inputs of a profile check. */
 export interface ProfileCheckInput {

@@ -13,9 +13,9 @@
  * ORC`: the second PID is the problem, not a missing order). A whole group written in the wrong place (`PV1 PV2`
  * after the orders) is one finding about the group.
  */
-import type { Hl7MessageStructure, Hl7StructureNode } from './hl7-definitions.ts';
+import type { Hl7MessageStructure, Hl7StructureNode } from '../hl7-definitions.ts';
 import type { Hl7IssueCollector } from './hl7-issue-messages.ts';
-import type { Hl7Segment } from './hl7-model.ts';
+import type { Hl7Segment } from '../hl7-model.ts';
 
 /** Precompiled facts about one structure, computed once per structure object. */
 interface CompiledStructure {

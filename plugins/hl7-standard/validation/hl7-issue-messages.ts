@@ -3,8 +3,8 @@
  * Strict mode follows the standard; compatibility mode keeps as errors only what breaks a message's meaning and
  * turns into warnings what working interfaces commonly tolerate (lengths, tables, unknown and Z-segments...).
  */
-import { IssueList, IssuePart } from '../../kernel/standards/issue-list.ts';
-import type { ValidationIssue } from '../../kernel/standards-registry.ts';
+import { IssueList, IssuePart } from '../../../kernel/standards/issue-list.ts';
+import type { ValidationIssue } from '../../../kernel/standards-registry.ts';
 
 /** Every code an HL7 v2 validation can report. */
 export const HL7_ISSUE_CODES = [

@@ -5,7 +5,7 @@
  * segment ids, PID-3 with assigning authorities, PID-18 and PV1-19. Empty fields are left out. A last message
  * without its segment terminator is still open (hl7-open-tail.ts).
  */
-import type { MessageReading, ReadContentResult } from '../../kernel/standards-registry.ts';
+import type { MessageReading, ReadContentResult } from '../../../kernel/standards-registry.ts';
 import type { Hl7MessageFacts } from './hl7-message-facts.ts';
 import type { Hl7MessageReader } from './hl7-message-reader.ts';
 import { parseMessageTime } from './hl7-message-time.ts';

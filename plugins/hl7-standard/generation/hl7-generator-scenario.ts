@@ -20,7 +20,7 @@ import {
   VACCINES,
   type VaccineConcept,
   VITAL_SIGNS,
-} from '../synthetic-data/api.ts';
+} from '../../synthetic-data/api.ts';
 
 /** Vital signs recorded on admission, in charting order (the first two to four are reported). */
 const ADMISSION_VITALS: readonly ObservationKind[] = [

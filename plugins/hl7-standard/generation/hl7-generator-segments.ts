@@ -3,11 +3,11 @@
  * Values are written as the latest standard shapes them (components, repetitions); the renderer fits them to the
  * version (`hl7-generator-values.ts`), so e.g. PID-10 is a CE in v2.5 and keeps only its code where v2.3 has an IS.
  */
-import type { SyntheticClinician, SyntheticPerson } from '../synthetic-data/api.ts';
-import type { Hl7VersionDefinitions } from './hl7-definitions.ts';
+import type { SyntheticClinician, SyntheticPerson } from '../../synthetic-data/api.ts';
+import type { Hl7VersionDefinitions } from '../hl7-definitions.ts';
 import type { GeneratedObservation, Hl7Scenario } from './hl7-generator-scenario.ts';
 import { type GenFields, type GenRepetition, isFillable, repeat } from './hl7-generator-values.ts';
-import { allergenCode, HL7_ALLERGEN_TYPES, HL7_CODING_SYSTEMS } from '../synthetic-data/api.ts';
+import { allergenCode, HL7_ALLERGEN_TYPES, HL7_CODING_SYSTEMS } from '../../synthetic-data/api.ts';
 import type { Hl7MessageBlueprint } from './hl7-message-blueprints.ts';
 
 /** What a builder knows about the segment it builds. */

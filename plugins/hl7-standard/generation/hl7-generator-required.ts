@@ -3,7 +3,7 @@
  * a segment without a builder may be required by the structure). Each gets a value of its data type drawn from the
  * scenario, so the message stays valid and consistent rather than padded with placeholders.
  */
-import type { Hl7FieldDefinition, Hl7VersionDefinitions } from './hl7-definitions.ts';
+import type { Hl7FieldDefinition, Hl7VersionDefinitions } from '../hl7-definitions.ts';
 import type { Hl7Scenario } from './hl7-generator-scenario.ts';
 import { hl7Date, hl7DateTime } from './hl7-generator-segments.ts';
 import { firstTableCode, type GenValue } from './hl7-generator-values.ts';
