@@ -9,13 +9,13 @@ import { resolveService } from '../../kernel/service-ref.ts';
 import { populationConfigSchema, type PopulationConfig } from './population-config.ts';
 import { SYNTHETIC_DATA } from '../synthetic-data/api.ts';
 import { populationErrors } from './errors.ts';
-import { createGenerationJobs } from './generation-jobs.ts';
-import { registerGenerationRoutes } from './generation-routes.ts';
+import { createGenerationJobs } from './generation/generation-jobs.ts';
+import { registerGenerationRoutes } from './generation/generation-routes.ts';
 import { populationMigrations } from './job-records.ts';
-import { createProfileStore } from './profile-store.ts';
-import { createDatabaseSession } from './database-session.ts';
-import { registerDatabaseRoutes } from './database-routes.ts';
-import { createSeedRuns } from './seed-runs.ts';
+import { createProfileStore } from './database/profile-store.ts';
+import { createDatabaseSession } from './database/database-session.ts';
+import { registerDatabaseRoutes } from './database/database-routes.ts';
+import { createSeedRuns } from './seeding/seed-runs.ts';
 
 /** The plugin module the kernel loads. */
 export const plugin: PluginModule<PopulationConfig> = {

@@ -1,7 +1,7 @@
 /** Request and response schemas of the population routes (they also feed the population base's OpenAPI document). */
 import { z } from 'zod';
-import { POPULATION_FORMATS } from './generation-jobs.ts';
-import { PROVIDERS } from './sql-dialect.ts';
+import { POPULATION_FORMATS } from './generation/generation-jobs.ts';
+import { PROVIDERS } from './output/sql-dialect.ts';
 
 /** Largest population one job generates. */
 export const MAX_POPULATION = 1_000_000;

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fhirBundleJson, fhirBundleOf } from '../../plugins/population/fhir-writer.ts';
-import { createPatientGenerator } from '../../plugins/population/patient-generator.ts';
-import type { PatientRecord } from '../../plugins/population/patient-record.ts';
+import { fhirBundleJson, fhirBundleOf } from '../../plugins/population/output/fhir-writer.ts';
+import { createPatientGenerator } from '../../plugins/population/generation/patient-generator.ts';
+import type { PatientRecord } from '../../plugins/population/generation/patient-record.ts';
 import { createFastRandom, fhirConcept, fhirConceptJson, fhirNarrative, fhirNarrativeJson, jsonString } from '../../plugins/synthetic-data/api.ts';
 import { createSyntheticRandom } from '../../plugins/synthetic-data/synthetic-random.ts';
 

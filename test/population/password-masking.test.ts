@@ -2,8 +2,8 @@
 // where it stands alone, never inside a longer word (the password `p` must leave "unexpectedly" as it is).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { describeConnectionError, maskPassword } from '../../plugins/population/database-connection.ts';
-import type { ParsedConnection } from '../../plugins/population/connection-string.ts';
+import { describeConnectionError, maskPassword } from '../../plugins/population/database/database-connection.ts';
+import type { ParsedConnection } from '../../plugins/population/database/connection-string.ts';
 
 function target(password: string): ParsedConnection {
   return { provider: 'postgres', host: 'db', port: 5432, user: 'app', password, database: 'clinic', options: {}, key: 'k' } as unknown as ParsedConnection;

@@ -7,17 +7,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WorkbenchError } from '../../kernel/errors.ts';
-import { computeInsertOrder } from '../../plugins/population/insert-order.ts';
-import { valuesOfCheckClause, type SchemaInfo } from '../../plugins/population/schema-analysis.ts';
-import { parseConnectionString } from '../../plugins/population/connection-string.ts';
-import { buildSeedPlan, createRowBuilder, fitValue } from '../../plugins/population/seed-plan.ts';
-import { insertSql, quoteIdentifier, sqlLiteral } from '../../plugins/population/sql-dialect.ts';
-import { csvField } from '../../plugins/population/csv-writer.ts';
-import { identityHash } from '../../plugins/population/identity-hash.ts';
-import { characterPattern } from '../../plugins/population/profile-learner.ts';
-import { isoDateOf, isoInstantOf } from '../../plugins/population/calendar-format.ts';
-import { createPatientGenerator } from '../../plugins/population/patient-generator.ts';
-import { ComplianceAccumulator, isNeverIssuedSsn } from '../../plugins/population/compliance-checks.ts';
+import { computeInsertOrder } from '../../plugins/population/seeding/insert-order.ts';
+import { valuesOfCheckClause, type SchemaInfo } from '../../plugins/population/database/schema-analysis.ts';
+import { parseConnectionString } from '../../plugins/population/database/connection-string.ts';
+import { buildSeedPlan, createRowBuilder, fitValue } from '../../plugins/population/seeding/seed-plan.ts';
+import { insertSql, quoteIdentifier, sqlLiteral } from '../../plugins/population/output/sql-dialect.ts';
+import { csvField } from '../../plugins/population/output/csv-writer.ts';
+import { identityHash } from '../../plugins/population/database/identity-hash.ts';
+import { characterPattern } from '../../plugins/population/database/profile-learner.ts';
+import { isoDateOf, isoInstantOf } from '../../plugins/population/generation/calendar-format.ts';
+import { createPatientGenerator } from '../../plugins/population/generation/patient-generator.ts';
+import { ComplianceAccumulator, isNeverIssuedSsn } from '../../plugins/population/generation/compliance-checks.ts';
 import { createFastRandom } from '../../plugins/synthetic-data/api.ts';
 import { createSyntheticRandom } from '../../plugins/synthetic-data/synthetic-random.ts';
 
@@ -178,7 +178,7 @@ describe('seed plan and SQL Server statements (no server needed)', () => {
     const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { createSqlWriter } = await import('../../plugins/population/sql-writer.ts');
+    const { createSqlWriter } = await import('../../plugins/population/output/sql-writer.ts');
     const dir = mkdtempSync(join(tmpdir(), 'wb-sql-'));
     try {
       const random = createFastRandom(createSyntheticRandom(4));
@@ -269,7 +269,7 @@ describe('file sink', () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { FileSink } = await import('../../plugins/population/file-sink.ts');
+    const { FileSink } = await import('../../plugins/population/output/file-sink.ts');
     const dir = mkdtempSync(join(tmpdir(), 'wb-sink-'));
     try {
       const sink = new FileSink(join(dir, 'out.txt'), 'out.txt', 'text/plain');

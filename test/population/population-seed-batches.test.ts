@@ -5,12 +5,12 @@
  * rolled back between them (key ranges with their holes, and the segments cleanup deletes).
  */
 import { describe, expect, it } from 'vitest';
-import type { CellValue } from '../../plugins/population/default-patient-schema.ts';
-import { createPatientGenerator } from '../../plugins/population/patient-generator.ts';
-import type { SchemaInfo } from '../../plugins/population/schema-analysis.ts';
-import { createTableBuffer, loadLanes } from '../../plugins/population/seed-loaders.ts';
-import { keySegments, manifestOf, type TableManifest } from '../../plugins/population/seed-manifest.ts';
-import { buildSeedPlan, createRowBuilder, type TablePlan } from '../../plugins/population/seed-plan.ts';
+import type { CellValue } from '../../plugins/population/output/default-patient-schema.ts';
+import { createPatientGenerator } from '../../plugins/population/generation/patient-generator.ts';
+import type { SchemaInfo } from '../../plugins/population/database/schema-analysis.ts';
+import { createTableBuffer, loadLanes } from '../../plugins/population/seeding/seed-loaders.ts';
+import { keySegments, manifestOf, type TableManifest } from '../../plugins/population/seeding/seed-manifest.ts';
+import { buildSeedPlan, createRowBuilder, type TablePlan } from '../../plugins/population/seeding/seed-plan.ts';
 import { createFastRandom } from '../../plugins/synthetic-data/api.ts';
 import { createSyntheticRandom } from '../../plugins/synthetic-data/synthetic-random.ts';
 

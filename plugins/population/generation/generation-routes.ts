@@ -4,11 +4,11 @@
  */
 import { createReadStream } from 'node:fs';
 import { z } from 'zod';
-import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
-import { areaDemographics } from '../synthetic-data/api.ts';
-import { populationErrors } from './errors.ts';
+import type { RouteRegistrar } from '../../../kernel/plugin-api.ts';
+import { areaDemographics } from '../../synthetic-data/api.ts';
+import { populationErrors } from '../errors.ts';
 import type { GenerationJobs, JobView, SqlTargetFactory } from './generation-jobs.ts';
-import type { ConnectedDatabase } from './database-session.ts';
+import type { ConnectedDatabase } from '../database/database-session.ts';
 import {
   analyticsSchema,
   complianceSchema,
@@ -19,8 +19,8 @@ import {
   jobListSchema,
   jobParamsSchema,
   jobViewSchema,
-} from './population-schemas.ts';
-import { POPULATION_EXAMPLES } from './population-examples.ts';
+} from '../population-schemas.ts';
+import { POPULATION_EXAMPLES } from '../population-examples.ts';
 
 const TAGS = ['population'];
 

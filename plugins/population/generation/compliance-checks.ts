@@ -8,8 +8,8 @@
  * - no patient matches a person of a learned sample on name + birth date + ZIP, compared through the salted hashes
  *   kept at learn time (so no real value is stored or needed).
  */
-import { isGeneratorAddress, isGeneratorName, SYNTHETIC_MRN_PREFIX } from '../synthetic-data/api.ts';
-import { identityHash } from './identity-hash.ts';
+import { isGeneratorAddress, isGeneratorName, SYNTHETIC_MRN_PREFIX } from '../../synthetic-data/api.ts';
+import { identityHash } from '../database/identity-hash.ts';
 import type { PatientRecord } from './patient-record.ts';
 
 /** Salted identity hashes of one learned sample. */

@@ -3,7 +3,7 @@
  * tens of millions of instants, and `Date#toISOString` dominates the run otherwise.
  */
 
-import { civilFromDays } from '../../kernel/lib/time/civil-date.ts';
+import { civilFromDays } from '../../../kernel/lib/time/civil-date.ts';
 
 const DAY_MS = 86_400_000;
 

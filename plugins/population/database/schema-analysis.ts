@@ -5,8 +5,8 @@
  * sys views where it is not).
  */
 import { type Kysely, sql } from 'kysely';
-import { computeInsertOrder, type ForeignKeyCycle } from './insert-order.ts';
-import { quoteIdentifier, type Provider } from './sql-dialect.ts';
+import { computeInsertOrder, type ForeignKeyCycle } from '../seeding/insert-order.ts';
+import { quoteIdentifier, type Provider } from '../output/sql-dialect.ts';
 
 /** One column. */
 export interface ColumnInfo {

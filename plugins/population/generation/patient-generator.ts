@@ -24,7 +24,7 @@ import {
   SINGLE_LAB_TESTS,
   type SyntheticRandom,
   VITAL_SIGNS,
-} from '../synthetic-data/api.ts';
+} from '../../synthetic-data/api.ts';
 import { isoDateOf, isoInstantOf, msOfIsoDate, ONE_DAY_MS } from './calendar-format.ts';
 import type {
   AllergyRecord,

@@ -10,8 +10,8 @@ import type {
   MedicationRecord,
   ObservationRecord,
   PatientRecord,
-} from './patient-record.ts';
-import { SYNTHETIC_MRN_PREFIX } from '../synthetic-data/api.ts';
+} from '../generation/patient-record.ts';
+import { SYNTHETIC_MRN_PREFIX } from '../../synthetic-data/api.ts';
 
 /** Portable column types, rendered per SQL dialect. */
 export type PortableType = 'integer' | 'text' | 'date' | 'timestamp' | 'decimal';

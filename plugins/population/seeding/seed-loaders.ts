@@ -10,10 +10,10 @@ import { pipeline } from 'node:stream/promises';
 import type { PoolConnection } from 'mysql2/promise';
 import type pg from 'pg';
 import type { Connection as TediousConnection, TYPES } from 'tedious';
-import { csvQuoted } from '../../kernel/lib/text/csv.ts';
-import type { DatabaseConnection } from './database-connection.ts';
-import type { CellValue } from './default-patient-schema.ts';
-import { insertSql, type Provider, quoteIdentifier } from './sql-dialect.ts';
+import { csvQuoted } from '../../../kernel/lib/text/csv.ts';
+import type { DatabaseConnection } from '../database/database-connection.ts';
+import type { CellValue } from '../output/default-patient-schema.ts';
+import { insertSql, type Provider, quoteIdentifier } from '../output/sql-dialect.ts';
 import type { RowSink, TablePlan } from './seed-plan.ts';
 
 /** A row that could not be inserted. */

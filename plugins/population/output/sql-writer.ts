@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { type CellValue, DEFAULT_TABLES } from './default-patient-schema.ts';
 import { FileSink } from './file-sink.ts';
-import type { PatientRecord } from './patient-record.ts';
+import type { PatientRecord } from '../generation/patient-record.ts';
 import type { PopulationWriter } from './population-writer.ts';
 import { createForeignKeyIndexesSql, createTableSql, insertSql, type Provider, quoteIdentifier, sqlTimestamp, transactionSql } from './sql-dialect.ts';
 

@@ -3,7 +3,7 @@
  * medications and allergies. Identifiers are 1-based sequence numbers unique per table within one population, so
  * rows reference each other the way a database does.
  */
-import type { SyntheticPerson } from '../synthetic-data/api.ts';
+import type { SyntheticPerson } from '../../synthetic-data/api.ts';
 
 /** One encounter (visit). */
 export interface EncounterRecord {

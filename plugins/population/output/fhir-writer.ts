@@ -17,11 +17,11 @@ import {
   NARRATIVE_JSON_HEAD,
   NARRATIVE_JSON_TAIL,
   SYNTHETIC_MR_SYSTEM as MR_SYSTEM,
-} from '../synthetic-data/api.ts';
+} from '../../synthetic-data/api.ts';
 import { FileSink } from './file-sink.ts';
 import { FragmentCache } from './fragment-cache.ts';
 import { JsonBytes } from './json-bytes.ts';
-import type { PatientRecord } from './patient-record.ts';
+import type { PatientRecord } from '../generation/patient-record.ts';
 import type { PopulationWriter } from './population-writer.ts';
 
 type Json = Record<string, unknown>;

@@ -5,8 +5,8 @@
  * SQL Server, the ADO.NET form (`Server=host,1433;Database=db;User Id=sa;Password=…`).
  */
 import { createHash } from 'node:crypto';
-import { populationErrors } from './errors.ts';
-import type { Provider } from './sql-dialect.ts';
+import { populationErrors } from '../errors.ts';
+import type { Provider } from '../output/sql-dialect.ts';
 
 /** A parsed connection string. */
 export interface ParsedConnection {

@@ -3,7 +3,7 @@
  * a quote or a line break are quoted, quotes doubled.
  */
 import { join } from 'node:path';
-import { csvQuoted } from '../../kernel/lib/text/csv.ts';
+import { csvQuoted } from '../../../kernel/lib/text/csv.ts';
 import { type CellValue, DEFAULT_TABLES } from './default-patient-schema.ts';
 import { FileSink } from './file-sink.ts';
 import type { PopulationWriter } from './population-writer.ts';

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { identityHash } from './identity-hash.ts';
 import type { SchemaInfo, TableInfo } from './schema-analysis.ts';
-import { quoteIdentifier, type Provider } from './sql-dialect.ts';
+import { quoteIdentifier, type Provider } from '../output/sql-dialect.ts';
 
 /** Count of a kept category value. */
 export interface ValueFrequency {

@@ -9,21 +9,21 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
-import { createFastRandom, type SyntheticDataService } from '../synthetic-data/api.ts';
-import type { DatabaseConnection } from './database-connection.ts';
-import type { ConnectedDatabase } from './database-session.ts';
-import type { CellValue } from './default-patient-schema.ts';
-import { populationErrors } from './errors.ts';
-import type { GenerationJobs, JobParams } from './generation-jobs.ts';
-import type { PopulationTables, SeedRunRow } from './job-records.ts';
-import { createPatientGenerator } from './patient-generator.ts';
-import type { ProfileStore } from './profile-store.ts';
-import type { LearnedProfile } from './profile-learner.ts';
+import { createFastRandom, type SyntheticDataService } from '../../synthetic-data/api.ts';
+import type { DatabaseConnection } from '../database/database-connection.ts';
+import type { ConnectedDatabase } from '../database/database-session.ts';
+import type { CellValue } from '../output/default-patient-schema.ts';
+import { populationErrors } from '../errors.ts';
+import type { GenerationJobs, JobParams } from '../generation/generation-jobs.ts';
+import type { PopulationTables, SeedRunRow } from '../job-records.ts';
+import { createPatientGenerator } from '../generation/patient-generator.ts';
+import type { ProfileStore } from '../database/profile-store.ts';
+import type { LearnedProfile } from '../database/profile-learner.ts';
 import { type BatchLoader, createTableBuffer, loadLanes, loadMethod, openBatchLoader, SeedRowError, type TableBuffer } from './seed-loaders.ts';
 import { type BatchIds, keySegments, manifestOf, type TableManifest } from './seed-manifest.ts';
 import { buildSeedPlan, createRowBuilder, type PlanInputs, type SeedPlan, type TablePlan, translateKey, type UniquePlan } from './seed-plan.ts';
-import { insertSql, quoteIdentifier, type Provider } from './sql-dialect.ts';
-import type { SqlTarget } from './sql-writer.ts';
+import { insertSql, quoteIdentifier, type Provider } from '../output/sql-dialect.ts';
+import type { SqlTarget } from '../output/sql-writer.ts';
 
 /** One batch of a run: its rows while it waits to load, the generated ids it inserts per table, and how far it got. */
 interface BatchRecord {

@@ -3,9 +3,9 @@
  * holds people, the salted identity hashes the compliance check compares generated patients with.
  */
 import type { Kysely } from 'kysely';
-import type { LearnedIdentities } from './compliance-checks.ts';
-import { populationErrors } from './errors.ts';
-import type { PopulationTables } from './job-records.ts';
+import type { LearnedIdentities } from '../generation/compliance-checks.ts';
+import { populationErrors } from '../errors.ts';
+import type { PopulationTables } from '../job-records.ts';
 import type { LearnedProfile } from './profile-learner.ts';
 
 /** The profile store. */

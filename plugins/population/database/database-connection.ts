@@ -9,8 +9,8 @@ import type { Pool as MysqlPool } from 'mysql2';
 import type pg from 'pg';
 import type { ConnectionConfiguration as TediousConfiguration } from 'tedious';
 import type { ParsedConnection } from './connection-string.ts';
-import { populationErrors } from './errors.ts';
-import { guardPostgresPool } from '../../kernel/store/connection-loss.ts';
+import { populationErrors } from '../errors.ts';
+import { guardPostgresPool } from '../../../kernel/store/connection-loss.ts';
 
 /** Timeouts of a connection, in milliseconds. */
 export interface ConnectionTimeouts {

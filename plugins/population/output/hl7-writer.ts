@@ -5,9 +5,9 @@
  * Text values are escaped (`\F\ \S\ \R\ \E\ \T\`), so a display such as "Lip & face rash" stays one component.
  */
 import { join } from 'node:path';
-import { LAB_PANELS } from '../synthetic-data/api.ts';
+import { LAB_PANELS } from '../../synthetic-data/api.ts';
 import { FileSink } from './file-sink.ts';
-import type { EncounterRecord, ObservationRecord, PatientRecord } from './patient-record.ts';
+import type { EncounterRecord, ObservationRecord, PatientRecord } from '../generation/patient-record.ts';
 import type { PopulationWriter } from './population-writer.ts';
 
 const VERSION = '2.5.1';

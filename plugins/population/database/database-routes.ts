@@ -3,16 +3,16 @@
  * cleanup. Thin glue over the session, the learner and the seed service.
  */
 import { z } from 'zod';
-import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
+import type { RouteRegistrar } from '../../../kernel/plugin-api.ts';
 import { parseConnectionString } from './connection-string.ts';
 import { openDatabaseConnection, type ConnectionTimeouts } from './database-connection.ts';
 import type { DatabaseSession } from './database-session.ts';
-import { populationErrors } from './errors.ts';
+import { populationErrors } from '../errors.ts';
 import { learnProfile, type LearnedProfile } from './profile-learner.ts';
 import type { ProfileStore } from './profile-store.ts';
-import type { SeedRuns } from './seed-runs.ts';
-import { PROVIDERS, PROVIDER_ALIASES, type Provider } from './sql-dialect.ts';
-import { POPULATION_EXAMPLES } from './population-examples.ts';
+import type { SeedRuns } from '../seeding/seed-runs.ts';
+import { PROVIDERS, PROVIDER_ALIASES, type Provider } from '../output/sql-dialect.ts';
+import { POPULATION_EXAMPLES } from '../population-examples.ts';
 
 const TAGS = ['population'];
 

@@ -9,7 +9,7 @@ import {
   conditionPrevalence,
   CONDITIONS,
   US_AGE_BANDS,
-} from '../synthetic-data/api.ts';
+} from '../../synthetic-data/api.ts';
 import type { PatientRecord } from './patient-record.ts';
 
 /** One category of a distribution: observed count and share beside its target share. */

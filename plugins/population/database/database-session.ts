@@ -5,9 +5,9 @@
  */
 import { parseConnectionString } from './connection-string.ts';
 import { type ConnectionTimeouts, type DatabaseConnection, openDatabaseConnection } from './database-connection.ts';
-import { populationErrors } from './errors.ts';
+import { populationErrors } from '../errors.ts';
 import { analyseSchema, type SchemaInfo } from './schema-analysis.ts';
-import type { Provider } from './sql-dialect.ts';
+import type { Provider } from '../output/sql-dialect.ts';
 
 /** The session's connection and its analysed schema. */
 export interface ConnectedDatabase {

@@ -15,11 +15,11 @@
  * - any other column: drawn from the learned profile when there is one (frequencies, patterns, ranges), else NULL
  *   when nullable, else a typed placeholder.
  */
-import { type CellValue, DEFAULT_TABLES, type DefaultTable } from './default-patient-schema.ts';
-import type { LearnedProfile, ColumnProfile } from './profile-learner.ts';
-import type { ColumnInfo, SchemaInfo, TableInfo } from './schema-analysis.ts';
-import { sqlTimestamp } from './sql-dialect.ts';
-import type { PatientRecord } from './patient-record.ts';
+import { type CellValue, DEFAULT_TABLES, type DefaultTable } from '../output/default-patient-schema.ts';
+import type { LearnedProfile, ColumnProfile } from '../database/profile-learner.ts';
+import type { ColumnInfo, SchemaInfo, TableInfo } from '../database/schema-analysis.ts';
+import { sqlTimestamp } from '../output/sql-dialect.ts';
+import type { PatientRecord } from '../generation/patient-record.ts';
 
 /** Where a target column's value comes from. */
 export type ColumnSource = 'key' | 'parent-key' | 'existing-parent' | 'unique' | 'generated' | 'profile' | 'placeholder' | 'null';
