@@ -5,7 +5,7 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { createNcpdpAdapter } from '../plugins/ncpdp-standard/ncpdp-adapter.ts';
-import { SCRIPT_XML_PARSER_OPTIONS } from '../plugins/ncpdp-standard/script-xml-parser.ts';
+import { SCRIPT_XML_PARSER_OPTIONS } from '../plugins/ncpdp-standard/script/script-xml-parser.ts';
 import { createSyntheticDataService } from '../plugins/synthetic-data/synthetic-random.ts';
 
 /** Runs `work` over the inputs repeatedly for about `ms` milliseconds; returns messages per second. */

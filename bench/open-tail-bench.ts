@@ -11,7 +11,7 @@ import { fhirCompleteLength } from '../plugins/fhir-standard/fhir-open-tail.ts';
 import { generateHl7Messages } from '../plugins/hl7-standard/generation/hl7-generator.ts';
 import { hl7CompleteLength } from '../plugins/hl7-standard/reading/hl7-open-tail.ts';
 import { parseHl7 } from '../plugins/hl7-standard/parsing/hl7-parser.ts';
-import { splitNcpdpBatch, writeNcpdpBatch } from '../plugins/ncpdp-standard/ncpdp-batch.ts';
+import { splitNcpdpBatch, writeNcpdpBatch } from '../plugins/ncpdp-standard/telecom/ncpdp-batch.ts';
 import { ncpdpCompleteLength } from '../plugins/ncpdp-standard/ncpdp-open-tail.ts';
 import { createNcpdpAdapter } from '../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { createSyntheticDataService } from '../plugins/synthetic-data/synthetic-random.ts';

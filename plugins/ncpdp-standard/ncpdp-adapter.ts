@@ -8,16 +8,16 @@ import type { SyntheticDataService } from '../synthetic-data/api.ts';
 import { ncpdpErrors } from './errors.ts';
 import { describeNcpdpPath, ncpdpPathProblem } from './ncpdp-definitions.ts';
 import { detectNcpdp } from './ncpdp-detect.ts';
-import { looksLikeNcpdpBatch, splitNcpdpBatch } from './ncpdp-batch.ts';
-import { flattenNcpdpBatch } from './ncpdp-batch-diff.ts';
+import { looksLikeNcpdpBatch, splitNcpdpBatch } from './telecom/ncpdp-batch.ts';
+import { flattenNcpdpBatch } from './telecom/ncpdp-batch-diff.ts';
 import { diffFlattened, diffNcpdp } from './ncpdp-diff.ts';
 import { flattenMessage } from './ncpdp-paths.ts';
-import { generateNcpdp, NCPDP_MESSAGE_TYPES } from './ncpdp-generator.ts';
+import { generateNcpdp, NCPDP_MESSAGE_TYPES } from './generation/ncpdp-generator.ts';
 import { parseNcpdp } from './ncpdp-parser.ts';
 import { summarizeProfile, type NcpdpProfile } from './ncpdp-profiles.ts';
 import { validateNcpdp } from './ncpdp-validator.ts';
-import { SCRIPT_VERSIONS, type ScriptVersion } from './script-definitions.ts';
-import { TELECOM_VERSION } from './telecom-d0-definitions.ts';
+import { SCRIPT_VERSIONS, type ScriptVersion } from './script/script-definitions.ts';
+import { TELECOM_VERSION } from './telecom/telecom-d0-definitions.ts';
 
 /** Versions the adapter validates and generates. */
 export const NCPDP_VERSIONS = [...SCRIPT_VERSIONS, TELECOM_VERSION] as const;

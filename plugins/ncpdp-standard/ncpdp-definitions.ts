@@ -17,8 +17,8 @@ import {
   SCRIPT_VERSIONS,
   TRANSACTION_REQUIREMENTS,
   type ScriptVersion,
-} from './script-definitions.ts';
-import { REQUEST_HEADER, REQUIRED_FIELDS, RESPONSE_HEADER, TELECOM_FIELDS, TELECOM_SEGMENTS } from './telecom-d0-definitions.ts';
+} from './script/script-definitions.ts';
+import { REQUEST_HEADER, REQUIRED_FIELDS, RESPONSE_HEADER, TELECOM_FIELDS, TELECOM_SEGMENTS } from './telecom/telecom-d0-definitions.ts';
 
 const FORMAT_NAMES = { N: 'numeric', A: 'alphanumeric', D: 'date CCYYMMDD', S: 'signed overpunch amount s9(n)v99', Q: 'quantity 9(7)v999' } as const;
 

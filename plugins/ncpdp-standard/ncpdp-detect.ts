@@ -4,9 +4,9 @@
  * (request: 6-digit BIN then the version; response: the version first) and carries field/segment separators; a
  * Batch Standard file opens with STX and its transmission header record `00`.
  */
-import { looksLikeNcpdpBatch } from './ncpdp-batch.ts';
-import { SCRIPT_NAMESPACE } from './script-definitions.ts';
-import { firstSeparatorIndex, looksLikeResponseHeader, SEGMENT_ID_FIELD } from './telecom-d0-parser.ts';
+import { looksLikeNcpdpBatch } from './telecom/ncpdp-batch.ts';
+import { SCRIPT_NAMESPACE } from './script/script-definitions.ts';
+import { firstSeparatorIndex, looksLikeResponseHeader, SEGMENT_ID_FIELD } from './telecom/telecom-d0-parser.ts';
 
 /** Which NCPDP family a text belongs to, if any. */
 export type NcpdpFormat = 'script' | 'telecom';

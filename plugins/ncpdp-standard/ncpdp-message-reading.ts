@@ -8,7 +8,7 @@
  * batch record without its ETX, or SCRIPT XML whose root is not closed, is still open (ncpdp-open-tail.ts).
  */
 import type { MessageReading, ReadContentMessage, ReadContentOptions, ReadMessageVerdict, ValidateOptions, ValidationResult } from '../../kernel/standards-registry.ts';
-import { BATCH_HEADER_LAYOUT, detailTransaction, looksLikeNcpdpBatch, readBatchFields, splitNcpdpBatch } from './ncpdp-batch.ts';
+import { BATCH_HEADER_LAYOUT, detailTransaction, looksLikeNcpdpBatch, readBatchFields, splitNcpdpBatch } from './telecom/ncpdp-batch.ts';
 import type { ScriptElement, TelecomMessage } from './ncpdp-model.ts';
 import { ncpdpCompleteLength } from './ncpdp-open-tail.ts';
 import { parseNcpdp } from './ncpdp-parser.ts';

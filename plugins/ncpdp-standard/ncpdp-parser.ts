@@ -6,8 +6,8 @@ import type { ValidationIssue } from '../../kernel/standards-registry.ts';
 import type { NcpdpMessage } from './ncpdp-model.ts';
 import { detectNcpdpFormat } from './ncpdp-detect.ts';
 import { parseErrorIssue } from './ncpdp-issues.ts';
-import { parseScriptXml } from './script-xml-parser.ts';
-import { firstSeparatorIndex, parseTelecomD0 } from './telecom-d0-parser.ts';
+import { parseScriptXml } from './script/script-xml-parser.ts';
+import { firstSeparatorIndex, parseTelecomD0 } from './telecom/telecom-d0-parser.ts';
 
 /** Outcome of parsing: the message tree, or the PARSE_ERROR finding that stopped it. */
 export type NcpdpParseOutcome = { ok: true; message: NcpdpMessage } | { ok: false; issue: ValidationIssue };

@@ -4,16 +4,16 @@
  */
 import { IssueList, type IssueSink } from '../../kernel/standards/issue-list.ts';
 import type { ValidationResult } from '../../kernel/standards-registry.ts';
-import { looksLikeNcpdpBatch } from './ncpdp-batch.ts';
-import { validateNcpdpBatch } from './ncpdp-batch-rules.ts';
+import { looksLikeNcpdpBatch } from './telecom/ncpdp-batch.ts';
+import { validateNcpdpBatch } from './telecom/ncpdp-batch-rules.ts';
 import { IssueCollector, type NcpdpMode } from './ncpdp-issues.ts';
 import { parseNcpdp } from './ncpdp-parser.ts';
 import { flattenMessage } from './ncpdp-paths.ts';
 import type { NcpdpMessage } from './ncpdp-model.ts';
 import { applyNcpdpProfile, type NcpdpProfile } from './ncpdp-profiles.ts';
-import { validateScript } from './script-rules.ts';
-import type { ScriptVersion } from './script-definitions.ts';
-import { headerValue, validateTelecomD0 } from './telecom-d0-rules.ts';
+import { validateScript } from './script/script-rules.ts';
+import type { ScriptVersion } from './script/script-definitions.ts';
+import { headerValue, validateTelecomD0 } from './telecom/telecom-d0-rules.ts';
 
 /** Options of {@link validateNcpdp} (the adapter has already resolved version and profile). */
 export interface NcpdpValidateOptions {

@@ -11,7 +11,7 @@ import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MessageRecord, type MonitorService } from '../../plugins/monitor/api.ts';
 import { quiesceMonitor } from '../kit/monitor-activity.ts';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
-import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
+import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/telecom/ncpdp-batch.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 import { freshPostgresSchema, testPostgresUrl } from '../helpers/postgres-schema.ts';
 import { adtMessage, startMonitorHarness, storages, waitFor, type MonitorHarness } from './monitor-harness.ts';

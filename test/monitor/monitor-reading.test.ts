@@ -11,7 +11,7 @@ import { createHl7Reading } from '../../plugins/hl7-standard/reading/hl7-message
 import { loadHl7Profiles } from '../../plugins/hl7-standard/profiles/hl7-profiles.ts';
 import { readFacts } from '../../plugins/monitor/messages/message-facts.ts';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
-import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
+import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/telecom/ncpdp-batch.ts';
 import { createNcpdpReading } from '../../plugins/ncpdp-standard/ncpdp-message-reading.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 

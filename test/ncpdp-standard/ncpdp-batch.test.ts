@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitNcpdpBatch, writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
+import { splitNcpdpBatch, writeNcpdpBatch } from '../../plugins/ncpdp-standard/telecom/ncpdp-batch.ts';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 import { useTestWorkbench } from '../helpers/test-workbench.ts';

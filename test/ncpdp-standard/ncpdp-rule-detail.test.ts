@@ -3,7 +3,7 @@
  * `POST /api/validate`, a profile through the adapter's validate with the profile named.
  */
 import { describe, expect, it } from 'vitest';
-import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/ncpdp-batch.ts';
+import { writeNcpdpBatch } from '../../plugins/ncpdp-standard/telecom/ncpdp-batch.ts';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import type { NcpdpProfile } from '../../plugins/ncpdp-standard/ncpdp-profiles.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createNcpdpAdapter } from '../../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { validateNcpdp } from '../../plugins/ncpdp-standard/ncpdp-validator.ts';
-import { closestScriptVersion } from '../../plugins/ncpdp-standard/script-rules.ts';
+import { closestScriptVersion } from '../../plugins/ncpdp-standard/script/script-rules.ts';
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 import { useTestWorkbench } from '../helpers/test-workbench.ts';
 

@@ -6,12 +6,12 @@
  * Paths: `Header.A1` for header fields, `AM07.D2` for segment fields, `AM07[2].D2` for the second claim of a
  * transmission, `AM21.FB[2]` for a field's second repetition.
  */
-import type { TelecomMessage, TelecomSegment } from './ncpdp-model.ts';
-import { fieldPaths, segmentPaths } from './ncpdp-paths.ts';
-import type { IssueCollector } from './ncpdp-issues.ts';
-import { deaProblem, npiProblem } from '../identifiers/api.ts';
+import type { TelecomMessage, TelecomSegment } from '../ncpdp-model.ts';
+import { fieldPaths, segmentPaths } from '../ncpdp-paths.ts';
+import type { IssueCollector } from '../ncpdp-issues.ts';
+import { deaProblem, npiProblem } from '../../identifiers/api.ts';
 import { decodeOverpunch } from './overpunch.ts';
-import { isCcyymmdd } from './value-formats.ts';
+import { isCcyymmdd } from '../value-formats.ts';
 import {
   DEA_QUALIFIER,
   HEADER_RESPONSE_STATUS,
@@ -29,8 +29,8 @@ import {
   TRANSACTION_CODES,
   type TelecomFormat,
 } from './telecom-d0-definitions.ts';
-import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
-import { actualValue, expectedCodes } from '../../kernel/standards/issue-detail.ts';
+import { excerpt } from '../../../kernel/lib/text/text-excerpt.ts';
+import { actualValue, expectedCodes } from '../../../kernel/standards/issue-detail.ts';
 
 /** Header field value by id. */
 export function headerValue(message: TelecomMessage, id: string): string {

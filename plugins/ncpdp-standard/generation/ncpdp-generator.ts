@@ -3,12 +3,12 @@
  * 10.6 and 2023011 on request) and Telecommunication D.0 B1 claims. Every value comes from the synthetic-data
  * service; with a seed the output is byte-identical on any machine and day.
  */
-import type { SyntheticDataService } from '../synthetic-data/api.ts';
-import { writeNcpdpBatch } from './ncpdp-batch.ts';
+import type { SyntheticDataService } from '../../synthetic-data/api.ts';
+import { writeNcpdpBatch } from '../telecom/ncpdp-batch.ts';
 import { createScenario } from './ncpdp-scenario.ts';
-import { buildScriptMessage, GENERATED_SCRIPT_TYPES, type GeneratedScriptType } from './script-generator.ts';
-import type { ScriptVersion } from './script-definitions.ts';
-import { buildB1Request } from './telecom-d0-generator.ts';
+import { buildScriptMessage, GENERATED_SCRIPT_TYPES, type GeneratedScriptType } from '../script/script-generator.ts';
+import type { ScriptVersion } from '../script/script-definitions.ts';
+import { buildB1Request } from '../telecom/telecom-d0-generator.ts';
 
 /**
  * Message types `generate` accepts; NewRx (the first) is the default. `Batch` is one Batch Standard 1.2 file

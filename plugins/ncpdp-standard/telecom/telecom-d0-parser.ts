@@ -6,9 +6,9 @@
  * The reader is tolerant of the shortened framing some test tools write (no separator between the header and the
  * first segment, no field separator before AM): it never guesses values, it only accepts either spelling.
  */
-import type { ValidationIssue } from '../../kernel/standards-registry.ts';
-import type { TelecomField, TelecomHeaderField, TelecomMessage, TelecomSegment } from './ncpdp-model.ts';
-import { parseErrorIssue } from './ncpdp-issues.ts';
+import type { ValidationIssue } from '../../../kernel/standards-registry.ts';
+import type { TelecomField, TelecomHeaderField, TelecomMessage, TelecomSegment } from '../ncpdp-model.ts';
+import { parseErrorIssue } from '../ncpdp-issues.ts';
 import { REQUEST_HEADER, RESPONSE_HEADER, type TelecomHeaderDefinition } from './telecom-d0-definitions.ts';
 
 /** Field separator (FS). */

@@ -3,10 +3,10 @@
  * refused, well-formedness and depth in one pass, with line and column) runs first; fast-xml-parser then builds the
  * tree keeping element order (`preserveOrder`), because SCRIPT validates order.
  */
-import type { ValidationIssue } from '../../kernel/standards-registry.ts';
-import type { ScriptDocument, ScriptElement } from './ncpdp-model.ts';
-import { parseErrorIssue } from './ncpdp-issues.ts';
-import { checkXmlBeforeParsing, lazyXmlParser } from '../../kernel/lib/xml/safe-xml.ts';
+import type { ValidationIssue } from '../../../kernel/standards-registry.ts';
+import type { ScriptDocument, ScriptElement } from '../ncpdp-model.ts';
+import { parseErrorIssue } from '../ncpdp-issues.ts';
+import { checkXmlBeforeParsing, lazyXmlParser } from '../../../kernel/lib/xml/safe-xml.ts';
 
 /** Largest SCRIPT message accepted, in characters (real messages are a few kilobytes). */
 export const SCRIPT_MAX_CHARS = 2_000_000;

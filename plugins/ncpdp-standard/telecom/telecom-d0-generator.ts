@@ -4,7 +4,7 @@
  * (111-AM first), the transmission-level Patient and Insurance segments, then one transaction group (group
  * separator) with Claim, Prescriber and Pricing. Amounts are signed overpunch, quantities carry three implied decimals.
  */
-import type { PrescriptionScenario } from './ncpdp-scenario.ts';
+import type { PrescriptionScenario } from '../generation/ncpdp-scenario.ts';
 import { encodeOverpunch } from './overpunch.ts';
 import { FIELD_SEPARATOR, GROUP_SEPARATOR, SEGMENT_SEPARATOR } from './telecom-d0-parser.ts';
 

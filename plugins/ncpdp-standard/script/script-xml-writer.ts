@@ -2,7 +2,7 @@
  * Writes SCRIPT XML from a small element tree: two-space indentation, attributes in the order given, text
  * escaped. Output is byte-stable for the same tree (generation is seedable and byte-identical).
  */
-import { escapeXmlAttribute } from '../../kernel/lib/xml/xml-escape.ts';
+import { escapeXmlAttribute } from '../../../kernel/lib/xml/xml-escape.ts';
 
 /** An element to write: text content or children, never both. */
 export interface XmlNode {

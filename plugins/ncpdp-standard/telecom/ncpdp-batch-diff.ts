@@ -4,8 +4,8 @@
  */
 import type { BatchFile } from './ncpdp-batch.ts';
 import { detailTransaction, flattenBatchRecordFields } from './ncpdp-batch.ts';
-import { parseNcpdp } from './ncpdp-parser.ts';
-import { flattenMessage } from './ncpdp-paths.ts';
+import { parseNcpdp } from '../ncpdp-parser.ts';
+import { flattenMessage } from '../ncpdp-paths.ts';
 
 /** Path-to-value map of a batch file, in file order. */
 export function flattenNcpdpBatch(file: BatchFile): Map<string, string> {

@@ -3,8 +3,8 @@
  * structure (HumanPatient, NonVeterinarian, Sig, the six version attributes) or the 10.6 structure (`version="010"
  * release="006"`, Directions, PotencyUnitCode, StoreName).
  */
-import type { SyntheticAddress } from '../synthetic-data/api.ts';
-import { phoneDigits, type PrescriptionScenario } from './ncpdp-scenario.ts';
+import type { SyntheticAddress } from '../../synthetic-data/api.ts';
+import { phoneDigits, type PrescriptionScenario } from '../generation/ncpdp-scenario.ts';
 import { SCRIPT_NAMESPACE, VERSION_ATTRIBUTES, VERSION_ATTRIBUTE_VALUES, type ScriptVersion } from './script-definitions.ts';
 import { el, group, renderXmlDocument, type XmlNode } from './script-xml-writer.ts';
 

@@ -5,8 +5,8 @@
  * path (`record[3].AM07.D2`, `record[1].SenderID`); `messages` holds one result per detail record, its `index` the
  * record number and its `controlId` the transaction reference number.
  */
-import { IssuePart, rewritingSink, type IssueList, type IssueSink } from '../../kernel/standards/issue-list.ts';
-import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../kernel/standards-registry.ts';
+import { IssuePart, rewritingSink, type IssueList, type IssueSink } from '../../../kernel/standards/issue-list.ts';
+import type { MessageValidationResult, ValidationIssue, ValidationResult } from '../../../kernel/standards-registry.ts';
 import {
   BATCH_DETAIL_LAYOUT,
   BATCH_HEADER_LAYOUT,
@@ -19,9 +19,9 @@ import {
   readBatchFields,
   splitNcpdpBatch,
 } from './ncpdp-batch.ts';
-import { IssueCollector, type NcpdpMode } from './ncpdp-issues.ts';
-import { actualValue, expectedCodes, MISSING_VALUE } from '../../kernel/standards/issue-detail.ts';
-import { isCcyymmdd } from './value-formats.ts';
+import { IssueCollector, type NcpdpMode } from '../ncpdp-issues.ts';
+import { actualValue, expectedCodes, MISSING_VALUE } from '../../../kernel/standards/issue-detail.ts';
+import { isCcyymmdd } from '../value-formats.ts';
 
 /**
  * Validates one D.0 transaction, its findings into `sink`, and answers its summary (the validator of single

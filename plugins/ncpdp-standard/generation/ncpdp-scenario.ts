@@ -3,7 +3,7 @@
  * consistent across the message that carries them. All values are synthetic (SSN 9xx, phones 555-01xx, NPIs and
  * DEA numbers with valid check digits); with a seeded source the scenario is the same on any machine and day.
  */
-import type { SyntheticAddress, SyntheticClinician, SyntheticPerson, SyntheticRandom } from '../synthetic-data/api.ts';
+import type { SyntheticAddress, SyntheticClinician, SyntheticPerson, SyntheticRandom } from '../../synthetic-data/api.ts';
 import { SYNTHETIC_DRUGS, type SyntheticDrug } from './synthetic-drugs.ts';
 
 /** A synthetic pharmacy. */

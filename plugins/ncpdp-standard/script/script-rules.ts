@@ -3,12 +3,12 @@
  * element order, one transaction per Body, the elements each checked transaction requires, and values (dates,
  * date-times, NPI and DEA check digits, NDC shape, quantities, code lists, lengths). Paths follow ncpdp-paths.ts.
  */
-import type { ScriptDocument, ScriptElement } from './ncpdp-model.ts';
-import { rewritingSink } from '../../kernel/standards/issue-list.ts';
-import { IssueCollector } from './ncpdp-issues.ts';
-import { childPaths, walkScript } from './ncpdp-paths.ts';
-import { deaProblem, npiProblem } from '../identifiers/api.ts';
-import { isDecimal, isIsoDate, isIsoDateTime, isNdc11 } from './value-formats.ts';
+import type { ScriptDocument, ScriptElement } from '../ncpdp-model.ts';
+import { rewritingSink } from '../../../kernel/standards/issue-list.ts';
+import { IssueCollector } from '../ncpdp-issues.ts';
+import { childPaths, walkScript } from '../ncpdp-paths.ts';
+import { deaProblem, npiProblem } from '../../identifiers/api.ts';
+import { isDecimal, isIsoDate, isIsoDateTime, isNdc11 } from '../value-formats.ts';
 import {
   CHECKED_TRANSACTIONS,
   GENDER_CODES,
@@ -23,8 +23,8 @@ import {
   VERSION_ATTRIBUTES,
   type ScriptVersion,
 } from './script-definitions.ts';
-import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
-import { actualValue, expectedCodes } from '../../kernel/standards/issue-detail.ts';
+import { excerpt } from '../../../kernel/lib/text/text-excerpt.ts';
+import { actualValue, expectedCodes } from '../../../kernel/standards/issue-detail.ts';
 
 /** `expected` and `actual` of a required SCRIPT element that is absent or empty. */
 const ABSENT = { expected: 'the element, with a value', actual: 'missing' } as const;
