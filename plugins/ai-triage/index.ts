@@ -9,20 +9,20 @@ import { resolveService } from '../../kernel/service-ref.ts';
 import { DEIDENTIFY_SERVICE } from '../deidentify/api.ts';
 import { MONITOR_SERVICE } from '../monitor/api.ts';
 import { triageErrors } from './errors.ts';
-import { InterfaceAnalysis } from './interface-analysis.ts';
-import { loadKnowledgeBase } from './knowledge-base.ts';
-import { structureVocabulary } from './caller-needles.ts';
-import { llmConfigProblem, ModelGateway, withNote } from './llm-client.ts';
-import { SYSTEM_PROMPT } from './llm-prompt.ts';
-import { triageWithModel } from './model-triage.ts';
+import { InterfaceAnalysis } from './interfaces/interface-analysis.ts';
+import { loadKnowledgeBase } from './triage/knowledge-base.ts';
+import { structureVocabulary } from './model/caller-needles.ts';
+import { llmConfigProblem, ModelGateway, withNote } from './model/llm-client.ts';
+import { SYSTEM_PROMPT } from './model/llm-prompt.ts';
+import { triageWithModel } from './model/model-triage.ts';
 import { type TriageConfig, triageConfigSchema } from './triage-config.ts';
-import { TriageEngine, type TriageInput, type TriageResult } from './triage-engine.ts';
+import { TriageEngine, type TriageInput, type TriageResult } from './triage/triage-engine.ts';
 import { registerTriageRoutes } from './triage-routes.ts';
-import { createUpgradeAlertRule } from './upgrade-alert-rule.ts';
+import { createUpgradeAlertRule } from './interfaces/upgrade-alert-rule.ts';
 import { triageMigrations } from './triage-tables.ts';
-import { AggregateStore } from './aggregate-store.ts';
-import { TriageFollower } from './triage-follower.ts';
-import { hl7TextFeatures } from './upgrade-signals.ts';
+import { AggregateStore } from './aggregate/aggregate-store.ts';
+import { TriageFollower } from './aggregate/triage-follower.ts';
+import { hl7TextFeatures } from './interfaces/upgrade-signals.ts';
 
 /** Registers the routes, the error catalogue, the aggregate's tables and follower and, when configured, the upgrade alert rule. */
 export const plugin: PluginModule<TriageConfig> = {

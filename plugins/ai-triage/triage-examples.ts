@@ -1,5 +1,5 @@
 /** Example requests and answers of the AI triage routes, shown in the bridge's OpenAPI document. */
-import { CONFIDENCE_METHOD } from './interface-analysis.ts';
+import { CONFIDENCE_METHOD } from './interfaces/interface-analysis.ts';
 
 const FAILED_ADT = [
   'MSH|^~\\&|ADT1|GOOD HEALTH HOSPITAL|GHH LAB|GOOD HEALTH HOSPITAL|20250615120000||ADT^A01^ADT_A01|MSG00001|P|2.5.1',

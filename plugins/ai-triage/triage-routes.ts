@@ -4,8 +4,8 @@
  */
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { Entitlement } from '../../kernel/entitlement.ts';
-import type { InterfaceAnalysis } from './interface-analysis.ts';
-import type { TriageResult } from './triage-engine.ts';
+import type { InterfaceAnalysis } from './interfaces/interface-analysis.ts';
+import type { TriageResult } from './triage/triage-engine.ts';
 import { TRIAGE_EXAMPLES } from './triage-examples.ts';
 import {
   interfaceWindowBodySchema,

@@ -1,7 +1,7 @@
 /** Request and response schemas of the AI triage routes (they also feed the bridge's OpenAPI document). */
 import { z } from 'zod';
-import { TRIAGE_CATEGORIES } from './knowledge-base.ts';
-import { CHANGE_KINDS } from './upgrade-detector.ts';
+import { TRIAGE_CATEGORIES } from './triage/knowledge-base.ts';
+import { CHANGE_KINDS } from './interfaces/upgrade-detector.ts';
 
 /** Body of POST /api/monitor/triage. */
 export const triageBodySchema = z

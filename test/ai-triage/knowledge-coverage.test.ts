@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../kernel/project-root.ts';
 import { HL7_ISSUE_CODES } from '../../plugins/hl7-standard/validation/hl7-issue-messages.ts';
 import { FHIR_ISSUE_CODES } from '../../plugins/fhir-standard/fhir-issues.ts';
-import { loadKnowledgeBase, readKnowledgeFile } from '../../plugins/ai-triage/knowledge-base.ts';
+import { loadKnowledgeBase, readKnowledgeFile } from '../../plugins/ai-triage/triage/knowledge-base.ts';
 import { knowledgeDir } from './triage-helpers.ts';
 
 /** Codes the NCPDP plugin's checks pass to its collector (and PARSE_ERROR), read from its sources. */

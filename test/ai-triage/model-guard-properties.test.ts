@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { findNeedles } from '../../plugins/deidentify/needles.ts';
-import { callerNeedles, structureVocabulary } from '../../plugins/ai-triage/caller-needles.ts';
-import { ModelGateway } from '../../plugins/ai-triage/llm-client.ts';
-import { SYSTEM_PROMPT } from '../../plugins/ai-triage/llm-prompt.ts';
-import { triageWithModel } from '../../plugins/ai-triage/model-triage.ts';
+import { callerNeedles, structureVocabulary } from '../../plugins/ai-triage/model/caller-needles.ts';
+import { ModelGateway } from '../../plugins/ai-triage/model/llm-client.ts';
+import { SYSTEM_PROMPT } from '../../plugins/ai-triage/model/llm-prompt.ts';
+import { triageWithModel } from '../../plugins/ai-triage/model/model-triage.ts';
 import { createTestDeidentifier } from '../deidentify/deid-helpers.ts';
 import { normalisedText } from '../helpers/phi-corpus.ts';
 import { createTriage } from './triage-helpers.ts';

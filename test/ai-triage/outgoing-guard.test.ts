@@ -6,10 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../kernel/project-root.ts';
 import { findNeedles } from '../../plugins/deidentify/needles.ts';
-import { callerNeedles, MAX_CALLER_TOKENS, structureVocabulary } from '../../plugins/ai-triage/caller-needles.ts';
-import { ModelGateway } from '../../plugins/ai-triage/llm-client.ts';
-import { SYSTEM_PROMPT } from '../../plugins/ai-triage/llm-prompt.ts';
-import { needleCarriers } from '../../plugins/ai-triage/outgoing-guard.ts';
+import { callerNeedles, MAX_CALLER_TOKENS, structureVocabulary } from '../../plugins/ai-triage/model/caller-needles.ts';
+import { ModelGateway } from '../../plugins/ai-triage/model/llm-client.ts';
+import { SYSTEM_PROMPT } from '../../plugins/ai-triage/model/llm-prompt.ts';
+import { needleCarriers } from '../../plugins/ai-triage/model/outgoing-guard.ts';
 import { createTriage } from './triage-helpers.ts';
 
 const { standards, base } = createTriage();

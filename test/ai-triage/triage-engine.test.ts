@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { corpusDir, corpusFiles } from '../helpers/shared-corpus.ts';
-import { parseFindingText } from '../../plugins/ai-triage/triage-engine.ts';
-import { detectSignals } from '../../plugins/ai-triage/message-signals.ts';
+import { parseFindingText } from '../../plugins/ai-triage/triage/triage-engine.ts';
+import { detectSignals } from '../../plugins/ai-triage/triage/message-signals.ts';
 import { createTriage } from './triage-helpers.ts';
 
 const { engine, standards, base } = createTriage();

@@ -5,12 +5,12 @@ import pino from 'pino';
 import { BackgroundGuard } from '../../kernel/background/background-guard.ts';
 import { ServiceFaults } from '../../kernel/background/service-faults.ts';
 import type { MessageFilter, MessageStreamOptions, MonitorService } from '../../plugins/monitor/api.ts';
-import { AggregateStore, CursorMovedError } from '../../plugins/ai-triage/aggregate-store.ts';
-import { AggregateBatch, type FollowedMessage } from '../../plugins/ai-triage/aggregate-batch.ts';
-import { TriageFollower } from '../../plugins/ai-triage/triage-follower.ts';
+import { AggregateStore, CursorMovedError } from '../../plugins/ai-triage/aggregate/aggregate-store.ts';
+import { AggregateBatch, type FollowedMessage } from '../../plugins/ai-triage/aggregate/aggregate-batch.ts';
+import { TriageFollower } from '../../plugins/ai-triage/aggregate/triage-follower.ts';
 import { triageMigrations } from '../../plugins/ai-triage/triage-tables.ts';
-import { bucketSpans } from '../../plugins/ai-triage/time-buckets.ts';
-import { hl7TextFeatures } from '../../plugins/ai-triage/upgrade-signals.ts';
+import { bucketSpans } from '../../plugins/ai-triage/aggregate/time-buckets.ts';
+import { hl7TextFeatures } from '../../plugins/ai-triage/interfaces/upgrade-signals.ts';
 import { storages } from '../monitor/monitor-harness.ts';
 import { openFreshStorage, type FreshStorage } from '../helpers/fresh-storage.ts';
 

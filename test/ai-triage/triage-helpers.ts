@@ -1,8 +1,8 @@
 /** A triage engine over the shipped knowledge base and adapters, for engine tests without a server. */
 import { join } from 'node:path';
 import { projectRoot } from '../../kernel/project-root.ts';
-import { loadKnowledgeBase } from '../../plugins/ai-triage/knowledge-base.ts';
-import { TriageEngine } from '../../plugins/ai-triage/triage-engine.ts';
+import { loadKnowledgeBase } from '../../plugins/ai-triage/triage/knowledge-base.ts';
+import { TriageEngine } from '../../plugins/ai-triage/triage/triage-engine.ts';
 import { createStandards } from '../deidentify/deid-helpers.ts';
 
 /** The shipped knowledge folder. */

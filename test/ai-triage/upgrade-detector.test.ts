@@ -2,8 +2,8 @@
 // at a known time is detected at that time; steady random errors, one new error, or too little data are not.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { detectUpgradeIn, upgradeFeatures, type UpgradeEntry, type UpgradeFacts, type UpgradeVerdict } from '../../plugins/ai-triage/upgrade-detector.ts';
-import { PatternCounter, trendOf } from '../../plugins/ai-triage/failure-patterns.ts';
+import { detectUpgradeIn, upgradeFeatures, type UpgradeEntry, type UpgradeFacts, type UpgradeVerdict } from '../../plugins/ai-triage/interfaces/upgrade-detector.ts';
+import { PatternCounter, trendOf } from '../../plugins/ai-triage/interfaces/failure-patterns.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 
 const START = Date.parse('2026-03-01T08:00:00Z');

@@ -7,10 +7,10 @@
  * counted twice (the batch and the cursor are written in one transaction, the cursor only when no other node of a
  * team on the same store moved it meanwhile).
  */
-import { LoopSlice } from '../../kernel/lib/async/loop-slice.ts';
-import { guardedAfter, PauseTimer } from '../../kernel/lib/async/pause-timer.ts';
-import type { BackgroundJobs } from '../../kernel/background/background-guard.ts';
-import type { MonitorService } from '../monitor/api.ts';
+import { LoopSlice } from '../../../kernel/lib/async/loop-slice.ts';
+import { guardedAfter, PauseTimer } from '../../../kernel/lib/async/pause-timer.ts';
+import type { BackgroundJobs } from '../../../kernel/background/background-guard.ts';
+import type { MonitorService } from '../../monitor/api.ts';
 import { AggregateBatch, FOLLOWED_FIELDS, type FollowedMessage } from './aggregate-batch.ts';
 import { CursorMovedError, type AggregateStore } from './aggregate-store.ts';
 

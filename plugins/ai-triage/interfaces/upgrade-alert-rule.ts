@@ -4,7 +4,7 @@
  * while per interface (`upgradeAlertReuseSeconds`, a minute by default), so a busy feed does not re-read a week of
  * facts after every file.
  */
-import type { AlertRule } from '../monitor/api.ts';
+import type { AlertRule } from '../../monitor/api.ts';
 import type { InterfaceAnalysis } from './interface-analysis.ts';
 
 /** Builds the rule; a verdict is reused for `reuseSeconds` per interface. */

@@ -5,7 +5,7 @@
  * SCRIPT element path, or the D.0 field id and name) and the rule it broke. The value found is not repeated (it can
  * be a patient's birth date).
  */
-import type { FieldDescription } from '../../kernel/standards-registry.ts';
+import type { FieldDescription } from '../../../kernel/standards-registry.ts';
 
 /** A fix as the knowledge base writes one, before it is numbered. */
 export interface FindingFix {

@@ -4,10 +4,10 @@
  * aggregate store (aggregate-store.ts) merges a batch into the tables in one transaction.
  */
 import { createHash } from 'node:crypto';
-import type { MessageFacts } from '../monitor/api.ts';
-import { PatternCounter, type FailureFacts } from './failure-patterns.ts';
+import type { MessageFacts } from '../../monitor/api.ts';
+import { PatternCounter, type FailureFacts } from '../interfaces/failure-patterns.ts';
 import { bucketStart, type BucketStep } from './time-buckets.ts';
-import { upgradeFeatures, type UpgradeFacts } from './upgrade-detector.ts';
+import { upgradeFeatures, type UpgradeFacts } from '../interfaces/upgrade-detector.ts';
 
 /** The facts the follower reads of every stored message: what the clustering and the upgrade detector need. */
 export const FOLLOWED_FIELDS = [

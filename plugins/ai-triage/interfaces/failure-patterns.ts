@@ -6,7 +6,7 @@
  * Cluster keys are versioned (`v1:...`), as Sentry keeps its grouping versions: a better grouping later gets `v2`
  * keys and leaves the keys of history as they were, so stored references to a cluster keep meaning the same thing.
  */
-import { normalisePath } from './triage-engine.ts';
+import { normalisePath } from '../triage/triage-engine.ts';
 
 /** Version of the cluster keys this module makes. */
 export const CLUSTER_KEY_VERSION = 1;

@@ -4,7 +4,7 @@
  * answer's category and wording (made of paths, codes and field names) — and the message after de-identification.
  * Never a finding's sentence (those quote values), never the raw message, never the caller's free-text context.
  */
-import type { TriageResult } from './triage-engine.ts';
+import type { TriageResult } from '../triage/triage-engine.ts';
 
 /** Longest de-identified message put in a prompt (characters); longer ones are cut at a segment boundary. */
 const MAX_MESSAGE_CHARS = 8_000;

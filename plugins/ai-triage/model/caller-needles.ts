@@ -7,10 +7,10 @@
  * described paths, and common English words). The vocabulary never comes from what a request made of the caller's
  * text, so a leak of caller text into the prompt cannot exempt itself.
  */
-import type { FieldDescription } from '../../kernel/standards-registry.ts';
-import type { KnowledgeBase } from './knowledge-base.ts';
-import { TRIAGE_CATEGORIES } from './knowledge-base.ts';
-import { normalisePath } from './triage-engine.ts';
+import type { FieldDescription } from '../../../kernel/standards-registry.ts';
+import type { KnowledgeBase } from '../triage/knowledge-base.ts';
+import { TRIAGE_CATEGORIES } from '../triage/knowledge-base.ts';
+import { normalisePath } from '../triage/triage-engine.ts';
 
 /** Common English words of findings and context that identify no one. */
 const ENGLISH_WORDS = [

@@ -9,12 +9,12 @@
  * value) and is announced as `ai-triage.model.withheld`, which the metrics count.
  */
 import type { Logger } from 'pino';
-import type { EventBus } from '../../kernel/events.ts';
-import type { ModelCallWithheld } from './api.ts';
+import type { EventBus } from '../../../kernel/events.ts';
+import type { ModelCallWithheld } from '../api.ts';
 import { MAX_CALLER_TOKENS } from './caller-needles.ts';
 import { needleCarriers, type NeedleFinder } from './outgoing-guard.ts';
-import type { LlmConfig } from './triage-config.ts';
-import type { SuggestedFix, TriageResult } from './triage-engine.ts';
+import type { LlmConfig } from '../triage-config.ts';
+import type { SuggestedFix, TriageResult } from '../triage/triage-engine.ts';
 
 /** True for a loopback host (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(hostname: string): boolean {

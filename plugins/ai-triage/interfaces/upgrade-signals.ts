@@ -10,8 +10,8 @@
  * For FHIR: `encoding\0JSON` or `encoding\0XML`. Field types come from the standard's own `describe`, cached per
  * version and path.
  */
-import type { FieldDescription } from '../../kernel/standards-registry.ts';
-import type { TextFeatures } from './triage-follower.ts';
+import type { FieldDescription } from '../../../kernel/standards-registry.ts';
+import type { TextFeatures } from '../aggregate/triage-follower.ts';
 
 /** The data type of an HL7 field (`PID.8`) in a version, as the standard describes it. */
 export type Hl7FieldTypes = (path: string, version: string | undefined) => FieldDescription | undefined;

@@ -5,10 +5,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { AggregateBatch } from './aggregate-batch.ts';
-import { PatternCounter, type ClusterPart } from './failure-patterns.ts';
+import { PatternCounter, type ClusterPart } from '../interfaces/failure-patterns.ts';
 import type { BucketSpan } from './time-buckets.ts';
-import type { FailureBucketRow, TriageDatabase } from './triage-tables.ts';
-import type { UpgradeEntry } from './upgrade-detector.ts';
+import type { FailureBucketRow, TriageDatabase } from '../triage-tables.ts';
+import type { UpgradeEntry } from '../interfaces/upgrade-detector.ts';
 
 /** Rows per insert statement (SQLite binds at most 32,766 values). */
 const ROWS_PER_INSERT = 400;

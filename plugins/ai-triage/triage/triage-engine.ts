@@ -4,7 +4,7 @@
  * meaning (the standard's own `describe`), a category and a confidence. Deterministic: same input, same answer.
  * It never echoes a value of the message; texts are built from paths, codes, names of fields and counts.
  */
-import type { FieldDescription, StandardAdapter, ValidationIssue } from '../../kernel/standards-registry.ts';
+import type { FieldDescription, StandardAdapter, ValidationIssue } from '../../../kernel/standards-registry.ts';
 import type { KnowledgeBase, KnowledgeEntry, TriageCategory } from './knowledge-base.ts';
 import { detectSignals, type MessageSignals } from './message-signals.ts';
 import { bindingStrength, findingFix, type FindingFix } from './finding-fixes.ts';

@@ -5,14 +5,14 @@
  * monitor table is opened and no raw text leaves the follower. The engines (failure-patterns.ts, upgrade-detector.ts)
  * are plain modules; this file only reads and assembles.
  */
-import type { MonitorService, MonitoredInterface } from '../monitor/api.ts';
+import type { MonitorService, MonitoredInterface } from '../../monitor/api.ts';
 import { CLUSTER_KEY_VERSION, type FailurePattern } from './failure-patterns.ts';
 import { detectUpgradeIn, type UpgradeVerdict } from './upgrade-detector.ts';
-import type { KnowledgeBase } from './knowledge-base.ts';
-import type { AggregateStore } from './aggregate-store.ts';
-import type { TriageFollower } from './triage-follower.ts';
-import { bucketSpans, HOUR_MS } from './time-buckets.ts';
-import { triageErrors } from './errors.ts';
+import type { KnowledgeBase } from '../triage/knowledge-base.ts';
+import type { AggregateStore } from '../aggregate/aggregate-store.ts';
+import type { TriageFollower } from '../aggregate/triage-follower.ts';
+import { bucketSpans, HOUR_MS } from '../aggregate/time-buckets.ts';
+import { triageErrors } from '../errors.ts';
 
 /** Most clusters an answer lists. */
 const MAX_PATTERNS = 50;

@@ -5,12 +5,12 @@
  * the prompt at all (its answer is fixed text); content that cannot be de-identified, or findings with too many
  * distinct tokens to check, are withheld.
  */
-import type { StandardAdapter } from '../../kernel/standards-registry.ts';
-import type { DeidentifyService } from '../deidentify/api.ts';
+import type { StandardAdapter } from '../../../kernel/standards-registry.ts';
+import type { DeidentifyService } from '../../deidentify/api.ts';
 import { callerNeedles } from './caller-needles.ts';
 import { type ModelGateway, rephraseWithModel, withNote } from './llm-client.ts';
 import { buildTriagePrompt } from './llm-prompt.ts';
-import type { TriageInput, TriageResult } from './triage-engine.ts';
+import type { TriageInput, TriageResult } from '../triage/triage-engine.ts';
 
 /** What the model step works with. */
 export interface ModelTriageDeps {
