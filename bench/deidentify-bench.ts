@@ -18,7 +18,7 @@ import { createNcpdpAdapter } from '../plugins/ncpdp-standard/ncpdp-adapter.ts';
 import { loadNcpdpProfiles } from '../plugins/ncpdp-standard/ncpdp-profiles.ts';
 import { createSyntheticDataService } from '../plugins/synthetic-data/synthetic-random.ts';
 import { createDeidentifier } from '../plugins/deidentify/deidentifier.ts';
-import { loadZSegmentTypes } from '../plugins/deidentify/z-segment-types.ts';
+import { loadZSegmentTypes } from '../plugins/deidentify/standards/z-segment-types.ts';
 import { median, round } from './timing.ts';
 
 /** Free text with the kinds the recognisers look for, appended to each HL7 message as an NTE in the second set. */

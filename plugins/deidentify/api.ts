@@ -11,7 +11,7 @@ import { createServiceRef } from '../../kernel/service-ref.ts';
 import type { DeidentificationReport } from './deidentify-report.ts';
 
 export type { DeidentificationReport, ReplacementEntry } from './deidentify-report.ts';
-export { IDENTIFIER_KINDS, type IdentifierKind } from './pseudonyms.ts';
+export { IDENTIFIER_KINDS, type IdentifierKind } from './replacement/pseudonyms.ts';
 
 /** Container token of {@link DeidentifyService}. */
 export const DEIDENTIFY_SERVICE = createServiceRef<DeidentifyService>('workbench.deidentify');

@@ -7,14 +7,14 @@ import type { StandardsRegistry } from '../../kernel/standards-registry.ts';
 import type { DeidentifiableStandard, DeidentifyResult, DeidentifyService } from './api.ts';
 import { ReportBuilder } from './deidentify-report.ts';
 import { deidentifyErrors } from './errors.ts';
-import { FhirDeidentifier, TooDeepError } from './fhir-deidentify.ts';
-import { FhirXmlDeidentifier, FhirXmlUnreadableError } from './fhir-xml-deidentify.ts';
-import { Hl7Deidentifier } from './hl7-deidentify.ts';
-import { NcpdpDeidentifier } from './ncpdp-deidentify.ts';
-import { NeedleLedger } from './needle-ledger.ts';
-import { findNeedles } from './needles.ts';
-import { Pseudonymizer } from './pseudonyms.ts';
-import type { ZSegmentTypes } from './z-segment-types.ts';
+import { FhirDeidentifier, TooDeepError } from './standards/fhir-deidentify.ts';
+import { FhirXmlDeidentifier, FhirXmlUnreadableError } from './standards/fhir-xml-deidentify.ts';
+import { Hl7Deidentifier } from './standards/hl7-deidentify.ts';
+import { NcpdpDeidentifier } from './standards/ncpdp-deidentify.ts';
+import { NeedleLedger } from './replacement/needle-ledger.ts';
+import { findNeedles } from './replacement/needles.ts';
+import { Pseudonymizer } from './replacement/pseudonyms.ts';
+import type { ZSegmentTypes } from './standards/z-segment-types.ts';
 
 const STANDARDS: readonly DeidentifiableStandard[] = ['hl7', 'fhir', 'ncpdp'];
 

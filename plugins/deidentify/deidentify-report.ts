@@ -2,7 +2,7 @@
  * The report of a de-identification: what was replaced, by kind and path, with counts, never the values (the report
  * travels with the de-identified message, to a vendor for instance).
  */
-import type { IdentifierKind } from './pseudonyms.ts';
+import type { IdentifierKind } from './replacement/pseudonyms.ts';
 
 /** One line of the report: how many values of a kind were replaced at a path. */
 export interface ReplacementEntry {

@@ -1,6 +1,6 @@
 /** Request and response schemas of POST /api/deidentify (they also feed the bridge's OpenAPI document). */
 import { z } from 'zod';
-import { IDENTIFIER_KINDS } from './pseudonyms.ts';
+import { IDENTIFIER_KINDS } from './replacement/pseudonyms.ts';
 
 /** Body of POST /api/deidentify. */
 export const deidentifyBodySchema = z

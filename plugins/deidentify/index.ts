@@ -11,7 +11,7 @@ import { keyFilePath, loadOrCreateKey } from './deidentify-key.ts';
 import { createDeidentifier } from './deidentifier.ts';
 import { registerDeidentifyRoutes } from './deidentify-routes.ts';
 import { deidentifyErrors } from './errors.ts';
-import { loadZSegmentTypes } from './z-segment-types.ts';
+import { loadZSegmentTypes } from './standards/z-segment-types.ts';
 
 /** Registers the service, the route, the command and the error catalogue. */
 export const plugin: PluginModule<DeidentifyConfig> = {

@@ -4,7 +4,7 @@
 // any identifier-shaped token a caller writes among structure words in a finding is a needle the guard searches for.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findNeedles } from '../../plugins/deidentify/needles.ts';
+import { findNeedles } from '../../plugins/deidentify/replacement/needles.ts';
 import { callerNeedles, structureVocabulary } from '../../plugins/ai-triage/model/caller-needles.ts';
 import { ModelGateway } from '../../plugins/ai-triage/model/llm-client.ts';
 import { SYSTEM_PROMPT } from '../../plugins/ai-triage/model/llm-prompt.ts';

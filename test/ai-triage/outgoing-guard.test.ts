@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../kernel/project-root.ts';
-import { findNeedles } from '../../plugins/deidentify/needles.ts';
+import { findNeedles } from '../../plugins/deidentify/replacement/needles.ts';
 import { callerNeedles, MAX_CALLER_TOKENS, structureVocabulary } from '../../plugins/ai-triage/model/caller-needles.ts';
 import { ModelGateway } from '../../plugins/ai-triage/model/llm-client.ts';
 import { SYSTEM_PROMPT } from '../../plugins/ai-triage/model/llm-prompt.ts';

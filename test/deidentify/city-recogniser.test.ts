@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { recogniseCities } from '../../plugins/deidentify/recognisers/city-recogniser.ts';
 import { cityDictionary } from '../../plugins/deidentify/recognisers/city-dictionary.ts';
-import { FreeTextScrubber } from '../../plugins/deidentify/free-text-scrubber.ts';
-import { Pseudonymizer } from '../../plugins/deidentify/pseudonyms.ts';
+import { FreeTextScrubber } from '../../plugins/deidentify/replacement/free-text-scrubber.ts';
+import { Pseudonymizer } from '../../plugins/deidentify/replacement/pseudonyms.ts';
 
 const cities = (text: string) => recogniseCities(text).map(({ start, end, kind }) => `${kind}:${text.slice(start, end)}`);
 

@@ -13,7 +13,7 @@ import { loadNcpdpProfiles } from '../../plugins/ncpdp-standard/ncpdp-profiles.t
 import { createSyntheticDataService } from '../../plugins/synthetic-data/synthetic-random.ts';
 import { createDeidentifier } from '../../plugins/deidentify/deidentifier.ts';
 import type { DeidentifyService } from '../../plugins/deidentify/api.ts';
-import { loadZSegmentTypes } from '../../plugins/deidentify/z-segment-types.ts';
+import { loadZSegmentTypes } from '../../plugins/deidentify/standards/z-segment-types.ts';
 
 /** A registry with the HL7, FHIR and NCPDP adapters and the shipped profile packs. */
 export function createStandards(): StandardsRegistry {

@@ -110,7 +110,7 @@ describe('de-identification of untrusted content (property tests)', () => {
 describe('keyed hash', () => {
   it('computes HMAC-SHA-256 exactly as node:crypto does, for any text and key', async () => {
     const { createHmac } = await import('node:crypto');
-    const { Pseudonymizer } = await import('../../plugins/deidentify/pseudonyms.ts');
+    const { Pseudonymizer } = await import('../../plugins/deidentify/replacement/pseudonyms.ts');
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 100 }), fc.string({ maxLength: 300 }), (key, text) => {
         const expected = createHmac('sha256', Buffer.from(key)).update(text).digest();

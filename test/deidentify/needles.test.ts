@@ -2,7 +2,7 @@
 // whole words only; and the needles a de-identification reports for the values it replaced.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findNeedles, fitReplacement, NeedleSet, replaceNeedles } from '../../plugins/deidentify/needles.ts';
+import { findNeedles, fitReplacement, NeedleSet, replaceNeedles } from '../../plugins/deidentify/replacement/needles.ts';
 import { createStandards, createTestDeidentifier } from './deid-helpers.ts';
 
 const found = (text: string, needles: string[]) => findNeedles(text, needles).map(({ start, end }) => text.slice(start, end));

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/test-workbench.ts';
 import { runCli } from '../helpers/cli-process.ts';
-import { findNeedles } from '../../plugins/deidentify/needles.ts';
-import { ninetyPlusYear } from '../../plugins/deidentify/date-shift.ts';
+import { findNeedles } from '../../plugins/deidentify/replacement/needles.ts';
+import { ninetyPlusYear } from '../../plugins/deidentify/replacement/date-shift.ts';
 import { d0Claim, fhirBundle, fhirXmlPatient, FREE_TEXT_FORMS, hl7Message, PERSON, PLANTED, scriptNewRx } from './phi-corpus.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wb-phi-corpus-'));

@@ -6,9 +6,9 @@
  * well-formed (an opening and its closing tag get the same name, since the rule is a function of the name).
  */
 
-import type { ReportBuilder } from './deidentify-report.ts';
-import { type NeedleSet, replaceNeedles } from './needles.ts';
-import { decodeXmlEntities, escapeXmlAttribute, escapeXmlText } from '../../kernel/lib/xml/xml-escape.ts';
+import type { ReportBuilder } from '../deidentify-report.ts';
+import { type NeedleSet, replaceNeedles } from '../replacement/needles.ts';
+import { decodeXmlEntities, escapeXmlAttribute, escapeXmlText } from '../../../kernel/lib/xml/xml-escape.ts';
 
 /** What is done with each part of a document. */
 export interface XmlTravelRules {

@@ -4,7 +4,7 @@
  * Safe Harbor allows the year); a year and month move with the first of that month.
  */
 
-import { civilFromDays, daysFromCivil } from '../../kernel/lib/time/civil-date.ts';
+import { civilFromDays, daysFromCivil } from '../../../kernel/lib/time/civil-date.ts';
 
 function daysInMonth(year: number, month: number): number {
   if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;

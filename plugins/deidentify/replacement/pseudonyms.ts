@@ -8,7 +8,7 @@
  */
 import { createHmac, hash } from 'node:crypto';
 import { faker } from '@faker-js/faker';
-import { deaCheckDigit, deaProblem, isValidNpi, npiCheckDigit } from '../identifiers/api.ts';
+import { deaCheckDigit, deaProblem, isValidNpi, npiCheckDigit } from '../../identifiers/api.ts';
 import type { NeedleLedger } from './needle-ledger.ts';
 import { type NeedleSet, normaliseNeedle } from './needles.ts';
 

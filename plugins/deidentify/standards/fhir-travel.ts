@@ -5,8 +5,8 @@
  * `Jane Roe`, `MRN 88877766`) and a renamed element keeps only letters and digits, so it stays a name; its path is
  * listed in the report's `redacted`.
  */
-import type { ReportBuilder } from './deidentify-report.ts';
-import { type NeedleSet, replaceNeedles } from './needles.ts';
+import type { ReportBuilder } from '../deidentify-report.ts';
+import { type NeedleSet, replaceNeedles } from '../replacement/needles.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -6,13 +6,13 @@
  * name in a later field get the same pseudonym, and a recognised value becomes a needle of the message in turn.
  */
 import type { Pseudonymizer } from './pseudonyms.ts';
-import { recogniseCities } from './recognisers/city-recogniser.ts';
-import { recogniseContacts } from './recognisers/contact-recognisers.ts';
-import { recogniseDates, shiftDateText } from './recognisers/date-recogniser.ts';
-import { recogniseIdentifiers } from './recognisers/identifier-recognisers.ts';
-import { recogniseNames } from './recognisers/name-recogniser.ts';
-import { recognisePlaces } from './recognisers/place-recognisers.ts';
-import type { Recognised, RecognisedKind } from './recognisers/recognised.ts';
+import { recogniseCities } from '../recognisers/city-recogniser.ts';
+import { recogniseContacts } from '../recognisers/contact-recognisers.ts';
+import { recogniseDates, shiftDateText } from '../recognisers/date-recogniser.ts';
+import { recogniseIdentifiers } from '../recognisers/identifier-recognisers.ts';
+import { recogniseNames } from '../recognisers/name-recogniser.ts';
+import { recognisePlaces } from '../recognisers/place-recognisers.ts';
+import type { Recognised, RecognisedKind } from '../recognisers/recognised.ts';
 import { fitReplacement } from './needles.ts';
 
 /** Longest text scanned by the recognisers (longer text is cut into pieces of this size at blanks). */

@@ -5,13 +5,13 @@
  * indexes (`Patient.name.family`, `Bundle.entry.resource.Patient.birthDate`).
  */
 import { scrubBase64 } from './attachments.ts';
-import { looksLikeIsoDate, ninetyPlusBirthDate, shiftIsoDate } from './date-shift.ts';
-import { FreeTextScrubber } from './free-text-scrubber.ts';
+import { looksLikeIsoDate, ninetyPlusBirthDate, shiftIsoDate } from '../replacement/date-shift.ts';
+import { FreeTextScrubber } from '../replacement/free-text-scrubber.ts';
 import { travelJson } from './fhir-travel.ts';
-import { patientKey } from './patient-key.ts';
-import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
-import type { ReportBuilder } from './deidentify-report.ts';
-import { MAX_JSON_DEPTH } from '../../kernel/lib/input/json-depth.ts';
+import { patientKey } from '../replacement/patient-key.ts';
+import type { IdentifierKind, Pseudonymizer } from '../replacement/pseudonyms.ts';
+import type { ReportBuilder } from '../deidentify-report.ts';
+import { MAX_JSON_DEPTH } from '../../../kernel/lib/input/json-depth.ts';
 
 /** Resource types that are people (their references' `display` is a person's name). */
 const PEOPLE = new Set(['Patient', 'RelatedPerson', 'Practitioner', 'Person', 'PractitionerRole']);

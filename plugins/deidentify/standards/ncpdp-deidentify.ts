@@ -3,14 +3,14 @@
  * elements) and Telecommunication D.0 (patient, cardholder and prescriber fields by field id). Only element text and
  * D.0 field values change: tags, attributes, namespaces, separators and the fixed-width D.0 header stay as they were.
  */
-import { ninetyPlusBirthDate, shiftHl7Date, shiftIsoDate } from './date-shift.ts';
-import { FreeTextScrubber } from './free-text-scrubber.ts';
-import { replaceNeedles } from './needles.ts';
-import { patientKey } from './patient-key.ts';
+import { ninetyPlusBirthDate, shiftHl7Date, shiftIsoDate } from '../replacement/date-shift.ts';
+import { FreeTextScrubber } from '../replacement/free-text-scrubber.ts';
+import { replaceNeedles } from '../replacement/needles.ts';
+import { patientKey } from '../replacement/patient-key.ts';
 import { travelXmlWithNeedles } from './xml-travel.ts';
-import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
-import type { ReportBuilder } from './deidentify-report.ts';
-import { decodeXmlEntities, escapeXmlText } from '../../kernel/lib/xml/xml-escape.ts';
+import type { IdentifierKind, Pseudonymizer } from '../replacement/pseudonyms.ts';
+import type { ReportBuilder } from '../deidentify-report.ts';
+import { decodeXmlEntities, escapeXmlText } from '../../../kernel/lib/xml/xml-escape.ts';
 
 /** SCRIPT elements whose descendants identify a person. */
 const PERSON_CONTEXTS = new Set(['Patient', 'Prescriber', 'Supervisor', 'Pharmacist', 'BenefitsCoordination', 'FollowUpPrescriber', 'Requester']);

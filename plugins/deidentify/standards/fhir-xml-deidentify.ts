@@ -9,10 +9,10 @@
  */
 import { createRequire } from 'node:module';
 import type { XMLBuilder } from 'fast-xml-parser';
-import { checkXmlBeforeParsing, lazyXmlParser, type SafeXmlRefusal } from '../../kernel/lib/xml/safe-xml.ts';
-import type { ReportBuilder } from './deidentify-report.ts';
+import { checkXmlBeforeParsing, lazyXmlParser, type SafeXmlRefusal } from '../../../kernel/lib/xml/safe-xml.ts';
+import type { ReportBuilder } from '../deidentify-report.ts';
 import type { FhirDeidentifier } from './fhir-deidentify.ts';
-import type { Pseudonymizer } from './pseudonyms.ts';
+import type { Pseudonymizer } from '../replacement/pseudonyms.ts';
 import { travelXmlWithNeedles } from './xml-travel.ts';
 
 /** Largest FHIR XML document read, in characters. */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import type { ProfilePack } from '../../kernel/standards/profile-packs.ts';
+import type { ProfilePack } from '../../../kernel/standards/profile-packs.ts';
 
 /** Z-segment id -> data type of each field (index 0 is field 1). */
 export type ZSegmentTypes = ReadonlyMap<string, readonly string[]>;

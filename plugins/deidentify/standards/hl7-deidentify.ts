@@ -9,15 +9,15 @@
  * PID-23 birth place, IN1-36 policy number...), NTE free text, and OBX-5 by the type OBX-2 names. MSH (routing, not
  * the patient) is left as it is; Z-segments are listed in the report's notes, since only a profile says what they hold.
  */
-import type { FieldDescription } from '../../kernel/standards-registry.ts';
-import { luhnCheckDigit } from '../identifiers/api.ts';
+import type { FieldDescription } from '../../../kernel/standards-registry.ts';
+import { luhnCheckDigit } from '../../identifiers/api.ts';
 import { scrubBase64 } from './attachments.ts';
-import { ninetyPlusBirthDate, shiftHl7Date } from './date-shift.ts';
-import { FreeTextScrubber } from './free-text-scrubber.ts';
-import { replaceNeedles } from './needles.ts';
-import { patientKey } from './patient-key.ts';
-import type { IdentifierKind, Pseudonymizer } from './pseudonyms.ts';
-import type { ReportBuilder } from './deidentify-report.ts';
+import { ninetyPlusBirthDate, shiftHl7Date } from '../replacement/date-shift.ts';
+import { FreeTextScrubber } from '../replacement/free-text-scrubber.ts';
+import { replaceNeedles } from '../replacement/needles.ts';
+import { patientKey } from '../replacement/patient-key.ts';
+import type { IdentifierKind, Pseudonymizer } from '../replacement/pseudonyms.ts';
+import type { ReportBuilder } from '../deidentify-report.ts';
 import type { ZSegmentTypes } from './z-segment-types.ts';
 
 /** What the engine needs from the HL7 standard: the data type of a field (from the adapter's `describe`). */
