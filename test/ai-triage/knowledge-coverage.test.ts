@@ -13,7 +13,7 @@ import { knowledgeDir } from './triage-helpers.ts';
 function ncpdpCodes(): string[] {
   const dir = join(projectRoot, 'plugins', 'ncpdp-standard');
   const codes = new Set<string>(['PARSE_ERROR']);
-  for (const name of readdirSync(dir).filter((file) => file.endsWith('.ts') && file !== 'errors.ts')) {
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && file !== 'errors.ts')) {
     for (const match of readFileSync(join(dir, name), 'utf8').matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)) codes.add(match[1]!);
   }
   return [...codes];

@@ -101,10 +101,11 @@ describe('the outgoing guard', () => {
 
   it('is the only way out: no other file of the plugin calls fetch or opens a connection', () => {
     const dir = join(projectRoot, 'plugins', 'ai-triage');
-    const senders = readdirSync(dir)
+    const senders = readdirSync(dir, { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.ts'))
-      .filter((name) => /\bfetch\b(?!Impl)|node:https?['"]|node:net['"]|undici/.test(readFileSync(join(dir, name), 'utf8')));
-    expect(senders).toEqual(['llm-client.ts']);
+      .filter((name) => /\bfetch\b(?!Impl)|node:https?['"]|node:net['"]|undici/.test(readFileSync(join(dir, name), 'utf8')))
+      .map((name) => name.split('\\').join('/'));
+    expect(senders).toEqual(['model/llm-client.ts']);
   });
 });
 
