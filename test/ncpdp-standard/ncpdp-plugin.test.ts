@@ -50,7 +50,7 @@ describe('ncpdp-standard plugin', () => {
 
   it('documents every issue code and error code in its README', () => {
     const readme = readFileSync(join(pluginDir, 'README.md'), 'utf8');
-    const sources = readdirSync(pluginDir)
+    const sources = readdirSync(pluginDir, { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.ts'))
       .map((name) => readFileSync(join(pluginDir, name), 'utf8'))
       .join('\n');
