@@ -4,10 +4,11 @@
  * data, so the caller gets the same 4xx it would get on the event loop; anything else is a failure of the work.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { WorkbenchError } from '../errors.ts';
 import type { StandardAdapter } from '../standards-registry.ts';
 import { readReceivedFiles } from '../lib/input/received-files.ts';
-import { toPages } from './paged-reading.ts';
+import { pageBuffers, toPages, type PagedReading } from './paged-reading.ts';
 import type { PoolRequest, PooledTask, TaskOutcome, TaskStarted, WorkerBootData } from './pool-protocol.ts';
 import { bootWorkerPlugins } from './worker-plugins.ts';
 
@@ -28,6 +29,20 @@ function perform(adapter: StandardAdapter, task: Exclude<PooledTask, { operation
   }
 }
 
+/**
+ * The outcome, its page buffers moved to the event loop rather than copied (piscina transfers what a movable answer
+ * names): a paged reading's pages are the bulk of what a batch file's reading answers.
+ */
+function answer(outcome: TaskOutcome): TaskOutcome {
+  if (!outcome.ok || !isPagedReading(outcome.value)) return outcome;
+  const buffers = pageBuffers(outcome.value);
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: outcome }) as unknown as TaskOutcome;
+}
+
+function isPagedReading(value: unknown): value is PagedReading {
+  return typeof value === 'object' && value !== null && Array.isArray((value as PagedReading).pages);
+}
+
 /** Runs one task (piscina calls the default export). */
 export default function runPooledTask({ id, task }: PoolRequest): TaskOutcome {
   parentPort?.postMessage({ taskStarted: id } satisfies TaskStarted);
@@ -36,7 +51,7 @@ export default function runPooledTask({ id, task }: PoolRequest): TaskOutcome {
   const adapter = standards.get(task.standard);
   if (!adapter) throw new Error(`No standard adapter "${task.standard}" is registered in the worker thread.`);
   try {
-    return { ok: true, value: perform(adapter, task) };
+    return answer({ ok: true, value: perform(adapter, task) });
   } catch (error) {
     if (!(error instanceof WorkbenchError)) throw error;
     return {

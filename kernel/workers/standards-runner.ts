@@ -70,7 +70,12 @@ export class StandardsRunner {
     if (!reading) throw new Error(`The standard adapter "${adapter.id}" cannot read received content.`);
     if (!this.pool || content.length < Math.max(this.readInPoolFromBytes, this.inlineBelowBytes)) return reading.readMessages(content, options);
     const { validateHere: _here, ...portable } = options;
-    return fromPages(await this.pool.run<PagedReading>({ operation: 'read', standard: adapter.id, content, options: portable }));
+    // the worker gets a copy of its own, moved to it: a structured clone of megabytes would be serialized on the event
+    // loop in one stretch (the caller keeps its content)
+    const copy = new Uint8Array(content.length);
+    copy.set(content);
+    const paged = await this.pool.run<PagedReading>({ operation: 'read', standard: adapter.id, content: copy, options: portable }, [copy.buffer]);
+    return fromPages(paged);
   }
 
   /**

@@ -121,20 +121,23 @@ export class WorkPool {
     return this.failing;
   }
 
-  /** Runs one task in a worker; rejects with a {@link WorkbenchError} the caller can answer with. */
-  run<T>(task: PooledTask): Promise<T> {
+  /**
+   * Runs one task in a worker; rejects with a {@link WorkbenchError} the caller can answer with. `transfer`: buffers
+   * of the task moved to the worker rather than copied (the caller gives them up: they are empty here afterwards).
+   */
+  run<T>(task: PooledTask, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.closed) return Promise.reject(kernelErrors.create('SERVICE_STOPPING'));
     if (this.failing !== undefined) return Promise.reject(this.unavailable(this.failing));
-    return this.submit<T>(task);
+    return this.submit<T>(task, transfer);
   }
 
-  private async submit<T>(task: PooledTask): Promise<T> {
+  private async submit<T>(task: PooledTask, transfer: ArrayBuffer[] = []): Promise<T> {
     const id = this.nextId++;
     const flight: InFlight = { controller: new AbortController() };
     flight.waitTimer = setTimeout(() => flight.controller.abort(WAITED_TOO_LONG), waitLimitMs(this.settings));
     this.inFlight.set(id, flight);
     try {
-      const outcome = await this.workers().run({ id, task }, { signal: flight.controller.signal });
+      const outcome = await this.workers().run({ id, task }, { signal: flight.controller.signal, ...(transfer.length > 0 ? { transferList: transfer } : {}) });
       if (!outcome.ok) {
         const { code, status, message, details } = outcome.error;
         throw new WorkbenchError(code, status, message, details);
