@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { WorkbenchError } from '../../errors.ts';
 import type { ReadContentOptions, ReadContentResult, StandardAdapter } from '../../standards-registry.ts';
 
@@ -35,6 +36,31 @@ export function readSettledContent(path: string, expectedSize: number): SettledC
     return { content: buffer.subarray(0, length), after: { size: after.size, mtimeMs: after.mtimeMs } };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Bytes of one read of {@link readSettledContentInSteps}. */
+const READ_STEP_BYTES = 1024 * 1024;
+
+/**
+ * {@link readSettledContent} for a large file read on the event loop: the same bound and the same stat after the
+ * read, the bytes read a megabyte per read in libuv's thread pool, so copying a batch file of 20 MB out of the page
+ * cache (or waiting for the disk) never holds the loop in one stretch.
+ */
+export async function readSettledContentInSteps(path: string, expectedSize: number): Promise<SettledContent> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(expectedSize + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, Math.min(READ_STEP_BYTES, buffer.length - length), null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    const after = await handle.stat();
+    return { content: buffer.subarray(0, length), after: { size: after.size, mtimeMs: after.mtimeMs } };
+  } finally {
+    await handle.close();
   }
 }
 

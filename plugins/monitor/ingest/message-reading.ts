@@ -20,6 +20,7 @@ import { chooseReadingAdapter, type ReadFilesOptions, type ReceivedFile, type Re
 import type { MessageFacts, MonitoredInterface, MonitoredStandard, StoredIssue } from '../api.ts';
 import { digestOf, noFacts, readFacts } from '../messages/message-facts.ts';
 import { LoopSlice } from '../../../kernel/lib/async/loop-slice.ts';
+import { textDigestInSlices } from './text-digest.ts';
 
 /** Most issues of each severity kept with a message (the counts are what metrics use). */
 export const STORED_ISSUES_MAX = 20;
@@ -152,13 +153,16 @@ async function readWithProfile(
   }
 }
 
-/** The one failed message an unreadable file becomes. */
-function unreadableMessage(standard: MonitoredStandard, problem: string, content: Buffer): ReadMessage {
+/**
+ * The one failed message an unreadable file becomes. The file may be a batch file of 20 MB the pool gave up on: its
+ * digest is taken a megabyte at a time, and only its start is decoded for the message's text.
+ */
+async function unreadableMessage(standard: MonitoredStandard, problem: string, content: Buffer): Promise<ReadMessage> {
   return {
     indexInFile: 0,
     standard,
     ...noFacts(),
-    contentDigest: digestOf(content.toString('utf8')),
+    contentDigest: await textDigestInSlices(content),
     isValid: false,
     errors: [{ field: 'message', code: 'PARSE_ERROR', severity: 'error', message: problem }],
     warnings: [],
@@ -183,10 +187,10 @@ export async function readContent(
   const chosen = pooled ? registered.find((a) => a.id === pooled.reader) : undefined;
   const { adapter, fallback } = chosen ? { adapter: chosen, fallback: chosen } : chooseReadingAdapter(registered, monitored.standard, content);
   const fallbackStandard = (fallback?.id ?? (monitored.standard === 'auto' ? 'hl7' : monitored.standard)) as MonitoredStandard;
-  const failed = (problem: string): ContentReading => ({
+  const failed = async (problem: string): Promise<ContentReading> => ({
     unparsable: true,
     problem,
-    messages: options.skip > 0 ? [] : [unreadableMessage(fallbackStandard, problem, content)],
+    messages: options.skip > 0 ? [] : [await unreadableMessage(fallbackStandard, problem, content)],
     ...openTail(adapter ?? fallback, content),
   });
   if (!adapter) {
