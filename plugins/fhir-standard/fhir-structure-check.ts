@@ -11,6 +11,7 @@ import type { FhirDefinitions } from './fhir-definitions.ts';
 import type { FhirFinding, FhirIssueCode, FindingClass } from './fhir-issues.ts';
 import { expectedOfType, nameField, shortDescription } from './fhir-issues.ts';
 import { resolveChoiceSegments, resolveElement, valueAtPath } from './fhir-paths.ts';
+import { validateStructure } from './structure/structure-validator.ts';
 import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import { actualValue, MISSING_VALUE } from '../../kernel/standards/issue-detail.ts';
 
@@ -133,7 +134,7 @@ export function createStructureCheck(definitions: FhirDefinitions) {
     check(resource: Record<string, unknown>): { findings: FhirFinding[]; gaveUp: boolean } {
       let issues: MedplumIssue[];
       try {
-        issues = medplumCore().validateResource(resource as never) as MedplumIssue[];
+        issues = validateStructure(resource) as MedplumIssue[];
       } catch (error) {
         if (error instanceof medplumCore().OperationOutcomeError) {
           issues = (error.outcome.issue ?? []) as MedplumIssue[];
