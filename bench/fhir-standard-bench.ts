@@ -1,6 +1,6 @@
 /**
- * FHIR validation speed: our full validation (structure via @medplum/core plus bindings, reference targets and
- * Bundle rules) beside plain @medplum/core `validateResource`, on the same JSON text (both sides parse it), for a
+ * FHIR validation speed: our full validation (structure by @medplum/core's rules in our own crawl, plus bindings,
+ * reference targets and Bundle rules) beside plain @medplum/core `validateResource`, on the same JSON text (both sides parse it), for a
  * Patient, an Observation and a 50-entry transaction Bundle. Also reports the one-time cost of loading the R4
  * definitions (time and retained heap). Each pair is timed in alternating rounds and the figure that counts is the
  * median of the per-round ratios: on a shared machine the rates move with the load, their ratio much less.
