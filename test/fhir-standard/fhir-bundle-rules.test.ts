@@ -331,3 +331,22 @@ describe('Bundle.link', () => {
     expect(listed((await validate(bundle(['self', 'self']))).errors)).toEqual(['BUNDLE_RULE_VIOLATED Bundle.link[1].relation']);
   });
 });
+
+describe('searchset entries by search.mode (bundle.html, search.html)', () => {
+  const searchset = (entries: unknown[]) => ({ resourceType: 'Bundle', type: 'searchset', link: [{ relation: 'self', url: 'http://example.org/fhir/Patient?name=peter' }], entry: entries });
+  const match = (resource: Record<string, unknown>, mode = 'match') => ({ fullUrl: `http://example.org/fhir/${String(resource.resourceType)}/${String(resource.id ?? 'x')}`, resource, search: { mode } });
+
+  it('accepts matches of the type searched for with ids, and an OperationOutcome as outcome', async () => {
+    const result = await validate(searchset([match({ resourceType: 'Patient', id: 'p1' }), { resource: { resourceType: 'OperationOutcome', issue: [{ severity: 'information', code: 'informational' }] }, search: { mode: 'outcome' } }]));
+    expect(listed(result.errors)).toEqual([]);
+  });
+
+  it('refuses a match without id or of another type, and an outcome that is not an OperationOutcome', async () => {
+    const result = await validate(searchset([
+      { fullUrl: uuid(50), resource: { resourceType: 'Patient' }, search: { mode: 'match' } },
+      match({ resourceType: 'Observation', id: 'o1', status: 'final', code: { text: 'Weight' } }),
+      { fullUrl: uuid(51), resource: { resourceType: 'Patient', id: 'p2' }, search: { mode: 'outcome' } },
+    ]));
+    expect(listed(result.errors)).toEqual(['BUNDLE_RULE_VIOLATED Bundle.entry[1].resource', 'BUNDLE_RULE_VIOLATED Bundle.entry[2].resource', 'REQUIRED_FIELD_MISSING Bundle.entry[0].resource.id']);
+  });
+});

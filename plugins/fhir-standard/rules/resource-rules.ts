@@ -7,6 +7,7 @@ import type { FhirFinding } from '../fhir-issues.ts';
 import { checkCapabilitySearchParameters } from './capability-search-parameters.ts';
 import { checkEnableWhenTargets } from './questionnaire-enable-when.ts';
 import { checkSearchParameterDerivation } from './search-parameter-derivation.ts';
+import { checkSearchsetEntries } from './searchset-entries.ts';
 import { checkStructureDefinitionRules } from './structure-definition-rules.ts';
 
 /** A rule of one resource type: the resource, its path (`Patient`, `Bundle.entry[2].resource`), and where to report. */
@@ -22,6 +23,7 @@ export interface ResourceRules {
 export function createResourceRules(definitions: FhirDefinitions): ResourceRules {
   const isResourceType = (name: string) => definitions.isResourceType(name);
   const byType: Readonly<Record<string, ResourceRule>> = {
+    Bundle: (resource, field, out) => checkSearchsetEntries(resource, field, isResourceType, out),
     CapabilityStatement: checkCapabilitySearchParameters,
     Questionnaire: checkEnableWhenTargets,
     SearchParameter: (resource, field, out) => checkSearchParameterDerivation(resource, field, isResourceType, out),
