@@ -78,13 +78,13 @@ export async function runMonitorRollupBench(): Promise<Record<string, number>> {
     const since24 = new Date(untilMs - DAY_MS).toISOString();
     const db = storage.db;
 
-    const series = () => monitor.series({ since: since30, until, step: 'hour', metric: 'errorRate' });
+    const series = () => monitor.series({ since: new Date(since30), until: new Date(until), step: 'hour', metric: 'errorRate' });
     const rawSeries = () =>
       sql<{ hour: string; messages: number; failed: number }>`
         select substr(received_at, 1, 13) as hour, count(*) as messages, sum(1 - is_valid) as failed
         from monitor_messages where received_at >= ${since30} and received_at < ${until}
         group by substr(received_at, 1, 13) order by 1`.execute(db);
-    const topN = () => monitor.topN({ by: 'messageType', metric: 'messagesTotal', since: since24, until, n: 10 });
+    const topN = () => monitor.topN({ by: 'messageType', metric: 'messagesTotal', since: new Date(since24), until: new Date(until), n: 10 });
     const rawTopN = () =>
       sql<{ key: string; messages: number }>`
         select message_type || '^' || trigger_event as key, count(*) as messages

@@ -67,6 +67,8 @@ export function defineErrorCatalogue<C extends ErrorCatalogue>(catalogue: C): Er
 export const kernelErrors = defineErrorCatalogue({
   VALIDATION_FAILED: { status: 400, message: 'The request is invalid: {summary}' },
   BAD_REQUEST: { status: 400, message: 'The request is malformed: {reason}' },
+  WINDOW_INVALID: { status: 400, message: 'The time window is invalid: {problem}' },
+  CURSOR_INVALID: { status: 400, message: 'Cursor "{cursor}" is not a position this list gave out; pass the next value of an earlier page.' },
   INVALID_URL: { status: 400, message: 'The request URL is malformed: {reason}' },
   INVALID_JSON: { status: 400, message: 'The request body is not valid JSON: {reason}' },
   JSON_TOO_DEEP: { status: 400, message: '{where} nests JSON deeper than {limit} levels, more than the service accepts; send flatter JSON.' },

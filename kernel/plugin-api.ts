@@ -25,6 +25,7 @@ import type { RequestObserver } from './http/request-observers.ts';
 import type { ProfilePack } from './standards/profile-packs.ts';
 import type { PluginManifest, BaseName } from './plugin-host/plugin-manifest.ts';
 import type { Cache } from './cache.ts';
+import type { PagedAnswer } from './http/paging.ts';
 import type { FeatureSwitches } from './feature-switches.ts';
 import type { StandardsRunner } from './workers/standards-runner.ts';
 
@@ -128,9 +129,14 @@ export interface RouteDefinition<
   successStatus?: number;
   /** Wrap the answer in `{success, data, error}` (default true). */
   envelope?: boolean;
+  /**
+   * A list route: its handler returns a {@link PagedAnswer} and the envelope carries `page: {next, truncated, limit}`
+   * beside `data` (kernel/paging.ts).
+   */
+  paged?: boolean;
   handler: (
     request: RouteRequest<z.output<P>, z.output<Q>, z.output<B>>,
-  ) => Promise<z.input<R> | RawResponse> | z.input<R> | RawResponse;
+  ) => Promise<z.input<R> | RawResponse | PagedAnswer<z.input<R>>> | z.input<R> | RawResponse | PagedAnswer<z.input<R>>;
 }
 
 /** Example values of a route, shown in its OpenAPI document. */

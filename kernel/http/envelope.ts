@@ -3,6 +3,7 @@
  * `{code, message, details?}` with a stable UPPER_SNAKE code from an error catalogue.
  */
 import { z } from 'zod';
+import { pageInfoSchema } from './paging.ts';
 
 /** The error object of a failed call. */
 export interface EnvelopeError {
@@ -23,9 +24,11 @@ export const envelopeErrorSchema = z.object({
   details: z.unknown().optional(),
 });
 
-/** Zod schema of a successful envelope around `data`. */
-export function envelopeSchema(data: z.ZodType): z.ZodType {
-  return z.object({ success: z.literal(true), data, error: z.null() });
+/** Zod schema of a successful envelope around `data`; a list route's envelope also carries `page`. */
+export function envelopeSchema(data: z.ZodType, paged = false): z.ZodType {
+  return paged
+    ? z.object({ success: z.literal(true), data, error: z.null(), page: pageInfoSchema })
+    : z.object({ success: z.literal(true), data, error: z.null() });
 }
 
 /** Zod schema of a failed envelope. */

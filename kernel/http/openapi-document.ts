@@ -119,7 +119,7 @@ export class OpenApiCollector {
     const registry = new OpenAPIRegistry();
     for (const { definition, owner } of this.routes) {
       const path = definition.url.replace(/:(\w+)/g, '{$1}');
-      const successSchema = definition.envelope === false ? definition.response : envelopeSchema(definition.response);
+      const successSchema = definition.envelope === false ? definition.response : envelopeSchema(definition.response, definition.paged === true);
       const responses: Record<number, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
         [definition.successStatus ?? 200]: {
           description: 'Success',

@@ -14,6 +14,7 @@ import { WorkbenchError } from '../errors.ts';
 import type { CredentialRefusedEvent } from '../auth/auth-events.ts';
 import { kernelErrors } from '../errors.ts';
 import { parseInput } from './input-validation.ts';
+import { isPagedAnswer } from './paging.ts';
 import { loneSurrogatePath } from './well-formed-text.ts';
 import { requireJsonDepth } from '../lib/input/json-depth.ts';
 import { refuseControlCharacters } from './identifier-text.ts';
@@ -223,6 +224,11 @@ export function createRouteRegistrar(deps: RegistrarDeps): RouteRegistrar {
             requestId: String(request.id),
             sourceAddress: request.ip,
           });
+          if (isPagedAnswer(result)) {
+            if (deps.checkResponses) checkResponse(routeName, definition.response, result.data);
+            reply.code(successStatus);
+            return { success: true, data: result.data, error: null, page: result.page };
+          }
           if (deps.checkResponses) checkResponse(routeName, definition.response, result);
           if (isRawResponse(result)) {
             reply.code(result.status ?? successStatus).type(result.contentType);

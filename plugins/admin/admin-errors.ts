@@ -11,6 +11,5 @@ export const adminErrors = defineErrorCatalogue({
   },
   WORKSPACE_EXISTS: { status: 409, message: 'A workspace named "{name}" already exists (id "{id}").' },
   MEMBER_EXISTS: { status: 409, message: '"{userId}" is already a member of workspace "{workspaceId}" (role {role}).' },
-  WINDOW_INVALID: { status: 400, message: 'The time window is invalid: {problem}' },
   INTERFACE_IN_WORKSPACE: { status: 409, message: 'Interface "{interfaceId}" is already in workspace "{workspaceId}".' },
 });

@@ -8,7 +8,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
 import { timestampInput } from '../../kernel/http/input-validation.ts';
-import type { MonitorService } from '../monitor/api.ts';
+import { interfaceNotFound, type MonitorService } from '../monitor/api.ts';
 import type { AuditTrail } from '../audit/api.ts';
 import { recordAdminWrite } from './admin-audit.ts';
 import { ADMIN_ROUTE } from './admin-route-defaults.ts';
@@ -56,11 +56,12 @@ export function registerSlaRoutes(routes: RouteRegistrar, deps: SlaRouteDeps): v
         alertThresholdPercent: percent,
       })
       .strict(),
+    errors: ['INTERFACE_NOT_FOUND'],
     response: z.object({ sla: storedSlaSchema, created: z.boolean() }),
     async handler(request) {
       const definition = request.body;
       if (!(await monitor.interfaceExists(definition.interfaceId))) {
-        throw kernelErrors.create('NOT_FOUND', { what: `Interface "${definition.interfaceId}" in the monitor` });
+        throw interfaceNotFound(definition.interfaceId, 'interfaceId', 'body');
       }
       const result = await slas.upsert(definition, deps.clock.now().toISOString());
       await recordAdminWrite(audit, request, 'sla.upsert', 'sla', definition.interfaceId, {

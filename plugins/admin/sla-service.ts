@@ -7,8 +7,8 @@
  */
 import type { AlertCondition, AlertRule, MonitorService } from '../monitor/api.ts';
 import type { Clock } from '../../kernel/clock.ts';
+import { resolveWindow } from '../../kernel/lib/time/time-window.ts';
 import { kernelErrors } from '../../kernel/errors.ts';
-import { adminErrors } from './admin-errors.ts';
 import { computeSlaReport, type SlaDefinition, type SlaMinuteInput, type SlaReport } from './sla-report.ts';
 import type { SlaStore } from './sla-store.ts';
 
@@ -37,13 +37,13 @@ export class SlaService {
 
   /** The window of a request: `to` defaults to now, `from` to `defaultDays` before `to`; checked and bounded. */
   window(from: Date | undefined, to: Date | undefined, defaultDays: number): { from: Date; to: Date } {
-    const end = to ?? this.clock.now();
-    const start = from ?? new Date(end.getTime() - defaultDays * DAY_MS);
-    if (start >= end) throw adminErrors.create('WINDOW_INVALID', { problem: `from (${start.toISOString()}) must lie before to (${end.toISOString()}).` });
-    if (end.getTime() - start.getTime() > MAX_WINDOW_DAYS * DAY_MS) {
-      throw adminErrors.create('WINDOW_INVALID', { problem: `a window covers at most ${MAX_WINDOW_DAYS} days.` });
-    }
-    return { from: start, to: end };
+    const window = resolveWindow(from, to, {
+      nowMs: this.clock.nowMs(),
+      defaultSpanMs: defaultDays * DAY_MS,
+      maxSpanMs: MAX_WINDOW_DAYS * DAY_MS,
+      names: { since: 'from', until: 'to' },
+    });
+    return { from: window.since, to: window.until };
   }
 
   /** The stored SLA, or 404. */

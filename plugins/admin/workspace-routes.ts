@@ -8,6 +8,7 @@ import { kernelErrors } from '../../kernel/errors.ts';
 import { SerialQueue } from '../../kernel/lib/async/serial-queue.ts';
 import type { AuditTrail } from '../audit/api.ts';
 import type { FeatureFlags } from '../feature-flags/api.ts';
+import { interfaceNotFound } from '../monitor/api.ts';
 import { adminErrors } from './admin-errors.ts';
 import { recordAdminWrite } from './admin-audit.ts';
 import { ADMIN_ROUTE } from './admin-route-defaults.ts';
@@ -165,7 +166,7 @@ export function registerWorkspaceRoutes(routes: RouteRegistrar, deps: WorkspaceR
     ...ADMIN_ROUTE,
     method: 'POST',
     url: '/api/monitor/admin/workspaces/:id/interfaces',
-    errors: ['NOT_FOUND', 'INTERFACE_IN_WORKSPACE'],
+    errors: ['NOT_FOUND', 'INTERFACE_NOT_FOUND', 'INTERFACE_IN_WORKSPACE'],
     examples: ADMIN_EXAMPLES.addInterface,
     summary: 'Add a monitored interface (it must exist in the monitor)',
     params: idParams,
@@ -178,7 +179,7 @@ export function registerWorkspaceRoutes(routes: RouteRegistrar, deps: WorkspaceR
       return queue.run(async () => {
         await requireWorkspace(store, id);
         if (!(await deps.interfaceExists(interfaceId))) {
-          throw kernelErrors.create('NOT_FOUND', { what: `Interface "${interfaceId}" in the monitor` });
+          throw interfaceNotFound(interfaceId, 'interfaceId', 'body');
         }
         if (await store.hasInterface(id, interfaceId)) {
           throw adminErrors.create('INTERFACE_IN_WORKSPACE', { interfaceId, workspaceId: id });

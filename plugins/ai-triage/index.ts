@@ -8,7 +8,6 @@ import type { PluginModule } from '../../kernel/plugin-api.ts';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { DEIDENTIFY_SERVICE } from '../deidentify/api.ts';
 import { MONITOR_SERVICE } from '../monitor/api.ts';
-import { triageErrors } from './errors.ts';
 import { InterfaceAnalysis } from './interfaces/interface-analysis.ts';
 import { loadKnowledgeBase } from './triage/knowledge-base.ts';
 import { structureVocabulary } from './model/caller-needles.ts';
@@ -28,7 +27,6 @@ import { hl7TextFeatures } from './interfaces/upgrade-signals.ts';
 export const plugin: PluginModule<TriageConfig> = {
   configSchema: triageConfigSchema,
   async register(context) {
-    context.registerErrors(triageErrors.catalogue);
     await context.storage.migrate(triageMigrations);
     const { base, problems } = loadKnowledgeBase(
       join(context.directory, 'knowledge'),

@@ -58,6 +58,7 @@ export function registerTriageRoutes(routes: RouteRegistrar, deps: TriageRouteDe
     tags: ['ai-triage'],
     body: interfaceWindowBodySchema,
     examples: TRIAGE_EXAMPLES.patterns,
+    errors: ['INTERFACE_NOT_FOUND'],
     response: patternsResultSchema,
     handler({ body }) {
       enterprise();
@@ -71,6 +72,7 @@ export function registerTriageRoutes(routes: RouteRegistrar, deps: TriageRouteDe
     tags: ['ai-triage'],
     body: interfaceWindowBodySchema,
     examples: TRIAGE_EXAMPLES.summary,
+    errors: ['INTERFACE_NOT_FOUND'],
     response: summaryResultSchema,
     handler({ body }) {
       enterprise();
@@ -84,6 +86,7 @@ export function registerTriageRoutes(routes: RouteRegistrar, deps: TriageRouteDe
     tags: ['ai-triage'],
     body: interfaceWindowBodySchema,
     examples: TRIAGE_EXAMPLES.upgradeCheck,
+    errors: ['INTERFACE_NOT_FOUND'],
     response: upgradeResultSchema,
     handler({ body }) {
       enterprise();

@@ -3,14 +3,6 @@ import { defineErrorCatalogue } from '../../kernel/errors.ts';
 
 /** Errors the analytics routes raise. */
 export const analyticsErrors = defineErrorCatalogue({
-  ANALYTICS_WINDOW_INVALID: {
-    status: 400,
-    message: 'since ({since}) is not before until ({until}); give a window that starts before it ends.',
-  },
-  ANALYTICS_WINDOW_TOO_LONG: {
-    status: 400,
-    message: 'since ({since}) to until ({until}) spans {days} days, more than the {max} this route shows; give a later since.',
-  },
   ANALYTICS_TOO_MANY_POINTS: {
     status: 400,
     message:
@@ -20,7 +12,6 @@ export const analyticsErrors = defineErrorCatalogue({
     status: 429,
     message: '{max} CSV exports are streaming already; retry in {retryAfter} seconds (Retry-After).',
   },
-  ANALYTICS_INTERFACE_NOT_FOUND: { status: 404, message: 'interfaceId {interfaceId} names no monitored interface.' },
   ANALYTICS_TEMPLATE_NOT_FOUND: { status: 404, message: 'No dashboard template {template}; known templates: {known}.' },
   ANALYTICS_TEMPLATE_PARAMETER_MISSING: {
     status: 400,

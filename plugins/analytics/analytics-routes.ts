@@ -6,15 +6,14 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { timestampInput } from '../../kernel/http/input-validation.ts';
-import { ALERT_SEVERITIES, ROLLUP_DIMENSIONS, ROLLUP_METRICS } from '../monitor/api.ts';
+import { ALERT_SEVERITIES, interfaceNotFound, ROLLUP_DIMENSIONS, ROLLUP_METRICS } from '../monitor/api.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
-import { analyticsErrors } from './analytics-errors.ts';
 import { ANALYTICS_EXAMPLES } from './analytics-examples.ts';
 import { dashboardSchema, queryResultSchema, timeseriesSchema, topNSchema } from './analytics-schemas.ts';
 import type { DashboardEngine } from './dashboard-engine.ts';
 import { alertMatches, filterInterfaceIds, messageFilterOf, queryFiltersSchema } from './query-filters.ts';
 import { checkExportRows, ExportSlots, seriesCsv, seriesFileName } from './series-csv.ts';
-import { checkPoints, checkWindowLength, GRANULARITIES, resolveWindow, stepOf } from './time-window.ts';
+import { checkPoints, checkWindowLength, GRANULARITIES, analyticsWindow, stepOf } from './time-window.ts';
 
 /** What the read routes use. */
 export interface AnalyticsRouteDeps {
@@ -42,14 +41,14 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
 
   async function checkInterface(interfaceId: string | undefined): Promise<void> {
     if (interfaceId !== undefined && !(await source.interfaceExists(interfaceId))) {
-      throw analyticsErrors.create('ANALYTICS_INTERFACE_NOT_FOUND', { interfaceId }, { field: 'interfaceId' });
+      throw interfaceNotFound(interfaceId);
     }
   }
 
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/timeseries',
-    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_TOO_MANY_POINTS', 'ANALYTICS_INTERFACE_NOT_FOUND'],
+    errors: ['WINDOW_INVALID', 'ANALYTICS_TOO_MANY_POINTS', 'INTERFACE_NOT_FOUND'],
     summary: 'A metric of one interface (or all) over time: every UTC-aligned bucket of the window, zeros included',
     description:
       'Read from the monitor\'s roll-ups, never from stored messages. since/until default to the last 24 hours; at most 10,000 buckets.',
@@ -58,7 +57,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
     examples: ANALYTICS_EXAMPLES.timeseries,
     response: timeseriesSchema,
     async handler({ query }) {
-      const window = resolveWindow(clock.nowMs(), query.since, query.until);
+      const window = analyticsWindow(clock.nowMs(), query.since, query.until);
       checkPoints(window, query.granularity);
       await checkInterface(query.interfaceId);
       const points = await source.series({
@@ -82,7 +81,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/topn',
-    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_INTERFACE_NOT_FOUND'],
+    errors: ['WINDOW_INVALID', 'INTERFACE_NOT_FOUND'],
     summary: 'The top interfaces, message types, error codes or sending facilities by a metric, each with its share',
     tags: ['analytics'],
     query: z
@@ -98,7 +97,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
     examples: ANALYTICS_EXAMPLES.topn,
     response: topNSchema,
     async handler({ query }) {
-      const window = resolveWindow(clock.nowMs(), query.since, query.until);
+      const window = analyticsWindow(clock.nowMs(), query.since, query.until);
       await checkInterface(query.interfaceId);
       const rows = await source.topN({
         by: query.by,
@@ -114,7 +113,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'POST',
     url: '/api/monitor/analytics/query',
-    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_INTERFACE_NOT_FOUND', 'MESSAGE_CURSOR_INVALID'],
+    errors: ['WINDOW_INVALID', 'INTERFACE_NOT_FOUND', 'MESSAGE_CURSOR_INVALID'],
     summary: 'Messages (without raw text, a page at a time by cursor) and alerts matching filters, with totals',
     description: `Filters: interfaceId, severity (alerts), messageType, status (valid|invalid), errorCode, sendingFacility. Unknown keys are refused. Pass the answer's next as cursor for the following page.`,
     tags: ['analytics'],
@@ -130,7 +129,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
     examples: ANALYTICS_EXAMPLES.query,
     response: queryResultSchema,
     async handler({ body }) {
-      const window = resolveWindow(clock.nowMs(), body.since, body.until);
+      const window = analyticsWindow(clock.nowMs(), body.since, body.until, 'body');
       for (const id of filterInterfaceIds(body.filters)) await checkInterface(id);
       const filter = messageFilterOf(body.filters, window);
       const [page, count, alerts] = await Promise.all([
@@ -162,7 +161,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/dashboards/:template',
-    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_WINDOW_TOO_LONG', 'ANALYTICS_TEMPLATE_NOT_FOUND', 'ANALYTICS_TEMPLATE_PARAMETER_MISSING', 'ANALYTICS_INTERFACE_NOT_FOUND'],
+    errors: ['WINDOW_INVALID', 'ANALYTICS_TEMPLATE_NOT_FOUND', 'ANALYTICS_TEMPLATE_PARAMETER_MISSING', 'INTERFACE_NOT_FOUND'],
     summary: 'A dashboard filled from its template (overview, interface, errors; templates are data files)',
     tags: ['analytics'],
     params: z.object({ template: z.string().min(1).max(100) }).strict(),
@@ -172,7 +171,7 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
     examples: ANALYTICS_EXAMPLES.dashboard,
     response: dashboardSchema,
     async handler({ params, query }) {
-      const window = resolveWindow(clock.nowMs(), query.since, query.until);
+      const window = analyticsWindow(clock.nowMs(), query.since, query.until);
       checkWindowLength(window);
       return deps.dashboards.fill(params.template, window, query.interfaceId ? { interfaceId: query.interfaceId } : {});
     },
@@ -181,14 +180,14 @@ export function registerAnalyticsRoutes(routes: RouteRegistrar, deps: AnalyticsR
   routes.route({
     method: 'GET',
     url: '/api/monitor/analytics/export/csv',
-    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_TOO_MANY_POINTS', 'ANALYTICS_INTERFACE_NOT_FOUND', 'ANALYTICS_EXPORTS_BUSY'],
+    errors: ['WINDOW_INVALID', 'ANALYTICS_TOO_MANY_POINTS', 'INTERFACE_NOT_FOUND', 'ANALYTICS_EXPORTS_BUSY'],
     summary: 'A time series as a CSV file (RFC 4180, header row, UTC, formula-safe), streamed from the roll-ups',
     tags: ['analytics'],
     query: seriesQuery,
     examples: ANALYTICS_EXAMPLES.csv,
     response: z.string(),
     async handler({ query }) {
-      const window = resolveWindow(clock.nowMs(), query.since, query.until);
+      const window = analyticsWindow(clock.nowMs(), query.since, query.until);
       const request = { interfaceId: query.interfaceId ?? null, granularity: query.granularity, metric: query.metric, window };
       checkExportRows(request);
       await checkInterface(query.interfaceId);

@@ -3,11 +3,13 @@
  * the alert list, and for error examples one bounded page of failed messages per error code), run side by side.
  * The cost grows with buckets and panels, never with stored messages.
  */
+import { interfaceNotFound } from '../monitor/api.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
 import type { DashboardResult, ErrorExample, PanelResult } from './analytics-schemas.ts';
 import type { DashboardPanel, DashboardTemplate } from './dashboard-templates.ts';
-import { autoGranularity, stepOf, type Granularity, type Window } from './time-window.ts';
+import type { TimeWindow as Window } from '../../kernel/lib/time/time-window.ts';
+import { autoGranularity, stepOf, type Granularity } from './time-window.ts';
 
 /** Fills templates from the monitor's contract. */
 export class DashboardEngine {
@@ -32,7 +34,7 @@ export class DashboardEngine {
     }
     const interfaceId = parameters.interfaceId ?? null;
     if (interfaceId !== null && !(await this.source.interfaceExists(interfaceId))) {
-      throw analyticsErrors.create('ANALYTICS_INTERFACE_NOT_FOUND', { interfaceId });
+      throw interfaceNotFound(interfaceId);
     }
     const interfaceIds = interfaceId === null ? undefined : [interfaceId];
     const granularity = autoGranularity(window);

@@ -7,14 +7,14 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { timestampInput } from '../../kernel/http/input-validation.ts';
-import { monitorReportSchema, REPORT_FORMATS } from '../monitor/api.ts';
+import { interfaceNotFound, monitorReportSchema, REPORT_FORMATS } from '../monitor/api.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
 import { ANALYTICS_EXAMPLES } from './analytics-examples.ts';
 import { scheduleSchema } from './analytics-schemas.ts';
 import { cronOf, type ReportBuilder, type ReportDelivery, type ReportRenderer } from './report-delivery.ts';
 import { REPORT_FREQUENCIES, type ReportSchedule, type ReportScheduleStore } from './report-schedules.ts';
-import { resolveWindow } from './time-window.ts';
+import { analyticsWindow } from './time-window.ts';
 
 /** What the report routes use. */
 export interface ReportRouteDeps {
@@ -55,7 +55,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   async function checkInterfaces(ids: string[]): Promise<void> {
     for (const interfaceId of ids) {
       if (!(await source.interfaceExists(interfaceId))) {
-        throw analyticsErrors.create('ANALYTICS_INTERFACE_NOT_FOUND', { interfaceId }, { field: 'interfaceIds' });
+        throw interfaceNotFound(interfaceId, 'interfaceIds', 'body');
       }
     }
   }
@@ -63,7 +63,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'POST',
     url: '/api/monitor/analytics/reports/generate',
-    errors: ['ANALYTICS_WINDOW_INVALID', 'ANALYTICS_INTERFACE_NOT_FOUND'],
+    errors: ['WINDOW_INVALID', 'INTERFACE_NOT_FOUND'],
     summary: 'The monitor report of a window as a file: html, json, csv (one row per interface) or text',
     tags: ['analytics'],
     body: z
@@ -79,7 +79,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     response: z.union([z.string(), monitorReportSchema]),
     envelope: false,
     async handler({ body }) {
-      const window = resolveWindow(clock.nowMs(), body.since, body.until);
+      const window = analyticsWindow(clock.nowMs(), body.since, body.until, 'body');
       if (body.interfaceIds) await checkInterfaces(body.interfaceIds);
       const report = await deps.buildReport({ ...window, ...(body.interfaceIds?.length ? { interfaceIds: body.interfaceIds } : {}) });
       const rendered = deps.renderReport(report, body.format);
@@ -95,7 +95,7 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
   routes.route({
     method: 'POST',
     url: '/api/monitor/analytics/reports/schedule',
-    errors: ['ANALYTICS_TIME_ZONE_UNKNOWN', 'ANALYTICS_SMTP_NOT_CONFIGURED', 'ANALYTICS_INTERFACE_NOT_FOUND'],
+    errors: ['ANALYTICS_TIME_ZONE_UNKNOWN', 'ANALYTICS_SMTP_NOT_CONFIGURED', 'INTERFACE_NOT_FOUND'],
     summary: 'Schedule a report e-mailed daily, weekly (Mondays) or monthly (the 1st) at an hour of an IANA time zone',
     description: 'Stored in the analytics plugin\'s table (survives restarts), run by the scheduler, sent over the SMTP server of plugins.analytics.smtp.',
     tags: ['analytics'],

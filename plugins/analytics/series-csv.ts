@@ -11,7 +11,9 @@ import { csvBatchStream, csvField } from '../../kernel/lib/text/csv.ts';
 import { LoopSlice } from '../../kernel/lib/async/loop-slice.ts';
 import type { AnalyticsSource } from './analytics-source.ts';
 import { analyticsErrors } from './analytics-errors.ts';
-import { bucketCount, bucketStart, STEP_MS, stepOf, type Granularity, type Window } from './time-window.ts';
+import { bucketStart, STEP_MS } from '../../kernel/lib/time/time-steps.ts';
+import type { TimeWindow as Window } from '../../kernel/lib/time/time-window.ts';
+import { stepOf, windowBuckets, type Granularity } from './time-window.ts';
 
 /** Most rows one export writes: two years of minutes. */
 export const MAX_CSV_ROWS = 2 * 366 * 1440;
@@ -38,7 +40,7 @@ export interface SeriesExport {
 
 /** Checks the export's size (before any byte is sent, so a refusal is still a clean 400). */
 export function checkExportRows(request: SeriesExport): number {
-  const rows = bucketCount(request.window, stepOf(request.granularity));
+  const rows = windowBuckets(request.window, stepOf(request.granularity));
   if (rows > MAX_CSV_ROWS) {
     throw analyticsErrors.create('ANALYTICS_TOO_MANY_POINTS', { granularity: request.granularity, points: rows, max: MAX_CSV_ROWS }, {
       field: 'granularity',

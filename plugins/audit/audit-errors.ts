@@ -8,5 +8,4 @@ export const auditErrors = defineErrorCatalogue({
     message:
       'The audit trail disagrees with its checkpoint, so nothing more is appended to it: {problem} Restore the removed entries (GET /api/monitor/audit/verify names them).',
   },
-  AUDIT_WINDOW_INVALID: { status: 400, message: 'from ({from}) is after to ({to}); give a window that starts before it ends.' },
 });

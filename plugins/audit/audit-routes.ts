@@ -4,7 +4,8 @@ import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
 import { timestampInput } from '../../kernel/http/input-validation.ts';
 import type { AuditStore, AuditFilter } from './audit-store.ts';
 import { auditCsvStream, auditJsonStream } from './audit-export.ts';
-import { auditErrors } from './audit-errors.ts';
+import { decodeCursor, encodeCursor, pagedAnswer, pageQueryShape } from '../../kernel/http/paging.ts';
+import { windowInvalid } from '../../kernel/lib/time/time-window.ts';
 import { AUDIT_EXAMPLES } from './audit-examples.ts';
 
 const filterShape = {
@@ -56,7 +57,7 @@ const verificationSchema = z.object({
 
 function checkedFilter(filter: AuditFilter): AuditFilter {
   if (filter.from && filter.to && filter.from > filter.to) {
-    throw auditErrors.create('AUDIT_WINDOW_INVALID', { from: filter.from.toISOString(), to: filter.to.toISOString() });
+    throw windowInvalid(`from (${filter.from.toISOString()}) is after to (${filter.to.toISOString()}); give a window that starts before it ends`, 'from');
   }
   return filter;
 }
@@ -82,11 +83,12 @@ export function registerAuditRoutes(routes: RouteRegistrar, deps: AuditRouteDeps
       query: z
         .object({
           ...filterShape,
-          limit: z.coerce.number().int().min(1).max(1000).default(100),
+          ...pageQueryShape(),
           offset: z.coerce.number().int().min(0).default(0),
         })
         .strict(),
-      errors: ['AUDIT_WINDOW_INVALID'],
+      errors: ['WINDOW_INVALID', 'CURSOR_INVALID'],
+      paged: true,
       response: z.object({
         total: z.number(),
         limit: z.number(),
@@ -94,12 +96,15 @@ export function registerAuditRoutes(routes: RouteRegistrar, deps: AuditRouteDeps
         entries: z.array(entrySchema),
       }),
       async handler({ query }) {
-        const { limit, offset, ...filter } = query;
-        const { total, entries } = await store.query(checkedFilter(filter), limit, offset);
-        return { total, limit, offset, entries };
+        const { limit, offset, cursor, ...filter } = query;
+        const beforeId = cursor === undefined ? undefined : Number(decodeCursor(cursor, ['number'])[0]);
+        const { total, entries, more } = await store.query(checkedFilter(filter), limit, offset, beforeId);
+        const last = entries[entries.length - 1];
+        const next = more && last ? encodeCursor([last.id]) : null;
+        return pagedAnswer({ total, limit, offset, entries }, { next, truncated: more, limit });
       },
     });
-  listRoute('/api/monitor/audit/', 'Audit entries, newest first (filters action, resourceType, from, to; limit ≤ 1000)');
+  listRoute('/api/monitor/audit/', 'Audit entries, newest first (filters action, resourceType, from, to; limit ≤ 1000; offset, or cursor = the envelope\'s page.next)');
   listRoute('/api/monitor/audit', 'Audit entries (the same as /api/monitor/audit/)');
 
   routes.route({
@@ -111,7 +116,7 @@ export function registerAuditRoutes(routes: RouteRegistrar, deps: AuditRouteDeps
     policy: 'MonitorAdmin',
     query: z.object({ ...filterShape, format: z.enum(['csv', 'json']).default('json') }).strict(),
     examples: AUDIT_EXAMPLES.export,
-    errors: ['AUDIT_WINDOW_INVALID'],
+    errors: ['WINDOW_INVALID'],
     response: z.string(),
     async handler({ query }) {
       const { format, ...filter } = query;

@@ -347,11 +347,16 @@ export class AuditStore implements AuditTrail {
     }
   }
 
-  /** Entries matching the filter, newest first, with the total count. */
-  async query(filter: AuditFilter, limit: number, offset: number): Promise<{ total: number; entries: AuditEntry[] }> {
+  /**
+   * Entries matching the filter, newest first, with the total count: at most `limit` after skipping `offset`, only
+   * those older than `beforeId` when given (a keyset page); `more` says whether another entry follows.
+   */
+  async query(filter: AuditFilter, limit: number, offset: number, beforeId?: number): Promise<{ total: number; entries: AuditEntry[]; more: boolean }> {
     const counted = await filtered(this.db.selectFrom('audit_entries').select((eb) => eb.fn.countAll<string | number>().as('n')), filter).executeTakeFirst();
-    const rows = await filtered(this.db.selectFrom('audit_entries').selectAll(), filter).orderBy('id', 'desc').limit(limit).offset(offset).execute();
-    return { total: Number(counted?.n ?? 0), entries: rows.map(toEntry) };
+    let rows = filtered(this.db.selectFrom('audit_entries').selectAll(), filter);
+    if (beforeId !== undefined) rows = rows.where('id', '<', beforeId);
+    const read = await rows.orderBy('id', 'desc').limit(limit + 1).offset(offset).execute();
+    return { total: Number(counted?.n ?? 0), entries: read.slice(0, limit).map(toEntry), more: read.length > limit };
   }
 
   /** Every matching entry, oldest first, read in batches (an export never holds the whole trail in memory). */

@@ -11,6 +11,10 @@
  */
 import { z } from 'zod';
 import { createServiceRef } from '../../kernel/service-ref.ts';
+import type { TimeStep } from '../../kernel/lib/time/time-steps.ts';
+import type { Page } from '../../kernel/http/paging.ts';
+import type { WorkbenchError } from '../../kernel/errors.ts';
+import { monitorErrors } from './errors.ts';
 
 /** Container token of {@link MonitorService}. */
 export const MONITOR_SERVICE = createServiceRef<MonitorService>('workbench.monitor');
@@ -138,10 +142,30 @@ export interface DailyMessageCount {
   failed: number;
 }
 
-/** A time window: `since` inclusive, `until` exclusive (ISO 8601 or Date). */
+/**
+ * A time window as the contract takes it: `since` inclusive, `until` exclusive (default now), both Dates parsed at
+ * the caller's edge (kernel/time-window.ts). A window whose `until` lies before its `since` is 400 WINDOW_INVALID.
+ */
 export interface TimeWindow {
-  since: string | Date;
-  until?: string | Date;
+  since: Date;
+  until?: Date;
+}
+
+/**
+ * The one "unknown interface" refusal of every plugin: 404 INTERFACE_NOT_FOUND naming the id, with details naming
+ * the parameter that carried it (`field`, default `interfaceId`). Routes list the code in their `errors`.
+ */
+export function interfaceNotFound(interfaceId: string, field = 'interfaceId', location: 'query' | 'body' | 'params' = 'query'): WorkbenchError {
+  return monitorErrors.create('INTERFACE_NOT_FOUND', { interfaceId }, [
+    { location, path: field, message: `no monitored interface has the id "${interfaceId}"` },
+  ]);
+}
+
+/** Which alerts a listing reads: triggered at or after `since`, optionally of one severity or interface. */
+export interface AlertFilter {
+  since: Date;
+  severity?: AlertSeverity;
+  interfaceId?: string;
 }
 
 /** An alert (SPEC "Alert") with the rule that raised it. */
@@ -222,8 +246,13 @@ export interface MonitorService extends MonitorStore {
   dailyMessageCounts(window: TimeWindow, interfaceId?: string): Promise<DailyMessageCount[]>;
   /** Counts of stored messages, files and interfaces (optionally of one interface). */
   storedMessageCounts(interfaceId?: string): Promise<StoredMessageCounts>;
-  /** Alerts triggered in a window, newest first. */
-  listAlerts(filter: { since: string | Date; severity?: AlertSeverity; interfaceId?: string }): Promise<Alert[]>;
+  /** Every alert triggered since an instant, newest first, read page by page. */
+  listAlerts(filter: AlertFilter): Promise<Alert[]>;
+  /**
+   * One keyset page of the alerts triggered since an instant, newest first: at most `limit`, `next` resumes after
+   * the last (kernel/paging.ts).
+   */
+  pageAlerts(filter: AlertFilter, request: { limit: number; cursor?: string }): Promise<Page<Alert>>;
   /**
    * Raises an alert for another plugin (an SLA breach, say), once per episode: returns the new alert, or the open
    * one with the same `rule` for that interface. Emits `alert.raised` for a new one. Unknown interface: throws.
@@ -572,8 +601,8 @@ export interface MessagePage<R = MessageRecord> {
   next: string | null;
 }
 
-/** Bucket width of a series. */
-export type SeriesStep = 'minute' | 'hour' | 'day';
+/** Bucket width of a series (the kernel's one step arithmetic, kernel/time-steps.ts). */
+export type SeriesStep = TimeStep;
 
 export { ROLLUP_METRICS, rollupMetricValue } from './rollups/rollup-metric.ts';
 export type { MetricParts, RollupMetric } from './rollups/rollup-metric.ts';
@@ -601,8 +630,8 @@ export interface RollupParts {
 export interface SeriesQuery {
   /** Interfaces summed together; absent or empty means every interface. */
   interfaceIds?: string[];
-  since: string | Date;
-  until: string | Date;
+  since: Date;
+  until: Date;
   step: SeriesStep;
   metric: RollupMetric;
 }
@@ -619,8 +648,8 @@ export interface SeriesPoint extends RollupParts {
 export interface TopNQuery {
   by: RollupDimension;
   metric: RollupMetric;
-  since: string | Date;
-  until?: string | Date;
+  since: Date;
+  until?: Date;
   /** 1..100 (default 10). */
   n?: number;
   interfaceIds?: string[];

@@ -8,6 +8,7 @@ export const monitorErrors = defineErrorCatalogue({
     message: 'directoryPath "{path}" is not an existing readable directory: {reason}.',
   },
   FILE_PATTERN_INVALID: { status: 400, message: 'filePattern "{pattern}" is not a valid glob: {reason}.' },
+  INTERFACE_NOT_FOUND: { status: 404, message: 'No monitored interface has the id "{interfaceId}".' },
   PROFILE_NOT_FOUND: { status: 400, message: 'profileName "{profile}" names no loaded profile; loaded: {loaded}.' },
   MESSAGE_FILTER_INVALID: { status: 400, message: 'The message query is invalid: {reason}.' },
   MESSAGE_CURSOR_INVALID: { status: 400, message: 'Cursor "{cursor}" is not a position this store gave out; use the next or cursor value of an earlier read.' },

@@ -1,5 +1,6 @@
 /** zod schemas of the monitor's routes: request bodies and queries, and the records they answer with. */
 import { z } from 'zod';
+import { pageQueryShape } from '../../kernel/http/paging.ts';
 import { ALERT_SEVERITIES } from './api.ts';
 
 /** Per-interface alert rule overrides (every field optional). */
@@ -117,6 +118,6 @@ export const sinceHours = z.coerce
 
 /** Query of GET /api/monitor/alerts. */
 export const alertsQuery = z
-  .object({ severity: z.enum(ALERT_SEVERITIES).optional(), sinceHours, interfaceId: z.string().max(100).optional() })
+  .object({ severity: z.enum(ALERT_SEVERITIES).optional(), sinceHours, interfaceId: z.string().max(100).optional(), ...pageQueryShape() })
   .strict();
 

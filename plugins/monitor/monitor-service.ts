@@ -1,5 +1,5 @@
 /** The implementation of {@link MonitorService} other plugins resolve by {@link MONITOR_SERVICE}. */
-import { kernelErrors } from '../../kernel/errors.ts';
+import type { Page } from '../../kernel/http/paging.ts';
 import type {
   AlertRule,
   MonitorReport,
@@ -7,7 +7,7 @@ import type {
   DailyMessageCount,
   MinuteWithin,
   Alert,
-  AlertSeverity,
+  AlertFilter,
   MessageFilter,
   MessageInclude,
   MessageField,
@@ -30,13 +30,14 @@ import type {
   RenderedReport,
   ReportFormat,
 } from './api.ts';
+import { interfaceNotFound } from './api.ts';
 import { renderReport } from './reports/report-rendering.ts';
 import type { AlertEpisodes } from './alerts/alert-episodes.ts';
 import type { AlertRuleRegistry } from './alerts/alert-rule-registry.ts';
 import type { ReportBuilder } from './reports/report-builder.ts';
 import type { InterfaceStore } from './interfaces/interface-store.ts';
 import type { MessageQueries } from './messages/message-query.ts';
-import { isoOf, type MessageStore } from './messages/message-store.ts';
+import type { MessageStore } from './messages/message-store.ts';
 import type { RollupReader } from './rollups/rollup-reader.ts';
 
 /** Reads through the stores; raises alerts through the episodes. */
@@ -124,15 +125,19 @@ export class MonitorServiceImpl implements MonitorService {
     return this.messages.counts(interfaceId);
   }
 
-  listAlerts(filter: { since: string | Date; severity?: AlertSeverity; interfaceId?: string }): Promise<Alert[]> {
-    return this.alerts.list({ ...filter, since: isoOf(filter.since) });
+  listAlerts(filter: AlertFilter): Promise<Alert[]> {
+    return this.alerts.list(filter);
+  }
+
+  pageAlerts(filter: AlertFilter, request: { limit: number; cursor?: string }): Promise<Page<Alert>> {
+    return this.alerts.page(filter, request);
   }
 
   async raiseAlert(input: RaiseAlertInput): Promise<Alert> {
     let interfaceName: string | null = null;
     if (input.interfaceId !== null) {
       const monitored = await this.interfaces.get(input.interfaceId);
-      if (!monitored) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${input.interfaceId}` });
+      if (!monitored) throw interfaceNotFound(input.interfaceId);
       interfaceName = monitored.name;
     }
     if (input.rule === undefined) {

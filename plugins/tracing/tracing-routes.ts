@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { kernelErrors } from '../../kernel/errors.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../kernel/plugin-api.ts';
-import type { MonitorService } from '../monitor/api.ts';
+import { interfaceNotFound, type MonitorService } from '../monitor/api.ts';
+import { windowInvalid } from '../../kernel/lib/time/time-window.ts';
 import { SequenceSyntaxError, formatSequence, parseSequence } from './sequence-syntax.ts';
 import { describeUnknownStep, unknownInterfaceSteps } from './sequence-interfaces.ts';
 import { tracingErrors } from './tracing-errors.ts';
@@ -60,7 +61,7 @@ async function requireKnownInterfaces(monitor: MonitorService, location: 'body' 
 }
 
 async function requireInterface(monitor: MonitorService, field: string, id: string): Promise<void> {
-  if (!(await monitor.interfaceExists(id))) throw kernelErrors.create('NOT_FOUND', { what: `Interface "${id}" (${field})` }, { field });
+  if (!(await monitor.interfaceExists(id))) throw interfaceNotFound(id, field);
 }
 
 /** What the tracing routes work with. */
@@ -138,6 +139,7 @@ export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRoute
     tags: TAGS,
     query: gapsQuery,
     examples: TRACING_EXAMPLES.gaps,
+    errors: ['INTERFACE_NOT_FOUND'],
     response: gapsSchema,
     async handler({ query }) {
       const sequence = query.sequence === undefined ? undefined : requireSequence('sequence', query.sequence);
@@ -164,6 +166,7 @@ export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRoute
     tags: TAGS,
     query: latencyQuery,
     examples: TRACING_EXAMPLES.latency,
+    errors: ['INTERFACE_NOT_FOUND', 'WINDOW_INVALID'],
     response: latencySchema,
     async handler({ query }) {
       await requireInterface(monitor, 'from_interface', query.from_interface);
@@ -173,13 +176,10 @@ export function registerTracingRoutes(routes: RouteRegistrar, deps: TracingRoute
       // Nothing is received after now: a later until is now (an open-ended window, like no until at all).
       const until = query.until !== undefined && query.until.getTime() < nowMs ? query.until : undefined;
       if (until !== undefined && until.getTime() <= since.getTime()) {
-        throw kernelErrors.create('VALIDATION_FAILED', { summary: 'query.until: must be after since' }, [
-          { location: 'query', path: 'until', message: 'must be after since' },
-        ]);
+        throw windowInvalid(`until (${until.toISOString()}) is not after since (${since.toISOString()}); give a window that starts before it ends`, 'until');
       }
       if (until === undefined && since.getTime() > nowMs) {
-        const message = `must not lie in the future (now is ${new Date(nowMs).toISOString()})`;
-        throw kernelErrors.create('VALIDATION_FAILED', { summary: `query.since: ${message}` }, [{ location: 'query', path: 'since', message }]);
+        throw windowInvalid(`since must not lie in the future (now is ${new Date(nowMs).toISOString()})`, 'since');
       }
       return service.latency({
         fromInterface: query.from_interface,

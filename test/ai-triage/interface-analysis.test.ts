@@ -149,7 +149,7 @@ describe.each(storages())('patterns, summary and upgrade check of monitored inte
     for (const path of ['/api/monitor/patterns', '/api/monitor/summary', '/api/monitor/upgrade-check']) {
       const unknown = await bridge(path, { interfaceId: 'no-such-interface' });
       expect(unknown.status, path).toBe(404);
-      expect(unknown.json.error.code).toBe('TRIAGE_INTERFACE_NOT_FOUND');
+      expect(unknown.json.error.code).toBe('INTERFACE_NOT_FOUND');
       for (const body of [{}, { interfaceId: 42 }, { interfaceId: upgradedId, sinceHours: 0 }, { interfaceId: upgradedId, sinceHours: 'x' }]) {
         const bad = await bridge(path, body);
         expect(bad.status, `${path} ${JSON.stringify(body)}`).toBe(400);

@@ -9,7 +9,7 @@ import { AggregateStore, CursorMovedError } from '../../plugins/ai-triage/aggreg
 import { AggregateBatch, type FollowedMessage } from '../../plugins/ai-triage/aggregate/aggregate-batch.ts';
 import { TriageFollower } from '../../plugins/ai-triage/aggregate/triage-follower.ts';
 import { triageMigrations } from '../../plugins/ai-triage/triage-tables.ts';
-import { bucketSpans } from '../../plugins/ai-triage/aggregate/time-buckets.ts';
+import { windowSpans } from '../../kernel/lib/time/time-steps.ts';
 import { hl7TextFeatures } from '../../plugins/ai-triage/interfaces/upgrade-signals.ts';
 import { storages } from '../monitor/monitor-harness.ts';
 import { openFreshStorage, type FreshStorage } from '../helpers/fresh-storage.ts';
@@ -73,7 +73,7 @@ describe.each(storages())('triage follower (%s)', (storage) => {
 
   async function counts(aggregate: AggregateStore) {
     const entries = await aggregate.upgradeEntries('feed', new Date(START - 3_600_000).toISOString(), new Date(START + 86_400_000).toISOString(), new Date(START).toISOString());
-    const clusters = await aggregate.failureClusters('feed', bucketSpans(START - 3_600_000, START + 86_400_000));
+    const clusters = await aggregate.failureClusters('feed', windowSpans(START - 3_600_000, START + 86_400_000, 'hour'));
     return { messages: entries.reduce((sum, entry) => sum + entry.count, 0), failures: clusters.parts().reduce((sum, part) => sum + part.count, 0) };
   }
 
@@ -92,7 +92,7 @@ describe.each(storages())('triage follower (%s)', (storage) => {
     // A restart: a new follower resumes after the stored cursor.
     await new TriageFollower(fakeMonitor(messages), aggregate, background, features).catchUp();
     expect(await counts(aggregate)).toEqual({ messages: 50, failures: 30 });
-    const clusters = await aggregate.failureClusters('feed', bucketSpans(START - 3_600_000, START + 86_400_000));
+    const clusters = await aggregate.failureClusters('feed', windowSpans(START - 3_600_000, START + 86_400_000, 'hour'));
     expect(clusters.ranked(new Map(), 5)[0]).toMatchObject({ key: 'v1:REQUIRED_FIELD_MISSING|PV1.2|ADT^A08|REGSYS', count: 30, exampleControlIds: ['CTRL49', 'CTRL48', 'CTRL47'] });
   });
 

@@ -15,7 +15,7 @@ import type { MailSender, ReportMail } from '../../plugins/analytics/report-mail
 import type { ReportSchedule, ReportScheduleStore } from '../../plugins/analytics/report-schedules.ts';
 import { seriesRows } from '../../plugins/analytics/series-csv.ts';
 import { alertMatches, messageFilterOf, QUERY_FILTER_KEYS, queryFiltersSchema } from '../../plugins/analytics/query-filters.ts';
-import { bucketCount, checkPoints, resolveWindow } from '../../plugins/analytics/time-window.ts';
+import { analyticsWindow, checkPoints, windowBuckets } from '../../plugins/analytics/time-window.ts';
 import { Scheduler } from '../../kernel/background/scheduler.ts';
 import { InMemoryMonitor } from '../kit/in-memory-monitor.ts';
 import { sampleReport } from '../kit/monitor-report.ts';
@@ -26,18 +26,18 @@ const templatesDir = resolve(import.meta.dirname, '../../plugins/analytics/dashb
 describe('windows and buckets', () => {
   it('defaults to the 24 hours before now and refuses a window that does not start before it ends', () => {
     const now = Date.parse('2026-06-10T12:00:00Z');
-    const window = resolveWindow(now, undefined, undefined);
+    const window = analyticsWindow(now, undefined, undefined);
     expect(window.since.toISOString()).toBe('2026-06-09T12:00:00.000Z');
     expect(window.until.toISOString()).toBe('2026-06-10T12:00:00.000Z');
     const same = new Date(now);
-    expect(() => resolveWindow(now, same, same)).toThrow(/since .* is not before until/);
+    expect(() => analyticsWindow(now, same, same)).toThrow(expect.objectContaining({ code: 'WINDOW_INVALID', message: expect.stringMatching(/since .* is not before until/) }));
   });
 
   it('counts the buckets holding the window, partial ones at both ends included', () => {
     const window = { since: new Date('2026-06-10T10:30:00Z'), until: new Date('2026-06-10T12:10:00Z') };
-    expect(bucketCount(window, 'hour')).toBe(3);
-    expect(bucketCount({ since: new Date('2026-06-10T10:00:00Z'), until: new Date('2026-06-10T12:00:00Z') }, 'hour')).toBe(2);
-    expect(bucketCount(window, 'day')).toBe(1);
+    expect(windowBuckets(window, 'hour')).toBe(3);
+    expect(windowBuckets({ since: new Date('2026-06-10T10:00:00Z'), until: new Date('2026-06-10T12:00:00Z') }, 'hour')).toBe(2);
+    expect(windowBuckets(window, 'day')).toBe(1);
   });
 
   it('answers 10,000 buckets and refuses 10,001, naming the granularity', () => {

@@ -45,20 +45,24 @@ describe('error statuses in the OpenAPI documents', () => {
       expect(create.responses['400'].description).toContain(`\`${code}\``);
     }
     const update = await operation('monitor', '/api/monitor/interfaces/{id}', 'put');
-    expect(update.responses['404'].description).toContain('`NOT_FOUND`');
+    expect(update.responses['404'].description).toContain('`INTERFACE_NOT_FOUND`');
     expect(update.responses['409'].description).toContain('`INTERFACE_FOLDER_TAKEN`');
     for (const [path, method] of [
       ['/api/monitor/interfaces/{id}', 'get'],
       ['/api/monitor/interfaces/{id}', 'delete'],
       ['/api/monitor/interfaces/{id}/metrics', 'get'],
       ['/api/monitor/alerts', 'get'],
+    ] as const) {
+      expect((await operation('monitor', path, method)).responses['404'].description, `${method} ${path}`).toContain('`INTERFACE_NOT_FOUND`');
+    }
+    for (const [path, method] of [
       ['/api/monitor/alerts/{id}/acknowledge', 'post'],
       ['/api/monitor/sso/providers/{providerType}', 'delete'],
     ] as const) {
       expect((await operation('monitor', path, method)).responses['404'].description, `${method} ${path}`).toContain('`NOT_FOUND`');
     }
     for (const path of ['/api/monitor/audit', '/api/monitor/audit/export']) {
-      expect((await operation('monitor', path, 'get')).responses['400'].description, path).toContain('`AUDIT_WINDOW_INVALID`');
+      expect((await operation('monitor', path, 'get')).responses['400'].description, path).toContain('`WINDOW_INVALID`');
     }
     const configure = await operation('monitor', '/api/monitor/sso/configure', 'post');
     expect(configure.responses['400'].description).toContain('`SSO_ISSUER_INSECURE`');

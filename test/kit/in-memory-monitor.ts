@@ -23,7 +23,7 @@ const SEVERITY_RANK: Record<AlertSeverity, number> = { info: 0, warning: 1, crit
 /** A contract error as the monitor throws it: the code a caller tells apart. */
 export class InMemoryMonitorError extends Error {
   constructor(
-    readonly code: 'NOT_FOUND',
+    readonly code: 'INTERFACE_NOT_FOUND',
     message: string,
   ) {
     super(message);
@@ -89,7 +89,7 @@ export class InMemoryMonitor implements InMemoryMonitorContract {
 
   async raiseAlert(input: RaiseAlertInput): Promise<Alert> {
     const monitored = input.interfaceId === null ? undefined : this.interfaces.get(input.interfaceId);
-    if (input.interfaceId !== null && !monitored) throw new InMemoryMonitorError('NOT_FOUND', `Interface ${input.interfaceId} was not found.`);
+    if (input.interfaceId !== null && !monitored) throw new InMemoryMonitorError('INTERFACE_NOT_FOUND', `No monitored interface has the id "${input.interfaceId}".`);
     const at = this.now().toISOString();
     const open = input.rule === undefined ? undefined : this.openEpisode(input.interfaceId, input.rule);
     if (open) {

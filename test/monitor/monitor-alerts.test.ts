@@ -192,7 +192,8 @@ describe('alert episodes', () => {
     expect((await h.get(`/api/monitor/alerts?severity=info&sinceHours=48&interfaceId=${f.id}`)).json.data).toEqual([]);
     const unknown = await h.get('/api/monitor/alerts?interfaceId=unknown');
     expect(unknown.status).toBe(404);
-    expect(unknown.json.error.message).toContain('Interface unknown');
+    expect(unknown.json.error.code).toBe('INTERFACE_NOT_FOUND');
+    expect(unknown.json.error.message).toContain('"unknown"');
     for (const [query, field] of [['severity=loud', 'severity'], ['sinceHours=0', 'sinceHours'], ['sinceHours=8761', 'sinceHours'], ['sinceHours=abc', 'sinceHours'], ['bogus=1', '(root)']]) {
       const response = await h.get(`/api/monitor/alerts?${query}`);
       expect(response.status, query).toBe(400);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveService } from '../../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../../plugins/monitor/api.ts';
-import { windowSpans } from '../../plugins/monitor/rollups/rollup-reader.ts';
+import { windowSpans } from '../../kernel/lib/time/time-steps.ts';
 import { pruneRollups } from '../../plugins/monitor/ingest/rollup-writer.ts';
 import { recordMessages, type RecordedMessage } from '../kit/monitor-history.ts';
 import type { Kysely } from 'kysely';
@@ -37,7 +37,7 @@ describe('window spans', () => {
         expect(spans.length).toBeGreaterThan(0);
         expect(Date.parse(spans[0].from)).toBe(since);
         expect(Date.parse(spans[spans.length - 1].to)).toBe(until);
-        const width = { minute: 60_000, hour: HOUR, day: 24 * HOUR };
+        const width: Record<string, number> = { minute: 60_000, hour: HOUR, day: 24 * HOUR };
         for (const [i, span] of spans.entries()) {
           if (i > 0) expect(span.from).toBe(spans[i - 1].to);
           expect(Date.parse(span.from) % width[span.step]).toBe(0);
@@ -58,6 +58,7 @@ describe.each(storages())('monitor roll-ups on %s', (storage) => {
   /** Three days of history starting 2026-03-01T00:00Z, built once (reads only below). */
   const day0 = Date.parse('2026-03-01T00:00:00Z');
   const at = (hours: number, minutes = 0) => new Date(day0 + hours * HOUR + minutes * 60_000).toISOString();
+  const d = (hours: number, minutes = 0) => new Date(at(hours, minutes));
 
   beforeAll(async () => {
     h = await startMonitorHarness({ storage });
@@ -96,25 +97,25 @@ describe.each(storages())('monitor roll-ups on %s', (storage) => {
   });
 
   it('answers a series by hour with every UTC-aligned bucket present, zeros and nulls included', async () => {
-    const points = await service.series({ interfaceIds: [a], since: at(0, 30), until: at(4), step: 'hour', metric: 'errorRate' });
+    const points = await service.series({ interfaceIds: [a], since: d(0, 30), until: d(4), step: 'hour', metric: 'errorRate' });
     expect(points.map((p) => p.start)).toEqual([at(0), at(1), at(2), at(3)]);
     expect(points.map((p) => p.messages)).toEqual([0, 10, 0, 0]);
     expect(points.map((p) => p.value)).toEqual([null, 0.2, null, null]);
-    const total = await service.series({ since: at(0), until: at(3 * 24), step: 'day', metric: 'messagesTotal' });
+    const total = await service.series({ since: d(0), until: d(3 * 24), step: 'day', metric: 'messagesTotal' });
     expect(total.map((p) => p.value)).toEqual([11, 5, 40]);
   });
 
   it('computes ratios from summed parts, never as an average of bucket ratios', async () => {
-    const both = await service.series({ since: at(0), until: at(3 * 24), step: 'day', metric: 'errorRate', interfaceIds: [a, b] });
+    const both = await service.series({ since: d(0), until: d(3 * 24), step: 'day', metric: 'errorRate', interfaceIds: [a, b] });
     // day 0: a 2 of 10 failed, b 1 of 1: (2 + 1) / 11, not (0.2 + 1) / 2
     expect(both[0].value).toBeCloseTo(3 / 11, 10);
-    const totals = await service.totals({ since: at(0), until: at(3 * 24) }, [a, b]);
+    const totals = await service.totals({ since: d(0), until: d(3 * 24) }, [a, b]);
     expect(totals).toMatchObject({ messages: 56, failed: 43, successful: 13 });
     expect(totals.errorRate).toBeCloseTo(43 / 56, 10);
   });
 
   it('counts stale and clock-skew latencies apart and keeps them out of the average and p99', async () => {
-    const totals = await service.totals({ since: at(24), until: at(48) }, [a]);
+    const totals = await service.totals({ since: d(24), until: d(48) }, [a]);
     expect(totals).toMatchObject({ messages: 5, staleLatency: 1, clockSkew: 1, latencyCount: 3, averageLatencyMs: 50 });
     expect(totals.p99LatencyMs).toBeGreaterThanOrEqual(50);
     expect(totals.p99LatencyMs).toBeLessThanOrEqual(53);
@@ -122,18 +123,18 @@ describe.each(storages())('monitor roll-ups on %s', (storage) => {
 
   it('reads the p99 latency from the histograms (never below the exact value, at most 5 % above)', async () => {
     // hour 1 of a: ten latencies of 100..1000 ms, so the exact p99 is 1000
-    const p99 = (await service.totals({ since: at(0), until: at(2) }, [a])).p99LatencyMs;
+    const p99 = (await service.totals({ since: d(0), until: d(2) }, [a])).p99LatencyMs;
     expect(p99).toBeGreaterThanOrEqual(1000);
     expect(p99).toBeLessThanOrEqual(1050);
-    expect((await service.totals({ since: at(0), until: at(72) }, [b])).p99LatencyMs).toBeNull();
+    expect((await service.totals({ since: d(0), until: d(72) }, [b])).p99LatencyMs).toBeNull();
   });
 
   it('answers the same totals whatever the window is cut into (minutes, hours, days)', async () => {
-    const whole = await service.totals({ since: at(0, 5), until: at(60, 7) });
+    const whole = await service.totals({ since: d(0, 5), until: d(60, 7) });
     const parts = await Promise.all([
-      service.totals({ since: at(0, 5), until: at(1, 5) }),
-      service.totals({ since: at(1, 5), until: at(29) }),
-      service.totals({ since: at(29), until: at(60, 7) }),
+      service.totals({ since: d(0, 5), until: d(1, 5) }),
+      service.totals({ since: d(1, 5), until: d(29) }),
+      service.totals({ since: d(29), until: d(60, 7) }),
     ]);
     expect(parts.reduce((sum, p) => sum + p.messages, 0)).toBe(whole.messages);
     expect(parts.reduce((sum, p) => sum + p.failed, 0)).toBe(whole.failed);
@@ -141,7 +142,7 @@ describe.each(storages())('monitor roll-ups on %s', (storage) => {
   });
 
   it('ranks the top values of each dimension with their share', async () => {
-    const window = { since: at(0), until: at(72) };
+    const window = { since: d(0), until: d(72) };
     const types = await service.topN({ by: 'messageType', metric: 'messagesTotal', ...window });
     expect(types.map((r) => [r.key, r.value])).toEqual([
       ['ADT^A01', 46],
@@ -164,16 +165,17 @@ describe.each(storages())('monitor roll-ups on %s', (storage) => {
   });
 
   it('refuses a series of more than 10,000 points, an unknown metric and a bad instant, naming the problem', async () => {
-    await expect(service.series({ since: at(0), until: at(24 * 8), step: 'minute', metric: 'messagesTotal' })).rejects.toMatchObject({
-      code: 'ROLLUP_QUERY_INVALID',
-      message: expect.stringMatching(/holds 11520 minutes, more than 10000; give a shorter window\.$/),
+    await expect(service.series({ since: d(0), until: d(24 * 8), step: 'minute', metric: 'messagesTotal' })).rejects.toMatchObject({
+      code: 'WINDOW_INVALID',
+      message: expect.stringMatching(/holds 11520 minutes, more than 10000; give a shorter window$/),
     });
-    await expect(service.series({ since: at(0), until: at(1), step: 'hour', metric: 'nope' as never })).rejects.toMatchObject({
+    await expect(service.series({ since: d(0), until: d(1), step: 'hour', metric: 'nope' as never })).rejects.toMatchObject({
       code: 'ROLLUP_QUERY_INVALID',
       message: expect.stringMatching(/metric must be one of/),
     });
-    await expect(service.totals({ since: 'yesterday' })).rejects.toMatchObject({ message: expect.stringMatching(/since "yesterday"/) });
-    await expect(service.topN({ by: 'interface', metric: 'messagesTotal', since: at(0), n: 0 })).rejects.toMatchObject({
+    await expect(service.totals({ since: new Date('yesterday') })).rejects.toMatchObject({ code: 'WINDOW_INVALID', message: expect.stringMatching(/since must be a valid instant/) });
+    await expect(service.totals({ since: d(2), until: d(1) })).rejects.toMatchObject({ code: 'WINDOW_INVALID', message: expect.stringMatching(/until .* lies before since/) });
+    await expect(service.topN({ by: 'interface', metric: 'messagesTotal', since: d(0), n: 0 })).rejects.toMatchObject({
       message: expect.stringMatching(/n must be an integer from 1 to 100/),
     });
   });

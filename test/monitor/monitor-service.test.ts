@@ -80,7 +80,7 @@ describe.each(storages())('monitor service on %s', (storage) => {
     ]);
     // imported minutes carry no latency histogram: nothing is counted within a bound
     expect(await service.latencyWithin(interfaceId, 1000, { since: new Date(base), until: new Date(base + 4 * 60_000) })).toEqual([]);
-    expect(await service.dailyMessageCounts({ since: '2026-03-01T00:00:00Z', until: '2026-03-03T00:00:00Z' }, interfaceId)).toEqual([
+    expect(await service.dailyMessageCounts({ since: new Date('2026-03-01T00:00:00Z'), until: new Date('2026-03-03T00:00:00Z') }, interfaceId)).toEqual([
       { day: '2026-03-01', messages: 21, failed: 1 },
       { day: '2026-03-02', messages: 32, failed: 5 },
     ]);

@@ -210,9 +210,9 @@ describe.each(storages())('tracing on %s', (storage) => {
     ['/api/monitor/gaps?sequence=ADT^A01>>ORU', 400, 'SEQUENCE_SYNTAX', 'sequence'],
     ['/api/monitor/gaps?since=2026-13-01', 400, 'VALIDATION_FAILED', 'since'],
     ['/api/monitor/gaps?limit=x', 400, 'VALIDATION_FAILED', 'limit'],
-    ['/api/monitor/gaps?interface_id=nope', 404, 'NOT_FOUND', 'interface_id'],
+    ['/api/monitor/gaps?interface_id=nope', 404, 'INTERFACE_NOT_FOUND', 'interface_id'],
     ['/api/monitor/latency?from_interface=a', 400, 'VALIDATION_FAILED', 'to_interface'],
-    ['/api/monitor/latency?from_interface=nope&to_interface=nope', 404, 'NOT_FOUND', 'from_interface'],
+    ['/api/monitor/latency?from_interface=nope&to_interface=nope', 404, 'INTERFACE_NOT_FOUND', 'from_interface'],
     ['/api/monitor/latency?from_interface=a&to_interface=b&message_type=A|B', 400, 'VALIDATION_FAILED', 'message_type'],
     ['/api/monitor/latency?from_interface=a&to_interface=b&match_window_ms=-1', 400, 'VALIDATION_FAILED', 'match_window_ms'],
   ])('GET %s answers %i %s naming %s', async (path, status, code, field) => {

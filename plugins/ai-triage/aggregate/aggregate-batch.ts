@@ -6,7 +6,12 @@
 import { createHash } from 'node:crypto';
 import type { MessageFacts } from '../../monitor/api.ts';
 import { PatternCounter, type FailureFacts } from '../interfaces/failure-patterns.ts';
-import { bucketStart, type BucketStep } from './time-buckets.ts';
+import { bucketStart, type TimeStep } from '../../../kernel/lib/time/time-steps.ts';
+
+/** The start (ISO 8601 UTC) of the bucket of `step` holding the instant `ms`. */
+function bucketIso(ms: number, step: TimeStep): string {
+  return new Date(bucketStart(ms, step)).toISOString();
+}
 import { upgradeFeatures, type UpgradeFacts } from '../interfaces/upgrade-detector.ts';
 
 /** The facts the follower reads of every stored message: what the clustering and the upgrade detector need. */
@@ -32,7 +37,7 @@ export type FollowedMessage = Pick<MessageFacts, (typeof FOLLOWED_FIELDS)[number
 /** Failure clusters of one bucket of one interface. */
 export interface FailureBucket {
   interfaceId: string;
-  step: BucketStep;
+  step: Exclude<TimeStep, 'day'>;
   start: string;
   counter: PatternCounter;
 }
@@ -63,7 +68,7 @@ export class AggregateBatch {
     const received = Date.parse(message.receivedAt);
     if (!message.isValid && message.errors.length > 0) {
       for (const step of ['minute', 'hour'] as const) {
-        const start = bucketStart(received, step);
+        const start = bucketIso(received, step);
         const key = `${message.interfaceId}\0${step}\0${start}`;
         let bucket = this.failures.get(key);
         if (!bucket) {
@@ -91,8 +96,8 @@ export class AggregateBatch {
     }
     const signatureKey = `${message.interfaceId}\0${signature}`;
     if (!this.signatures.has(signatureKey)) this.signatures.set(signatureKey, { interfaceId: message.interfaceId, signature, features });
-    const atMinute = bucketStart(at, 'minute');
-    const receivedMinute = bucketStart(received, 'minute');
+    const atMinute = bucketIso(at, 'minute');
+    const receivedMinute = bucketIso(received, 'minute');
     const bucketKey = `${signatureKey}\0${atMinute}\0${receivedMinute}`;
     const bucket = this.signatureBuckets.get(bucketKey);
     if (bucket) {

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { AggregateBatch } from './aggregate-batch.ts';
 import { PatternCounter, type ClusterPart } from '../interfaces/failure-patterns.ts';
-import type { BucketSpan } from './time-buckets.ts';
+import type { WindowSpan } from '../../../kernel/lib/time/time-steps.ts';
 import type { FailureBucketRow, TriageDatabase } from '../triage-tables.ts';
 import type { UpgradeEntry } from '../interfaces/upgrade-detector.ts';
 
@@ -147,7 +147,7 @@ export class AggregateStore {
   }
 
   /** The failure clusters of an interface over the buckets of some spans, merged. */
-  async failureClusters(interfaceId: string, spans: readonly BucketSpan[]): Promise<PatternCounter> {
+  async failureClusters(interfaceId: string, spans: readonly WindowSpan[]): Promise<PatternCounter> {
     const counter = new PatternCounter();
     if (spans.length === 0) return counter;
     const rows = await this.db

@@ -11,8 +11,9 @@ import { detectUpgradeIn, type UpgradeVerdict } from './upgrade-detector.ts';
 import type { KnowledgeBase } from '../triage/knowledge-base.ts';
 import type { AggregateStore } from '../aggregate/aggregate-store.ts';
 import type { TriageFollower } from '../aggregate/triage-follower.ts';
-import { bucketSpans, HOUR_MS } from '../aggregate/time-buckets.ts';
-import { triageErrors } from '../errors.ts';
+import { STEP_MS, windowSpans } from '../../../kernel/lib/time/time-steps.ts';
+import { windowOfHours, type TimeWindow } from '../../../kernel/lib/time/time-window.ts';
+import { interfaceNotFound } from '../../monitor/api.ts';
 
 /** Most clusters an answer lists. */
 const MAX_PATTERNS = 50;
@@ -88,6 +89,10 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+function isoWindow(window: TimeWindow): IsoWindow {
+  return { since: window.since.toISOString(), until: window.until.toISOString() };
+}
+
 /** The analysis service over the monitor's contract. */
 export class InterfaceAnalysis {
   constructor(
@@ -100,7 +105,7 @@ export class InterfaceAnalysis {
 
   private async interfaceOf(interfaceId: string): Promise<MonitoredInterface> {
     const found = await this.monitor().getInterface(interfaceId);
-    if (!found) throw triageErrors.create('TRIAGE_INTERFACE_NOT_FOUND', { interfaceId });
+    if (!found) throw interfaceNotFound(interfaceId, 'interfaceId', 'body');
     return found;
   }
 
@@ -108,13 +113,13 @@ export class InterfaceAnalysis {
   async patterns(interfaceId: string, sinceHours: number): Promise<PatternsResult> {
     const monitored = await this.interfaceOf(interfaceId);
     const now = this.nowMs();
-    const window = { since: iso(now - sinceHours * HOUR_MS), until: iso(now) };
-    const previousWindow = { since: iso(now - 2 * sinceHours * HOUR_MS), until: window.since };
+    const window = windowOfHours(sinceHours, now);
+    const previousWindow = windowOfHours(sinceHours, window.since.getTime());
     const store = this.monitor();
     await this.follower.catchUp();
     const [current, previous, totals, previousTotals] = await Promise.all([
-      this.aggregate.failureClusters(interfaceId, bucketSpans(Date.parse(window.since), now)),
-      this.aggregate.failureClusters(interfaceId, bucketSpans(Date.parse(previousWindow.since), Date.parse(window.since))),
+      this.aggregate.failureClusters(interfaceId, windowSpans(window.since.getTime(), now, 'hour')),
+      this.aggregate.failureClusters(interfaceId, windowSpans(previousWindow.since.getTime(), window.since.getTime(), 'hour')),
       store.totals(window, [interfaceId]),
       store.totals(previousWindow, [interfaceId]),
     ]);
@@ -124,8 +129,8 @@ export class InterfaceAnalysis {
     return {
       interfaceId,
       interfaceName: monitored.name,
-      window,
-      previousWindow,
+      window: isoWindow(window),
+      previousWindow: isoWindow(previousWindow),
       clusterKeyVersion: CLUSTER_KEY_VERSION,
       failedMessages: current.failedMessages,
       previousFailedMessages: previous.failedMessages,
@@ -168,9 +173,9 @@ export class InterfaceAnalysis {
   /** The same check for one interface (the alert rule's entry). */
   async upgradeOf(monitored: MonitoredInterface, sinceHours: number): Promise<UpgradeCheckResult> {
     const now = this.nowMs();
-    const windowStart = now - sinceHours * HOUR_MS;
+    const windowStart = now - sinceHours * STEP_MS.hour;
     // The baseline reaches back as far as the window is long, and at least a week, so a weekly feed has one.
-    const baselineStart = windowStart - Math.max(sinceHours, 24 * 7) * HOUR_MS;
+    const baselineStart = windowStart - Math.max(sinceHours, 24 * 7) * STEP_MS.hour;
     await this.follower.catchUp();
     const entries = await this.aggregate.upgradeEntries(monitored.id, iso(baselineStart), iso(now), iso(windowStart));
     const verdict = detectUpgradeIn(entries);
@@ -190,8 +195,8 @@ export class InterfaceAnalysis {
     const monitored = await this.interfaceOf(interfaceId);
     const store = this.monitor();
     const now = this.nowMs();
-    const window = { since: iso(now - sinceHours * HOUR_MS), until: iso(now) };
-    const previousWindow = { since: iso(now - 2 * sinceHours * HOUR_MS), until: window.since };
+    const window = windowOfHours(sinceHours, now);
+    const previousWindow = windowOfHours(sinceHours, window.since.getTime());
     const [totals, previous, series, alerts, patterns] = await Promise.all([
       store.totals(window, [interfaceId]),
       store.totals(previousWindow, [interfaceId]),
@@ -224,7 +229,7 @@ export class InterfaceAnalysis {
     return {
       interfaceId,
       interfaceName: monitored.name,
-      window,
+      window: isoWindow(window),
       summary: sentences.join(' '),
       facts: {
         messages: totals.messages,

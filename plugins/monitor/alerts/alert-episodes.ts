@@ -15,8 +15,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { EventBus } from '../../../kernel/events.ts';
-import type { Alert, AlertSeverity } from '../api.ts';
+import { decodeCursor, pageOf, type Page } from '../../../kernel/http/paging.ts';
+import type { Alert, AlertFilter, AlertSeverity } from '../api.ts';
 import type { AlertRow, MonitorDatabase } from '../monitor-tables.ts';
+
+/** Alerts read per page when every alert of a filter is listed. */
+const LIST_PAGE = 1_000;
 
 /** What raising needs. */
 export interface AlertDraft {
@@ -185,12 +189,31 @@ export class AlertEpisodes {
     return alert;
   }
 
-  /** Alerts triggered since an instant, newest first, optionally of one severity or interface (at most `limit`). */
-  async list(filter: { since: string; severity?: AlertSeverity; interfaceId?: string; limit?: number }): Promise<Alert[]> {
-    let query = this.db.selectFrom('monitor_alerts').selectAll().where('triggered_at', '>=', filter.since);
+  /**
+   * One keyset page of the alerts triggered since an instant, newest first (ties by id), optionally of one severity
+   * or interface: at most `limit`, and `next` when more follow.
+   */
+  async page(filter: AlertFilter, request: { limit: number; cursor?: string | undefined }): Promise<Page<Alert>> {
+    let query = this.db.selectFrom('monitor_alerts').selectAll().where('triggered_at', '>=', filter.since.toISOString());
     if (filter.severity) query = query.where('severity', '=', filter.severity);
     if (filter.interfaceId) query = query.where('interface_id', '=', filter.interfaceId);
-    const rows = await query.orderBy('triggered_at', 'desc').orderBy('id').limit(filter.limit ?? 10_000).execute();
-    return rows.map(toAlert);
+    if (request.cursor !== undefined) {
+      const [at, id] = decodeCursor(request.cursor, ['string', 'string']) as [string, string];
+      query = query.where((eb) => eb.or([eb('triggered_at', '<', at), eb.and([eb('triggered_at', '=', at), eb('id', '>', id)])]));
+    }
+    const rows = await query.orderBy('triggered_at', 'desc').orderBy('id').limit(request.limit + 1).execute();
+    return pageOf(rows.map(toAlert), request.limit, (alert) => [alert.triggeredAt, alert.id]);
+  }
+
+  /** Every alert of {@link page}'s filter, newest first, read a page at a time. */
+  async list(filter: AlertFilter): Promise<Alert[]> {
+    const all: Alert[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.page(filter, { limit: LIST_PAGE, cursor });
+      all.push(...page.items);
+      cursor = page.next ?? undefined;
+    } while (cursor !== undefined);
+    return all;
   }
 }

@@ -4,7 +4,9 @@ import { kernelErrors } from '../../../kernel/errors.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../../kernel/plugin-api.ts';
 import type { AlertEpisodes } from './alert-episodes.ts';
-import { alertSchema } from '../api.ts';
+import { pagedAnswer } from '../../../kernel/http/paging.ts';
+import { windowOfHours } from '../../../kernel/lib/time/time-window.ts';
+import { alertSchema, interfaceNotFound } from '../api.ts';
 import { alertsQuery, idParams } from '../monitor-schemas.ts';
 import { MONITOR_EXAMPLES } from '../monitor-examples.ts';
 
@@ -25,22 +27,26 @@ export function registerAlertRoutes(routes: RouteRegistrar, deps: AlertRouteDeps
     method: 'GET',
     url: '/api/monitor/alerts',
     examples: MONITOR_EXAMPLES.listAlerts,
-    summary: 'Alerts triggered in the last sinceHours hours (default 24), newest first, optionally of one severity or interface (404 for an unknown one)',
+    summary: 'Alerts triggered in the last sinceHours hours (default 24), newest first, optionally of one severity or interface (404 for an unknown one), a keyset page at a time',
+    description:
+      'At most limit alerts (1..1,000, default 100); the envelope\'s page.next is the cursor of the following page and page.truncated says the limit cut the list.',
     tags: ['monitor'],
     tier: 'professional',
     query: alertsQuery,
-    errors: ['NOT_FOUND'],
+    errors: ['INTERFACE_NOT_FOUND', 'CURSOR_INVALID'],
+    paged: true,
     response: z.array(alertSchema),
     async handler({ query }) {
       // an interface nobody has would answer an empty list, which reads as "no alerts" rather than "wrong id"
       if (query.interfaceId !== undefined && !(await interfaceExists(query.interfaceId))) {
-        throw kernelErrors.create('NOT_FOUND', { what: `Interface ${query.interfaceId}` });
+        throw interfaceNotFound(query.interfaceId);
       }
-      return alerts.list({
-        since: new Date(clock.nowMs() - query.sinceHours * 3_600_000).toISOString(),
-        severity: query.severity,
-        interfaceId: query.interfaceId,
-      });
+      const window = windowOfHours(query.sinceHours, clock.nowMs());
+      const page = await alerts.page(
+        { since: window.since, ...(query.severity ? { severity: query.severity } : {}), ...(query.interfaceId ? { interfaceId: query.interfaceId } : {}) },
+        { limit: query.limit, cursor: query.cursor },
+      );
+      return pagedAnswer(page.items, page);
     },
   });
 

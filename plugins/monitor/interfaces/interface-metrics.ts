@@ -28,9 +28,9 @@ export async function interfaceMetrics(
   interfaceId: string,
   options: { startMs: number; untilMs: number; nowMs: number; watchingSinceMs: number | null },
 ): Promise<InterfaceMetrics> {
-  const since = new Date(options.startMs).toISOString();
+  const since = new Date(options.startMs);
   const endMs = options.untilMs;
-  const until = new Date(endMs).toISOString();
+  const until = new Date(endMs);
   const totals = await rollups.totals({ since, until }, [interfaceId]);
   const hours = await rollups.series({ interfaceIds: [interfaceId], since, until, step: 'hour', metric: 'messagesTotal' });
   const hourlyBreakdown: HourBucket[] = hours.map((p) => ({
@@ -43,7 +43,7 @@ export async function interfaceMetrics(
   return {
     interfaceId,
     sinceHours: hours.length,
-    windowStart: since,
+    windowStart: since.toISOString(),
     windowEnd: new Date(Math.min(endMs, Math.max(options.nowMs, options.startMs))).toISOString(),
     messagesTotal: totals.messages,
     messagesSuccessful: totals.successful,

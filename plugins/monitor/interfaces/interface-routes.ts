@@ -3,10 +3,10 @@
  * interface checks the folder, the pattern, the profile and the name first; the watcher follows every change.
  */
 import { z } from 'zod';
-import { kernelErrors } from '../../../kernel/errors.ts';
+import { pagedAnswer, pageQueryShape } from '../../../kernel/http/paging.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../../kernel/plugin-api.ts';
-import type { MonitoredInterface } from '../api.ts';
+import { interfaceNotFound, type MonitoredInterface } from '../api.ts';
 import type { Placement, PlacementFacts } from '../team/interface-ownership.ts';
 import { monitorErrors } from '../errors.ts';
 import { overlappingInterface, type WatchedPlace } from './folder-overlap.ts';
@@ -47,7 +47,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
 
   async function requireInterface(id: string): Promise<MonitoredInterface> {
     const found = await interfaces.get(id);
-    if (!found) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${id}` });
+    if (!found) throw interfaceNotFound(id, 'id', 'params');
     return found;
   }
 
@@ -74,11 +74,19 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     method: 'GET',
     url: '/api/monitor/interfaces',
     examples: MONITOR_EXAMPLES.listInterfaces,
-    summary: 'List monitored interfaces',
+    summary: 'List monitored interfaces by name, a keyset page at a time',
+    description:
+      'At most limit interfaces (1..1,000, default 100); the envelope\'s page.next is the cursor of the following page and page.truncated says the limit cut the list.',
     tags: ['monitor'],
     tier: 'professional',
+    query: z.object(pageQueryShape()).strict(),
+    errors: ['CURSOR_INVALID'],
+    paged: true,
     response: z.array(interfaceSchema),
-    handler: async () => (await interfaces.list()).map(answer),
+    async handler({ query }) {
+      const page = await interfaces.page({ limit: query.limit, cursor: query.cursor });
+      return pagedAnswer(page.items.map(answer), page);
+    },
   });
 
   routes.route({
@@ -131,7 +139,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     tags: ['monitor'],
     tier: 'professional',
     params: idParams,
-    errors: ['NOT_FOUND'],
+    errors: ['INTERFACE_NOT_FOUND'],
     response: interfaceSchema,
     handler: async ({ params }) => answer(await requireInterface(params.id)),
   });
@@ -146,7 +154,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     tier: 'professional',
     params: idParams,
     body: updateInterfaceBody,
-    errors: ['NOT_FOUND', ...CHECKED_INPUT_ERRORS],
+    errors: ['INTERFACE_NOT_FOUND', ...CHECKED_INPUT_ERRORS],
     response: interfaceSchema,
     async handler({ params, body }) {
       const current = await requireInterface(params.id);
@@ -171,7 +179,7 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
         });
       }
       const updated = await interfaces.update(params.id, changes, clock.now().toISOString());
-      if (!updated) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });
+      if (!updated) throw interfaceNotFound(params.id, 'id', 'params');
       await deps.changed(updated, body.placement);
       return answer(updated);
     },
@@ -186,12 +194,12 @@ export function registerInterfaceRoutes(routes: RouteRegistrar, deps: InterfaceR
     tags: ['monitor'],
     tier: 'professional',
     params: idParams,
-    errors: ['NOT_FOUND'],
+    errors: ['INTERFACE_NOT_FOUND'],
     response: z.object({ id: z.string(), removed: z.boolean() }),
     async handler({ params }) {
       await requireInterface(params.id);
       await deps.removing(params.id);
-      if (!(await interfaces.remove(params.id))) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });
+      if (!(await interfaces.remove(params.id))) throw interfaceNotFound(params.id, 'id', 'params');
       return { id: params.id, removed: true };
     },
   });

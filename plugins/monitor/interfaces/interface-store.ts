@@ -1,6 +1,7 @@
 /** Stored interfaces: rows of `monitor_interfaces` to and from {@link MonitoredInterface}. */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { decodeCursor, pageOf, type Page } from '../../../kernel/http/paging.ts';
 import type { AlertRuleOverrides, InterfaceStandard, InterfaceValidationMode, MonitoredInterface } from '../api.ts';
 import { monitorErrors } from '../errors.ts';
 import type { InterfaceRow, MonitorDatabase } from '../monitor-tables.ts';
@@ -58,6 +59,17 @@ export class InterfaceStore {
   async list(): Promise<MonitoredInterface[]> {
     const rows = await this.db.selectFrom('monitor_interfaces').selectAll().orderBy('name').execute();
     return rows.map(toInterface);
+  }
+
+  /** One keyset page of the interfaces, by name (ties by id): at most `limit`, and `next` when more follow. */
+  async page(request: { limit: number; cursor?: string | undefined }): Promise<Page<MonitoredInterface>> {
+    let query = this.db.selectFrom('monitor_interfaces').selectAll();
+    if (request.cursor !== undefined) {
+      const [name, id] = decodeCursor(request.cursor, ['string', 'string']) as [string, string];
+      query = query.where((eb) => eb.or([eb('name', '>', name), eb.and([eb('name', '=', name), eb('id', '>', id)])]));
+    }
+    const rows = await query.orderBy('name').orderBy('id').limit(request.limit + 1).execute();
+    return pageOf(rows.map(toInterface), request.limit, (monitored) => [monitored.name, monitored.id]);
   }
 
   /** One interface or undefined. */

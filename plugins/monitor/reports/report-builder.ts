@@ -7,7 +7,7 @@ import type { Clock } from '../../../kernel/clock.ts';
 import type { Kysely } from 'kysely';
 import type { ErrorCount, InterfaceReport, MonitoredInterface, MonitorReport, MonitorStore, ReportWindow } from '../api.ts';
 import type { AlertEpisodes } from '../alerts/alert-episodes.ts';
-import { monitorErrors } from '../errors.ts';
+import { checkWindow, windowInvalid } from '../../../kernel/lib/time/time-window.ts';
 import { interfaceMetrics } from '../interfaces/interface-metrics.ts';
 import type { InterfaceStore } from '../interfaces/interface-store.ts';
 import { interfaceStatus, overallState } from './monitor-status.ts';
@@ -41,13 +41,6 @@ export interface ReportBuilderDeps {
   watch: WatchFacts;
 }
 
-function instantMs(value: string | Date | undefined, field: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
-  if (!Number.isFinite(ms)) throw monitorErrors.create('ROLLUP_QUERY_INVALID', { reason: `${field} "${String(value)}" is not an ISO 8601 instant` });
-  return ms;
-}
-
 /** Builds reports. */
 export class ReportBuilder {
   constructor(private readonly deps: ReportBuilderDeps) {}
@@ -64,10 +57,10 @@ export class ReportBuilder {
   /** The report of a window. */
   async build(window: ReportWindow): Promise<MonitorReport> {
     const nowMs = this.deps.clock.nowMs();
-    const sinceMs = instantMs(window.since, 'since', Number.NaN);
-    if (!Number.isFinite(sinceMs)) throw monitorErrors.create('ROLLUP_QUERY_INVALID', { reason: 'since is required' });
-    const untilMs = instantMs(window.until, 'until', nowMs);
-    if (untilMs <= sinceMs) throw monitorErrors.create('ROLLUP_QUERY_INVALID', { reason: 'until must lie after since' });
+    const checked = checkWindow(window, nowMs);
+    const sinceMs = checked.since.getTime();
+    const untilMs = checked.until.getTime();
+    if (untilMs <= sinceMs) throw windowInvalid('until must lie after since', 'until');
     const wanted = window.interfaceIds && window.interfaceIds.length > 0 ? new Set(window.interfaceIds) : undefined;
     const since = new Date(sinceMs).toISOString();
     const until = new Date(untilMs).toISOString();
@@ -79,7 +72,7 @@ export class ReportBuilder {
       overallState: 'idle',
       totals: { messages: 0, failed: 0, interfaces: 0 },
       interfaces: [],
-      alerts: (await this.deps.alerts.list({ since })).filter((a) => a.triggeredAt < until && (!wanted || (a.interfaceId !== null && wanted.has(a.interfaceId)))),
+      alerts: (await this.deps.alerts.list({ since: checked.since })).filter((a) => a.triggeredAt < until && (!wanted || (a.interfaceId !== null && wanted.has(a.interfaceId)))),
     };
     for (const monitored of await this.deps.interfaces.list()) {
       if (wanted && !wanted.has(monitored.id)) continue;
@@ -105,8 +98,8 @@ export class ReportBuilder {
 
   /** The most frequent error codes of the window (error-code roll-ups), each with a few example messages. */
   private async topErrors(interfaceId: string, sinceMs: number, untilMs: number): Promise<ErrorCount[]> {
-    const since = new Date(sinceMs).toISOString();
-    const until = new Date(untilMs).toISOString();
+    const since = new Date(sinceMs);
+    const until = new Date(untilMs);
     const rows = await this.deps.rollups.topN({ by: 'errorCode', metric: 'messagesTotal', since, until, interfaceIds: [interfaceId], n: TOP_ERRORS });
     const errors: ErrorCount[] = [];
     for (const row of rows) {

@@ -4,10 +4,9 @@
  */
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { kernelErrors } from '../../../kernel/errors.ts';
 import type { Clock } from '../../../kernel/clock.ts';
 import type { RouteRegistrar } from '../../../kernel/plugin-api.ts';
-import { interfaceMetricsSchema, interfaceStatusSchema, monitorReportSchema, type MonitoredInterface } from '../api.ts';
+import { interfaceMetricsSchema, interfaceNotFound, interfaceStatusSchema, monitorReportSchema, type MonitoredInterface } from '../api.ts';
 import { interfaceMetrics, windowStartMs, type InterfaceMetrics } from '../interfaces/interface-metrics.ts';
 import type { InterfaceStore } from '../interfaces/interface-store.ts';
 import { idParams, sinceHours } from '../monitor-schemas.ts';
@@ -61,11 +60,11 @@ export function registerReportRoutes(routes: RouteRegistrar, deps: ReportRouteDe
     tier: 'professional',
     params: idParams,
     query: z.object({ sinceHours }).strict(),
-    errors: ['NOT_FOUND'],
+    errors: ['INTERFACE_NOT_FOUND'],
     response: interfaceMetricsSchema,
     async handler({ params, query }) {
       const monitored = await interfaces.get(params.id);
-      if (!monitored) throw kernelErrors.create('NOT_FOUND', { what: `Interface ${params.id}` });
+      if (!monitored) throw interfaceNotFound(params.id, 'id', 'params');
       return metricsOf(monitored, query.sinceHours);
     },
   });

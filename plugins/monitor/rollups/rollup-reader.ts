@@ -22,6 +22,8 @@ import type {
   WindowTotals,
 } from '../api.ts';
 import { ROLLUP_DIMENSIONS, ROLLUP_METRICS, rollupMetricValue } from '../api.ts';
+import { checkWindow, windowInvalid } from '../../../kernel/lib/time/time-window.ts';
+import { bucketStart, STEP_MS, windowSpans, type WindowSpan } from '../../../kernel/lib/time/time-steps.ts';
 import { monitorErrors } from '../errors.ts';
 import { bucketUpperMs, histogramQuantile, latencyBucket } from './latency-histogram.ts';
 import type { MonitorDatabase } from '../monitor-tables.ts';
@@ -29,51 +31,8 @@ import type { MonitorDatabase } from '../monitor-tables.ts';
 /** Most points one series may have. */
 export const MAX_SERIES_POINTS = 10_000;
 
-const STEP_MS: Record<SeriesStep, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
-
-/** A part of a window answered from one step's roll-ups: buckets whose start lies in [from, to). */
-export interface WindowSpan {
-  step: SeriesStep;
-  from: string;
-  to: string;
-}
-
 function iso(ms: number): string {
   return new Date(ms).toISOString();
-}
-
-function floorTo(ms: number, step: number): number {
-  return Math.floor(ms / step) * step;
-}
-
-function ceilTo(ms: number, step: number): number {
-  return Math.ceil(ms / step) * step;
-}
-
-/** Cuts [since, until) into minute, hour and day spans (the coarsest whole buckets), in time order. */
-export function windowSpans(sinceMs: number, untilMs: number): WindowSpan[] {
-  if (!(untilMs > sinceMs)) return [];
-  const spans: WindowSpan[] = [];
-  const push = (step: SeriesStep, from: number, to: number) => {
-    if (to > from) spans.push({ step, from: iso(from), to: iso(to) });
-  };
-  const h1 = ceilTo(sinceMs, STEP_MS.hour);
-  const h2 = floorTo(untilMs, STEP_MS.hour);
-  if (h1 >= h2) {
-    push('minute', sinceMs, untilMs);
-    return spans;
-  }
-  const d1 = ceilTo(h1, STEP_MS.day);
-  const d2 = floorTo(h2, STEP_MS.day);
-  push('minute', sinceMs, h1);
-  if (d1 >= d2) push('hour', h1, h2);
-  else {
-    push('hour', h1, d1);
-    push('day', d1, d2);
-    push('hour', d2, h2);
-  }
-  push('minute', h2, untilMs);
-  return spans;
 }
 
 /** The last histogram bucket whose upper edge is at most `maxMs` (-1: none). */
@@ -85,17 +44,6 @@ function lastBucketWithin(maxMs: number): number {
 
 function invalid(reason: string): Error {
   return monitorErrors.create('ROLLUP_QUERY_INVALID', { reason });
-}
-
-/** An instant of a query as epoch ms, or a 400 naming the field. */
-function instant(value: string | Date | undefined, field: string, fallbackMs?: number): number {
-  if (value === undefined) {
-    if (fallbackMs !== undefined) return fallbackMs;
-    throw invalid(`${field} is required`);
-  }
-  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
-  if (!Number.isFinite(ms)) throw invalid(`${field} "${String(value)}" is not an ISO 8601 instant`);
-  return ms;
 }
 
 function emptyParts(): RollupParts {
@@ -240,10 +188,8 @@ export class RollupReader {
   }
 
   private windowOf(window: TimeWindow): { sinceMs: number; untilMs: number } {
-    const sinceMs = instant(window.since, 'since');
-    const untilMs = instant(window.until, 'until', this.clock.nowMs());
-    if (untilMs < sinceMs) throw invalid('until lies before since');
-    return { sinceMs, untilMs };
+    const checked = checkWindow(window, this.clock.nowMs());
+    return { sinceMs: checked.since.getTime(), untilMs: checked.until.getTime() };
   }
 
   /** Totals of a window (of some interfaces, or all). */
@@ -290,11 +236,11 @@ export class RollupReader {
     const metric = checkMetric(query.metric);
     if (!(query.step in STEP_MS)) throw invalid('step must be minute, hour or day');
     const stepMs = STEP_MS[query.step];
-    const { sinceMs, untilMs } = this.windowOf({ since: query.since, until: query.until ?? iso(this.clock.nowMs()) });
-    const first = floorTo(sinceMs, stepMs);
+    const { sinceMs, untilMs } = this.windowOf({ since: query.since, until: query.until });
+    const first = bucketStart(sinceMs, query.step);
     const points = Math.ceil((untilMs - first) / stepMs);
     if (points > MAX_SERIES_POINTS) {
-      throw invalid(`the window from ${iso(sinceMs)} to ${iso(untilMs)} holds ${points} ${query.step}s, more than ${MAX_SERIES_POINTS}; give a shorter window`);
+      throw windowInvalid(`the window from ${iso(sinceMs)} to ${iso(untilMs)} holds ${points} ${query.step}s, more than ${MAX_SERIES_POINTS}; give a shorter window`, 'since');
     }
     const ids = checkInterfaceIds(query.interfaceIds);
     const from = iso(first);
