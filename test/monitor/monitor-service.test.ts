@@ -54,7 +54,7 @@ describe.each(storages())('monitor service on %s', (storage) => {
     expect(listed.json.data[0]).toEqual(
       expect.objectContaining({ interfaceId, interfaceName: 'svc', acknowledgedAt: null, triggeredAt: expect.any(String) }),
     );
-    await expect(service.raiseAlert({ ...input, interfaceId: 'unknown' })).rejects.toThrow(/not found/);
+    await expect(service.raiseAlert({ ...input, interfaceId: 'unknown' })).rejects.toMatchObject({ code: 'INTERFACE_NOT_FOUND' });
   });
 
   it('imports minute roll-ups and reads them back with daily counts', async () => {

@@ -232,9 +232,11 @@ describe.each(storages())('tracing on %s', (storage) => {
     expect((await h.post('/api/monitor/sequences', { name: '', sequence: 'ADT>ORU' })).json.error.details[0].path).toBe('name');
     const unknownDestination = await h.get(`/api/monitor/latency?from_interface=${ids.routeA}&to_interface=nope`);
     expect(unknownDestination.status).toBe(404);
-    expect(unknownDestination.json.error.details).toEqual({ field: 'to_interface' });
+    expect(unknownDestination.json.error.code).toBe('INTERFACE_NOT_FOUND');
+    expect(unknownDestination.json.error.details[0].path).toBe('to_interface');
     const untilFirst = await h.get(`/api/monitor/latency?from_interface=${ids.routeA}&to_interface=${ids.routeB}&since=2026-03-03&until=2026-03-02`);
     expect(untilFirst.status).toBe(400);
+    expect(untilFirst.json.error.code).toBe('WINDOW_INVALID');
     expect(untilFirst.json.error.details[0].path).toBe('until');
   });
   it("keeps its feed up to date with every commit and drops a deleted interface's messages from it", async () => {
