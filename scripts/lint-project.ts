@@ -12,11 +12,14 @@
  *   `setInterval`, `cron.schedule` or `setTimeout` outside it, except a `setTimeout` that only settles a promise or
  *   aborts a controller (a wait, a time limit) and the sites of TIMERS_ALLOWED, each with its reason;
  * - the README stays a front door (under 250 lines) and no documentation line outside tables and code runs over 160
- *   characters.
+ *   characters;
+ * - no TypeScript file over 500 lines and no folder with more than 25 files at its root, across kernel (with
+ *   kernel/lib), plugins, scripts, bench, fuzz and test (scripts/tree-limits.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, dirname, sep } from 'node:path';
 import { documentationFiles, filesUnder } from './tree-files.ts';
+import { treeLimitProblems } from './tree-limits.ts';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const problems: string[] = [];
@@ -147,6 +150,8 @@ for (const file of documentationFiles(root)) {
     }
   });
 }
+
+problems.push(...treeLimitProblems(root));
 
 if (problems.length > 0) {
   process.stderr.write(`${problems.join('\n')}\n${problems.length} problem(s)\n`);
