@@ -29,6 +29,7 @@ const LONG_FILES_PENDING: ReadonlyMap<string, string> = new Map([
 /** Folders over the file limit whose sub-folders are still to come, and why each waits. */
 const CROWDED_FOLDERS_PENDING: ReadonlyMap<string, string> = new Map([
   ['bench', 'the benches are being given sub-folders by concern'],
+  ['plugins/fhir-standard', 'its files are to be given sub-folders by concern once its validation work has landed'],
   ['test/kernel', 'the kernel tests are being given sub-folders by concern'],
   ['test/monitor', 'the monitor tests are being given sub-folders by concern'],
 ]);
