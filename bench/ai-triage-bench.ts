@@ -31,7 +31,9 @@ import { resolveService } from '../kernel/service-ref.ts';
 import { MONITOR_SERVICE, type MonitorService } from '../plugins/monitor/api.ts';
 import { createStorage } from '../kernel/storage.ts';
 import { AggregateStore } from '../plugins/ai-triage/aggregate/aggregate-store.ts';
-import { TriageFollower } from '../plugins/ai-triage/aggregate/triage-follower.ts';
+import { TRIAGE_PROJECTION, triageProjection } from '../plugins/ai-triage/aggregate/triage-projection.ts';
+import { ProjectionRunner } from '../plugins/monitor/projections/projection-runner.ts';
+import { projectionPositionsMigration } from '../plugins/monitor/projections/projection-positions.ts';
 import { BackgroundGuard } from '../kernel/background/background-guard.ts';
 import { ServiceFaults } from '../kernel/background/service-faults.ts';
 import { triageMigrations } from '../plugins/ai-triage/triage-tables.ts';
@@ -178,7 +180,7 @@ async function storeFigures(): Promise<Record<string, number>> {
       await stream({ interfaceIds: [interfaceId], since: new Date(Date.now() - 8 * 24 * 3_600_000).toISOString() });
       allMs.push(performance.now() - start);
     }
-    // The follower's own cost: every stored message folded from scratch into a fresh store (stream with the text,
+    // The projection's own cost: every stored message folded from scratch into a fresh store (stream with the text,
     // features, writes), beside streaming them alone (above).
     const foldDir = join(bench.dir, 'fold');
     mkdirSync(foldDir);
@@ -186,10 +188,12 @@ async function storeFigures(): Promise<Record<string, number>> {
     let foldMs: number;
     try {
       await foldStorage.migrate('ai-triage', triageMigrations);
+      await foldStorage.migrate('monitor', { '014_projection_positions': projectionPositionsMigration });
       const hl7 = hl7Adapter();
-      const follower = new TriageFollower(() => monitor, new AggregateStore(foldStorage.db, foldStorage.sql), new BackgroundGuard(pino({ level: 'silent' }), new ServiceFaults()).forOwner('bench'), hl7TextFeatures((path, version) => hl7.describe(path, version ? { version } : {})));
+      const runner = new ProjectionRunner({ db: foldStorage.db, store: monitor, background: new BackgroundGuard(pino({ level: 'silent' }), new ServiceFaults()).forOwner('bench') });
+      runner.register(triageProjection(new AggregateStore(foldStorage.db, foldStorage.sql), hl7TextFeatures((path, version) => hl7.describe(path, version ? { version } : {}))));
       const start = performance.now();
-      await follower.catchUp();
+      await runner.catchUp(TRIAGE_PROJECTION);
       foldMs = performance.now() - start;
     } finally {
       await foldStorage.close();

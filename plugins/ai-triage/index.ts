@@ -20,10 +20,10 @@ import { registerTriageRoutes } from './triage-routes.ts';
 import { createUpgradeAlertRule } from './interfaces/upgrade-alert-rule.ts';
 import { triageMigrations } from './triage-tables.ts';
 import { AggregateStore } from './aggregate/aggregate-store.ts';
-import { TriageFollower } from './aggregate/triage-follower.ts';
+import { triageProjection } from './aggregate/triage-projection.ts';
 import { hl7TextFeatures } from './interfaces/upgrade-signals.ts';
 
-/** Registers the routes, the error catalogue, the aggregate's tables and follower and, when configured, the upgrade alert rule. */
+/** Registers the routes, the error catalogue, the aggregate's tables and projection and, when configured, the upgrade alert rule. */
 export const plugin: PluginModule<TriageConfig> = {
   configSchema: triageConfigSchema,
   async register(context) {
@@ -58,14 +58,10 @@ export const plugin: PluginModule<TriageConfig> = {
     // The monitor is resolved on use: its service is registered by then (manifest `requires`).
     const monitor = () => resolveService(context.container, MONITOR_SERVICE);
     const aggregate = new AggregateStore(context.storage.db, context.storage.sql);
-    const follower = new TriageFollower(
-      monitor,
-      aggregate,
-      context.background,
-      hl7TextFeatures((path, version) => context.standards.get('hl7')?.describe(path, version ? { version } : {})),
-      (work) => context.cluster.oneAtATime('triage-follower', work),
+    // the monitor folds every commit into the aggregate (a burst shares one catch-up) and catches it up before reads
+    const follower = monitor().registerProjection(
+      triageProjection(aggregate, hl7TextFeatures((path, version) => context.standards.get('hl7')?.describe(path, version ? { version } : {}))),
     );
-    context.events.on('message.ingested', () => follower.schedule());
     context.events.on('monitor.interface.deleted', async ({ interfaceId }) => {
       await follower.catchUp();
       await follower.exclusive(() => aggregate.forget(interfaceId));
@@ -75,8 +71,6 @@ export const plugin: PluginModule<TriageConfig> = {
       const removed = await follower.exclusive(() => aggregate.prune(cutoff));
       if (removed > 0) context.logger.info({ removed }, 'triage removed aggregate rows past their retention');
     });
-    context.lifecycle.onStart(() => follower.schedule());
-    context.lifecycle.onStop(() => follower.stop());
     const analysis = new InterfaceAnalysis(monitor, base, () => context.clock.nowMs(), aggregate, follower);
     registerTriageRoutes(context.routes, { entitlement: context.entitlement, triage, analysis });
     // also on the monitor base, where the message view asks for triage's explanation (a page calls its own base only)

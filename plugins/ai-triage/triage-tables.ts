@@ -1,9 +1,10 @@
 /**
- * The AI triage plugin's own tables: its position in the monitor's message stream and the aggregates it keeps of
- * what it read there, so patterns and the upgrade check answer from a few hundred rows instead of re-reading every
- * stored message (see triage-follower.ts).
+ * The AI triage plugin's own tables: the aggregates it keeps of the monitor's committed messages, so patterns and
+ * the upgrade check answer from a few hundred rows instead of re-reading every stored message (a monitor projection,
+ * triage-projection.ts, whose position the monitor keeps).
  *
- * - `triage_cursor`: the cursor of the last message folded in (one row).
+ * - `triage_cursor`: where the aggregate stood before the monitor kept its position (one row; created by the first
+ *   migration, read and dropped by the projection's first catch-up).
  * - `triage_failure_buckets`: failed messages per interface, bucket (a minute and an hour of the received time) and
  *   cluster (issue code, field, message type, sending application): count, first and last seen, the latest version
  *   and up to three latest control ids.

@@ -15,6 +15,7 @@ import type { TimeStep } from '../../kernel/lib/time/time-steps.ts';
 import type { Page } from '../../kernel/http/paging.ts';
 import type { WorkbenchError } from '../../kernel/errors.ts';
 import { monitorErrors } from './errors.ts';
+import type { ProjectionHandle, ProjectionOf } from './projections/projection-contract.ts';
 
 /** Container token of {@link MonitorService}. */
 export const MONITOR_SERVICE = createServiceRef<MonitorService>('workbench.monitor');
@@ -280,6 +281,12 @@ export interface MonitorService extends MonitorStore {
    * check, and its episodes carry its key. A second rule with the same key is refused (throws).
    */
   registerAlertRule(rule: AlertRule): void;
+  /**
+   * Adds a projection: a derived table the monitor keeps up to date from every committed message (see
+   * {@link Projection}); the handle catches it up before a read and runs work between catch-ups. A second
+   * projection of the same name is refused (throws).
+   */
+  registerProjection<F extends MessageField>(projection: Projection<F>): ProjectionHandle;
 }
 
 /** States of an interface and of the monitor, worst first. */
@@ -607,6 +614,13 @@ export type SeriesStep = TimeStep;
 export { ROLLUP_METRICS, rollupMetricValue } from './rollups/rollup-metric.ts';
 export type { MetricParts, RollupMetric } from './rollups/rollup-metric.ts';
 import type { RollupMetric } from './rollups/rollup-metric.ts';
+export type { ProjectionHandle } from './projections/projection-contract.ts';
+
+/**
+ * A derived table the monitor keeps from every committed message: a name, the facts it reads, and a fold of a batch
+ * of messages into its own tables (see projections/projection-contract.ts and {@link MonitorService.registerProjection}).
+ */
+export type Projection<F extends MessageField = MessageField> = ProjectionOf<F, ProjectedRecord<F>, MessageInclude>;
 
 /** Dimensions a top-N ranks by. */
 export const ROLLUP_DIMENSIONS = ['interface', 'messageType', 'errorCode', 'facility'] as const;

@@ -41,6 +41,7 @@ import { createMessageCommands } from './messages/messages-cli.ts';
 import { rawViewRecorder } from './messages/raw-view-audit.ts';
 import { OwnershipRounds } from './team/ownership-rounds.ts';
 import { teamWatchFacts } from './interfaces/watch-facts.ts';
+import { ProjectionRunner } from './projections/projection-runner.ts';
 
 /**
  * Runs pooled work, waiting and trying again while the pool's queue is full (it is bounded) rather than failing a
@@ -142,7 +143,15 @@ export const plugin: PluginModule<MonitorConfig> = {
     });
     registeredRules.register(fileNameRule((id) => watchManager.unreadableNames(id)));
     registeredRules.register(skippedFilesRule((id) => watchManager.skippedFiles(id)));
-    const service = new MonitorServiceImpl(interfaces, messages, queries, rollups, alerts, () => queue.size, reports, registeredRules);
+    // derived tables of other plugins, caught up after commits pause and before their reads
+    const projections = new ProjectionRunner({
+      db,
+      store: { streamMessages: (filter, options) => queries.stream(filter, options) },
+      background: context.background,
+      oneAtATime: (name, work) => context.cluster.oneAtATime(name, work),
+    });
+    queue.afterCommit(() => projections.schedule());
+    const service = new MonitorServiceImpl(interfaces, messages, queries, rollups, alerts, () => queue.size, reports, registeredRules, projections);
     registeredRules.bind(service);
     provideService(context.container, MONITOR_SERVICE, service);
 
@@ -156,9 +165,11 @@ export const plugin: PluginModule<MonitorConfig> = {
     });
     // the first round takes this node's interfaces and follows every other one
     context.lifecycle.onStart(() => watchManager.start([]).then(() => rounds.run()));
+    context.lifecycle.onStart(() => projections.schedule());
     context.lifecycle.onStop(async () => {
       await watchManager.stop();
       await queue.stop();
+      await projections.stop();
       // handed back at once: the other nodes take them at their next heartbeat rather than after the lease
       await ownership.releaseAll().catch((error: unknown) => logger.warn({ reason: (error as Error).message }, 'monitor could not hand its interfaces back'));
     });

@@ -29,8 +29,11 @@ import type {
   WindowTotals,
   RenderedReport,
   ReportFormat,
+  Projection,
+  ProjectionHandle,
 } from './api.ts';
 import { interfaceNotFound } from './api.ts';
+import type { ProjectionRunner } from './projections/projection-runner.ts';
 import { renderReport } from './reports/report-rendering.ts';
 import type { AlertEpisodes } from './alerts/alert-episodes.ts';
 import type { AlertRuleRegistry } from './alerts/alert-rule-registry.ts';
@@ -51,6 +54,7 @@ export class MonitorServiceImpl implements MonitorService {
     private readonly waitingFiles: () => number,
     private readonly reports: ReportBuilder,
     private readonly rules: AlertRuleRegistry,
+    private readonly projections: ProjectionRunner,
   ) {}
 
   buildReport(window: ReportWindow): Promise<MonitorReport> {
@@ -63,6 +67,10 @@ export class MonitorServiceImpl implements MonitorService {
 
   registerAlertRule(rule: AlertRule): void {
     this.rules.register(rule);
+  }
+
+  registerProjection<F extends MessageField>(projection: Projection<F>): ProjectionHandle {
+    return this.projections.register(projection);
   }
 
   queryMessages<F extends MessageField = MessageField>(filter: MessageFilter, options?: MessagePageOptions<F>): Promise<MessagePage<ProjectedRecord<F>>> {

@@ -12,6 +12,7 @@ import {
   type RollupTables,
 } from './rollups/rollup-tables.ts';
 import { messageSearchMigration } from './messages/message-text-search.ts';
+import { projectionPositionsMigration } from './projections/projection-positions.ts';
 import { teamMigration, type PlacementRow } from './team/team-migration.ts';
 
 /** A monitored interface. */
@@ -366,6 +367,7 @@ export function monitorMigrations(dialect: 'sqlite' | 'postgres'): Record<string
       },
     },
     '012_alert_acknowledged_by': alertAcknowledgedByMigration,
+    '014_projection_positions': projectionPositionsMigration,
     '013_failed_message_order_all': {
       // the failed messages of every interface in the stable order (the message list filtered by status alone, or
       // by status and error code): without it such a page walked every message in received order, testing each

@@ -15,7 +15,9 @@ import { registerTracingRoutes } from './tracing-routes.ts';
 import { TracingService, type DefinedSequence } from './tracing-service.ts';
 import { DEFAULT_MATCH_WINDOW_MS } from './latency-pairing.ts';
 import { createGapAlertRule } from './gap-alert-rule.ts';
-import { FeedIndex, feedControlIdMigration, feedMigration } from './feed-index.ts';
+import { FeedIndex } from './feed-index.ts';
+import { feedControlIdMigration, feedMigration } from './feed-tables.ts';
+import { feedProjection } from './feed-projection.ts';
 import { SequenceInterfaceCheck } from './sequence-interfaces.ts';
 
 const configSchema = z
@@ -73,7 +75,7 @@ export const plugin: PluginModule<TracingConfig> = {
     context.registerErrors(tracingErrors.catalogue);
     await context.storage.migrate({
       ...tracingMigrations,
-      '002_feed': feedMigration(context.storage.dialect, context.storage.sql),
+      '002_feed': feedMigration(context.storage.dialect),
       '003_feed_control_id': feedControlIdMigration(),
     });
     const monitor = resolveService(context.container, MONITOR_SERVICE);
@@ -86,13 +88,8 @@ export const plugin: PluginModule<TracingConfig> = {
       createdAt: null,
     }));
     const { sequences: _sequences, ...limits } = context.config;
-    const feed = new FeedIndex(
-      context.storage.db,
-      context.storage.sqlite,
-      monitor,
-      context.background,
-      (work) => context.cluster.oneAtATime('tracing-feed', work),
-    );
+    // the monitor keeps the feed up to date from every commit (a burst shares one catch-up) and before each read
+    const feed = new FeedIndex(context.storage.db, context.storage.sqlite, monitor.registerProjection(feedProjection()));
     const service = new TracingService(monitor, feed, store, configSequences, limits, () => context.clock.nowMs());
     // A defined sequence whose step names no interface is a health condition (not a refusal to start: interfaces
     // are created through the API, often after the config names them); judged at start and whenever it may change.
@@ -124,9 +121,7 @@ export const plugin: PluginModule<TracingConfig> = {
       service.forgetInterfaces();
       void recheckSequences(event.interfaceId);
     });
-    // The feed follows every commit (a burst shares one catch-up) and drops a deleted interface's rows.
-    context.events.on('message.ingested', () => feed.schedule());
+    // The feed drops a deleted interface's rows.
     context.events.on('monitor.interface.deleted', (event) => feed.forgetInterface(event.interfaceId));
-    context.lifecycle.onStop(() => feed.stop());
   },
 };

@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { MessageFilter, MonitorService } from '../monitor/api.ts';
-import { FEED_FIELDS, feedMessageOf, type FeedColumn, type FeedIndex, type FeedMessage, type FeedWindow } from './feed-index.ts';
+import type { FeedColumn, FeedIndex, FeedMessage, FeedWindow } from './feed-index.ts';
+import { FEED_FIELDS, feedMessageOf } from './feed-projection.ts';
 import { interfaceGaps, scanFeed, type FeedFindings, type InterfaceGapResult } from './interface-gaps.ts';
 import { scanFeedWindow } from './feed-gap-scan.ts';
 import { pairInFeed } from './feed-latency-sql.ts';

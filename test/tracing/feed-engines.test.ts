@@ -1,13 +1,14 @@
 // The feed engines that judge a window in the database (feed-gap-scan.ts, feed-latency-sql.ts) against the
-// in-memory engines they stand in for (scanFeed, pairMessages), on random feeds written through the feed's own
-// catch-up, on SQLite and PostgreSQL: the same jumps, repeated control ids, pairs and counts.
+// in-memory engines they stand in for (scanFeed, pairMessages), on random feeds written through the feed's
+// projection, on SQLite and PostgreSQL: the same jumps, repeated control ids, pairs and counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import pino from 'pino';
-import { BackgroundGuard } from '../../kernel/background/background-guard.ts';
-import { ServiceFaults } from '../../kernel/background/service-faults.ts';
 import type { Storage } from '../../kernel/storage.ts';
-import { FeedIndex, feedControlIdMigration, feedMigration, type FeedColumn, type FeedMessage } from '../../plugins/tracing/feed-index.ts';
+import { FeedIndex, type FeedColumn, type FeedMessage } from '../../plugins/tracing/feed-index.ts';
+import { feedControlIdMigration, feedMigration } from '../../plugins/tracing/feed-tables.ts';
+import { feedProjection } from '../../plugins/tracing/feed-projection.ts';
+import type { ProjectionRunner } from '../../plugins/monitor/projections/projection-runner.ts';
+import { migratePositions, runnerOver } from '../helpers/projection-runner.ts';
 import { scanFeedWindow } from '../../plugins/tracing/feed-gap-scan.ts';
 import { pairInFeed } from '../../plugins/tracing/feed-latency-sql.ts';
 import { scanFeed, type FeedFindings } from '../../plugins/tracing/interface-gaps.ts';
@@ -103,17 +104,20 @@ describe.each(storages())('feed engines on %s', (storage) => {
   let opened: Storage;
   let fresh: FreshStorage;
   let feed: FeedIndex;
+  let runner: ProjectionRunner;
   const records: Written[] = [];
   let runs = 0;
 
   beforeAll(async () => {
     fresh = await openFreshStorage(storage, 'tracing-feed-engines-');
     opened = fresh.storage;
-    await opened.migrate('tracing', { '002_feed': feedMigration(opened.dialect, opened.sql), '003_feed_control_id': feedControlIdMigration() });
-    feed = new FeedIndex(opened.db, opened.sqlite, storeOf(records), new BackgroundGuard(pino({ level: 'silent' }), new ServiceFaults()).forOwner('tracing'));
+    await opened.migrate('tracing', { '002_feed': feedMigration(opened.dialect), '003_feed_control_id': feedControlIdMigration() });
+    await migratePositions(opened);
+    runner = runnerOver(opened, storeOf(records));
+    feed = new FeedIndex(opened.db, opened.sqlite, runner.register(feedProjection()));
   });
   afterAll(async () => {
-    await feed.stop();
+    await runner.stop();
     await fresh.remove();
   });
 

@@ -1,6 +1,6 @@
 /**
- * Reads and writes the triage aggregate (triage-tables.ts). A batch is merged in one transaction with the follower's
- * new cursor, so a crash never counts a message twice or loses one. Failure buckets are read, merged in memory and
+ * Reads and writes the triage aggregate (triage-tables.ts). A batch is merged in the monitor's transaction that moves
+ * the aggregate's position (triage-projection.ts), so a crash never counts a message twice or loses one. Failure buckets are read, merged in memory and
  * written whole (their example control ids do not add in SQL); signature buckets add up in the upsert itself.
  */
 import type { Kysely } from 'kysely';
@@ -12,8 +12,6 @@ import type { UpgradeEntry } from '../interfaces/upgrade-detector.ts';
 
 /** Rows per insert statement (SQLite binds at most 32,766 values). */
 const ROWS_PER_INSERT = 400;
-
-const CURSOR_ID = 'messages';
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -37,13 +35,6 @@ function partOf(row: FailureBucketRow): ClusterPart {
   };
 }
 
-/** The cursor was moved by someone else between reading it and writing a batch (the batch was not written). */
-export class CursorMovedError extends Error {
-  constructor() {
-    super('the triage cursor was moved by another writer');
-  }
-}
-
 /** The aggregate's tables. */
 export class AggregateStore {
   constructor(
@@ -51,99 +42,82 @@ export class AggregateStore {
     private readonly sql: typeof import('kysely').sql,
   ) {}
 
-  /** The cursor of the last message folded in, or null before the first. */
-  async cursor(): Promise<string | null> {
-    const row = await this.db.selectFrom('triage_cursor').select('cursor').where('id', '=', CURSOR_ID).executeTakeFirst();
-    return row?.cursor ?? null;
-  }
-
-  /**
-   * Merges a batch and moves the cursor from `from` to `to`, in one transaction. The cursor moves first, only when it
-   * is still `from` (its row stays locked to the end): when another node of a team on the same store folded these
-   * messages meanwhile, nothing is written and {@link CursorMovedError} is thrown, so no message counts twice.
-   */
-  async write(batch: AggregateBatch, from: string | null, to: string): Promise<void> {
+  /** Merges a batch into the aggregate through `db` (the transaction of the fold). */
+  async merge(batch: AggregateBatch, db: Kysely<any>): Promise<void> {
     const sql = this.sql;
-    await this.db.transaction().execute(async (trx) => {
-      const moved =
-        from === null
-          ? await trx.insertInto('triage_cursor').values({ id: CURSOR_ID, cursor: to }).onConflict((conflict) => conflict.column('id').doNothing()).executeTakeFirst()
-          : await trx.updateTable('triage_cursor').set({ cursor: to }).where('id', '=', CURSOR_ID).where('cursor', '=', from).executeTakeFirst();
-      const count = 'numInsertedOrUpdatedRows' in moved ? moved.numInsertedOrUpdatedRows : moved.numUpdatedRows;
-      if (count === undefined || Number(count) !== 1) throw new CursorMovedError();
-      const rows: FailureBucketRow[] = [];
-      for (const bucket of batch.failures.values()) {
-        const stored = await trx
-          .selectFrom('triage_failure_buckets')
-          .selectAll()
-          .where('interface_id', '=', bucket.interfaceId)
-          .where('step', '=', bucket.step)
-          .where('start', '=', bucket.start)
-          .execute();
-        const merged = new PatternCounter();
-        for (const row of stored) merged.merge(partOf(row));
-        for (const part of bucket.counter.parts()) merged.merge(part);
-        for (const part of merged.parts()) {
-          rows.push({
-            interface_id: bucket.interfaceId,
-            step: bucket.step,
-            start: bucket.start,
-            cluster_key: part.key,
-            code: part.code,
-            field: part.field,
-            message_type: part.messageType,
-            sending_application: part.sendingApplication,
-            standard: part.standard,
-            version: part.version,
-            messages: part.count,
-            first_seen: part.firstSeen,
-            last_seen: part.lastSeen,
-            examples: JSON.stringify(part.examples),
-          });
-        }
+    const trx = db as Kysely<TriageDatabase>;
+    const rows: FailureBucketRow[] = [];
+    for (const bucket of batch.failures.values()) {
+      const stored = await trx
+        .selectFrom('triage_failure_buckets')
+        .selectAll()
+        .where('interface_id', '=', bucket.interfaceId)
+        .where('step', '=', bucket.step)
+        .where('start', '=', bucket.start)
+        .execute();
+      const merged = new PatternCounter();
+      for (const row of stored) merged.merge(partOf(row));
+      for (const part of bucket.counter.parts()) merged.merge(part);
+      for (const part of merged.parts()) {
+        rows.push({
+          interface_id: bucket.interfaceId,
+          step: bucket.step,
+          start: bucket.start,
+          cluster_key: part.key,
+          code: part.code,
+          field: part.field,
+          message_type: part.messageType,
+          sending_application: part.sendingApplication,
+          standard: part.standard,
+          version: part.version,
+          messages: part.count,
+          first_seen: part.firstSeen,
+          last_seen: part.lastSeen,
+          examples: JSON.stringify(part.examples),
+        });
       }
-      for (const chunk of chunks(rows, ROWS_PER_INSERT)) {
-        await trx
-          .insertInto('triage_failure_buckets')
-          .values(chunk)
-          .onConflict((conflict) =>
-            conflict.columns(['interface_id', 'step', 'start', 'cluster_key']).doUpdateSet((eb) => ({
-              version: eb.ref('excluded.version'),
-              messages: eb.ref('excluded.messages'),
-              first_seen: eb.ref('excluded.first_seen'),
-              last_seen: eb.ref('excluded.last_seen'),
-              examples: eb.ref('excluded.examples'),
-            })),
-          )
-          .execute();
-      }
-      const signatures = [...batch.signatures.values()].map((entry) => ({ interface_id: entry.interfaceId, signature: entry.signature, features: JSON.stringify(entry.features) }));
-      for (const chunk of chunks(signatures, ROWS_PER_INSERT)) {
-        await trx.insertInto('triage_signatures').values(chunk).onConflict((conflict) => conflict.columns(['interface_id', 'signature']).doNothing()).execute();
-      }
-      const buckets = [...batch.signatureBuckets.values()].map((bucket) => ({
-        interface_id: bucket.interfaceId,
-        signature: bucket.signature,
-        at_minute: bucket.atMinute,
-        received_minute: bucket.receivedMinute,
-        messages: bucket.messages,
-        first_at: bucket.firstAt,
-        last_at: bucket.lastAt,
-      }));
-      for (const chunk of chunks(buckets, ROWS_PER_INSERT)) {
-        await trx
-          .insertInto('triage_signature_buckets')
-          .values(chunk)
-          .onConflict((conflict) =>
-            conflict.columns(['interface_id', 'signature', 'at_minute', 'received_minute']).doUpdateSet({
-              messages: sql<number>`triage_signature_buckets.messages + excluded.messages`,
-              first_at: sql<number>`case when excluded.first_at < triage_signature_buckets.first_at then excluded.first_at else triage_signature_buckets.first_at end`,
-              last_at: sql<number>`case when excluded.last_at > triage_signature_buckets.last_at then excluded.last_at else triage_signature_buckets.last_at end`,
-            }),
-          )
-          .execute();
-      }
-    });
+    }
+    for (const chunk of chunks(rows, ROWS_PER_INSERT)) {
+      await trx
+        .insertInto('triage_failure_buckets')
+        .values(chunk)
+        .onConflict((conflict) =>
+          conflict.columns(['interface_id', 'step', 'start', 'cluster_key']).doUpdateSet((eb) => ({
+            version: eb.ref('excluded.version'),
+            messages: eb.ref('excluded.messages'),
+            first_seen: eb.ref('excluded.first_seen'),
+            last_seen: eb.ref('excluded.last_seen'),
+            examples: eb.ref('excluded.examples'),
+          })),
+        )
+        .execute();
+    }
+    const signatures = [...batch.signatures.values()].map((entry) => ({ interface_id: entry.interfaceId, signature: entry.signature, features: JSON.stringify(entry.features) }));
+    for (const chunk of chunks(signatures, ROWS_PER_INSERT)) {
+      await trx.insertInto('triage_signatures').values(chunk).onConflict((conflict) => conflict.columns(['interface_id', 'signature']).doNothing()).execute();
+    }
+    const buckets = [...batch.signatureBuckets.values()].map((bucket) => ({
+      interface_id: bucket.interfaceId,
+      signature: bucket.signature,
+      at_minute: bucket.atMinute,
+      received_minute: bucket.receivedMinute,
+      messages: bucket.messages,
+      first_at: bucket.firstAt,
+      last_at: bucket.lastAt,
+    }));
+    for (const chunk of chunks(buckets, ROWS_PER_INSERT)) {
+      await trx
+        .insertInto('triage_signature_buckets')
+        .values(chunk)
+        .onConflict((conflict) =>
+          conflict.columns(['interface_id', 'signature', 'at_minute', 'received_minute']).doUpdateSet({
+            messages: sql<number>`triage_signature_buckets.messages + excluded.messages`,
+            first_at: sql<number>`case when excluded.first_at < triage_signature_buckets.first_at then excluded.first_at else triage_signature_buckets.first_at end`,
+            last_at: sql<number>`case when excluded.last_at > triage_signature_buckets.last_at then excluded.last_at else triage_signature_buckets.last_at end`,
+          }),
+        )
+        .execute();
+    }
   }
 
   /** The failure clusters of an interface over the buckets of some spans, merged. */

@@ -1,16 +1,15 @@
 /**
  * Patterns, summary and upgrade check of one monitored interface. Failure clusters and upgrade signatures come from
- * the triage aggregate (aggregate-store.ts), which the follower (triage-follower.ts) feeds from the monitor's query
- * contract and brings up to date before each read; totals, series and alerts come from the monitor's service. No
- * monitor table is opened and no raw text leaves the follower. The engines (failure-patterns.ts, upgrade-detector.ts)
+ * the triage aggregate (aggregate-store.ts), a projection the monitor keeps from its committed messages
+ * (triage-projection.ts) and brings up to date before each read; totals, series and alerts come from the monitor's
+ * service. No monitor table is opened and no raw text leaves the fold. The engines (failure-patterns.ts, upgrade-detector.ts)
  * are plain modules; this file only reads and assembles.
  */
-import type { MonitorService, MonitoredInterface } from '../../monitor/api.ts';
+import type { MonitorService, MonitoredInterface, ProjectionHandle } from '../../monitor/api.ts';
 import { CLUSTER_KEY_VERSION, type FailurePattern } from './failure-patterns.ts';
 import { detectUpgradeIn, type UpgradeVerdict } from './upgrade-detector.ts';
 import type { KnowledgeBase } from '../triage/knowledge-base.ts';
 import type { AggregateStore } from '../aggregate/aggregate-store.ts';
-import type { TriageFollower } from '../aggregate/triage-follower.ts';
 import { STEP_MS, windowSpans } from '../../../kernel/lib/time/time-steps.ts';
 import { windowOfHours, type TimeWindow } from '../../../kernel/lib/time/time-window.ts';
 import { interfaceNotFound } from '../../monitor/api.ts';
@@ -100,7 +99,8 @@ export class InterfaceAnalysis {
     private readonly knowledge: KnowledgeBase,
     private readonly nowMs: () => number,
     private readonly aggregate: AggregateStore,
-    private readonly follower: TriageFollower,
+    /** The aggregate's projection: caught up before each read. */
+    private readonly follower: ProjectionHandle,
   ) {}
 
   private async interfaceOf(interfaceId: string): Promise<MonitoredInterface> {

@@ -11,7 +11,7 @@
  * version and path.
  */
 import type { FieldDescription } from '../../../kernel/standards-registry.ts';
-import type { TextFeatures } from '../aggregate/triage-follower.ts';
+import type { TextFeatures } from '../aggregate/triage-projection.ts';
 
 /** The data type of an HL7 field (`PID.8`) in a version, as the standard describes it. */
 export type Hl7FieldTypes = (path: string, version: string | undefined) => FieldDescription | undefined;

@@ -1,18 +1,19 @@
-// The triage follower over a real store (SQLite, and PostgreSQL when its test URL is set): every message is folded
-// once, whether one follower reads it, two nodes' followers race for it, or a new follower resumes after a restart.
+// The triage aggregate as a monitor projection over a real store (SQLite, and PostgreSQL when its test URL is set):
+// every message is folded once, whether one node reads it, two nodes race for it, or a node resumes after a restart;
+// a data folder whose aggregate kept its own cursor resumes after it.
 import { afterEach, describe, expect, it } from 'vitest';
-import pino from 'pino';
-import { BackgroundGuard } from '../../kernel/background/background-guard.ts';
-import { ServiceFaults } from '../../kernel/background/service-faults.ts';
-import type { MessageFilter, MessageStreamOptions, MonitorService } from '../../plugins/monitor/api.ts';
-import { AggregateStore, CursorMovedError } from '../../plugins/ai-triage/aggregate/aggregate-store.ts';
-import { AggregateBatch, type FollowedMessage } from '../../plugins/ai-triage/aggregate/aggregate-batch.ts';
-import { TriageFollower } from '../../plugins/ai-triage/aggregate/triage-follower.ts';
+import { sql } from 'kysely';
+import type { MessageFilter, MessageStreamOptions, MonitorStore } from '../../plugins/monitor/api.ts';
+import { AggregateStore } from '../../plugins/ai-triage/aggregate/aggregate-store.ts';
+import type { FollowedMessage } from '../../plugins/ai-triage/aggregate/aggregate-batch.ts';
+import { TRIAGE_PROJECTION, triageProjection } from '../../plugins/ai-triage/aggregate/triage-projection.ts';
 import { triageMigrations } from '../../plugins/ai-triage/triage-tables.ts';
 import { windowSpans } from '../../kernel/lib/time/time-steps.ts';
 import { hl7TextFeatures } from '../../plugins/ai-triage/interfaces/upgrade-signals.ts';
+import type { ProjectionRunner } from '../../plugins/monitor/projections/projection-runner.ts';
 import { storages } from '../monitor/monitor-harness.ts';
 import { openFreshStorage, type FreshStorage } from '../helpers/fresh-storage.ts';
+import { migratePositions, runnerOver } from '../helpers/projection-runner.ts';
 
 const START = Date.parse('2026-03-01T08:00:00Z');
 
@@ -40,35 +41,41 @@ function message(index: number, failing: boolean): Stored {
   };
 }
 
-/** The part of the monitor the follower uses: the stream in cursor order, after a cursor, with a projection. */
-function fakeMonitor(messages: Stored[]): () => MonitorService {
-  const monitor = {
+/** The part of the monitor a projection reads: the stream in cursor order, after a cursor. */
+function fakeMonitor(messages: Stored[]): Pick<MonitorStore, 'streamMessages'> {
+  return {
     async *streamMessages(_filter: MessageFilter, options: MessageStreamOptions = {}) {
       for (const stored of [...messages]) {
         if (options.after && stored.cursor <= options.after) continue;
-        // A page boundary: other work (the other follower) runs in between.
+        // A page boundary: other work (the other node) runs in between.
         await new Promise((done) => setImmediate(done));
         yield stored;
       }
     },
-  };
-  return () => monitor as unknown as MonitorService;
+  } as unknown as Pick<MonitorStore, 'streamMessages'>;
 }
 
-const logger = pino({ level: 'silent' });
-const background = new BackgroundGuard(logger, new ServiceFaults()).forOwner('test');
-
-describe.each(storages())('triage follower (%s)', (storage) => {
+describe.each(storages())('triage projection (%s)', (storage) => {
   let fresh: FreshStorage | undefined;
+  const runners: ProjectionRunner[] = [];
   afterEach(async () => {
+    for (const runner of runners.splice(0)) await runner.stop();
     await fresh?.remove();
     fresh = undefined;
   });
 
   async function store(): Promise<AggregateStore> {
-    fresh = await openFreshStorage(storage, 'triage-follower-');
+    fresh = await openFreshStorage(storage, 'triage-projection-');
     await fresh.storage.migrate('ai-triage', triageMigrations);
+    await migratePositions(fresh.storage);
     return new AggregateStore(fresh.storage.db, fresh.storage.sql);
+  }
+
+  /** One node: a runner over the store with the aggregate's projection registered. */
+  function node(aggregate: AggregateStore, messages: Stored[]) {
+    const runner = runnerOver(fresh!.storage, fakeMonitor(messages));
+    runners.push(runner);
+    return runner.register(triageProjection(aggregate, hl7TextFeatures(() => undefined)));
   }
 
   async function counts(aggregate: AggregateStore) {
@@ -77,20 +84,17 @@ describe.each(storages())('triage follower (%s)', (storage) => {
     return { messages: entries.reduce((sum, entry) => sum + entry.count, 0), failures: clusters.parts().reduce((sum, part) => sum + part.count, 0) };
   }
 
-  it('folds every message once, with two followers racing and after a restart', async () => {
+  it('folds every message once, with two nodes racing and after a restart', async () => {
     const aggregate = await store();
     const messages = Array.from({ length: 30 }, (_, index) => message(index, index % 3 === 0));
-    const features = hl7TextFeatures(() => undefined);
-    await new TriageFollower(fakeMonitor(messages), aggregate, background, features).catchUp();
+    await node(aggregate, messages).catchUp();
     expect(await counts(aggregate)).toEqual({ messages: 30, failures: 10 });
     messages.push(...Array.from({ length: 20 }, (_, index) => message(30 + index, true)));
-    // Two nodes of a team on one store: their followers read the same new messages; each is counted once.
-    const first = new TriageFollower(fakeMonitor(messages), aggregate, background, features);
-    const second = new TriageFollower(fakeMonitor(messages), aggregate, background, features);
-    await Promise.all([first.catchUp(), second.catchUp()]);
+    // Two nodes of a team on one store read the same new messages; each is counted once.
+    await Promise.all([node(aggregate, messages).catchUp(), node(aggregate, messages).catchUp()]);
     expect(await counts(aggregate)).toEqual({ messages: 50, failures: 30 });
-    // A restart: a new follower resumes after the stored cursor.
-    await new TriageFollower(fakeMonitor(messages), aggregate, background, features).catchUp();
+    // A restart: a new node resumes after the stored position.
+    await node(aggregate, messages).catchUp();
     expect(await counts(aggregate)).toEqual({ messages: 50, failures: 30 });
     const clusters = await aggregate.failureClusters('feed', windowSpans(START - 3_600_000, START + 86_400_000, 'hour'));
     expect(clusters.ranked(new Map(), 5)[0]).toMatchObject({ key: 'v1:REQUIRED_FIELD_MISSING|PV1.2|ADT^A08|REGSYS', count: 30, exampleControlIds: ['CTRL49', 'CTRL48', 'CTRL47'] });
@@ -100,25 +104,27 @@ describe.each(storages())('triage follower (%s)', (storage) => {
     const aggregate = await store();
     // Ten messages of one signature, then twenty of another (PV1-2 emptied), an hour apart as a whole.
     const messages = Array.from({ length: 30 }, (_, index) => message(index < 10 ? index : 180 + index, index >= 10));
-    const follower = new TriageFollower(fakeMonitor(messages), aggregate, background, hl7TextFeatures(() => undefined));
-    await follower.catchUp();
+    const handle = node(aggregate, messages);
+    await handle.catchUp();
     expect(await counts(aggregate)).toEqual({ messages: 30, failures: 20 });
-    const removed = await follower.exclusive(() => aggregate.prune(new Date(START + 3_600_000).toISOString()));
+    const removed = await handle.exclusive(() => aggregate.prune(new Date(START + 3_600_000).toISOString()));
     expect(removed).toBeGreaterThan(0);
     expect(await counts(aggregate)).toEqual({ messages: 20, failures: 20 });
     const entries = await aggregate.upgradeEntries('feed', new Date(START).toISOString(), new Date(START + 86_400_000).toISOString(), new Date(START).toISOString());
     expect(new Set(entries.map((entry) => entry.features.join('|'))).size).toBe(1);
-    expect(await follower.exclusive(() => aggregate.prune(new Date(START + 3_600_000).toISOString()))).toBe(0);
+    expect(await handle.exclusive(() => aggregate.prune(new Date(START + 3_600_000).toISOString()))).toBe(0);
   });
 
-  it('refuses to write a batch when the cursor moved since it was read', async () => {
+  it('resumes after the cursor an aggregate kept itself before, and drops that table', async () => {
     const aggregate = await store();
-    const batch = new AggregateBatch();
-    batch.add(message(0, true));
-    await aggregate.write(batch, null, 'c000000');
-    await expect(aggregate.write(batch, null, 'c000000')).rejects.toBeInstanceOf(CursorMovedError);
-    await expect(aggregate.write(batch, 'c999999', 'c000001')).rejects.toBeInstanceOf(CursorMovedError);
-    expect(await counts(aggregate)).toEqual({ messages: 1, failures: 1 });
-    expect(await aggregate.cursor()).toBe('c000000');
+    const db = fresh!.storage.db;
+    // A data folder from before: the aggregate's own cursor after the first ten messages (folded then, not here).
+    await db.insertInto('triage_cursor').values({ id: 'messages', cursor: message(9, false).cursor }).execute();
+    const messages = Array.from({ length: 30 }, (_, index) => message(index, true));
+    await node(aggregate, messages).catchUp();
+    expect(await counts(aggregate)).toEqual({ messages: 20, failures: 20 });
+    const position = await db.selectFrom('monitor_projections').select('cursor').where('name', '=', TRIAGE_PROJECTION).executeTakeFirst();
+    expect(position?.cursor).toBe(message(29, true).cursor);
+    await expect(sql`select count(*) from triage_cursor`.execute(db)).rejects.toThrow();
   });
 });
