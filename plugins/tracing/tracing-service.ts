@@ -1,17 +1,16 @@
 /**
  * What the tracing routes and the gap alert rule do, over the monitor's query contract only: a trace by patient,
  * account or control id; gaps of a window (sequences, MSH-13, control ids); latency between two interfaces; the
- * defined and the observed sequences. Every read is bounded: a trace by its limit, a window by `maxScanMessages`
+ * defined and the observed sequences (latency itself in latency-read.ts). Every read is bounded: a trace by its limit, a window by `maxScanMessages`
  * (answers say `truncated` when the bound cut the read).
  */
 import { createHash } from 'node:crypto';
 import type { MessageFilter, MonitorService } from '../monitor/api.ts';
-import type { FeedColumn, FeedIndex, FeedMessage, FeedWindow } from './feed-index.ts';
+import type { FeedColumn, FeedIndex, FeedMessage } from './feed-index.ts';
 import { FEED_FIELDS, feedMessageOf } from './feed-projection.ts';
 import { interfaceGaps, scanFeed, type FeedFindings, type InterfaceGapResult } from './interface-gaps.ts';
 import { scanFeedWindow } from './feed-gap-scan.ts';
-import { pairInFeed } from './feed-latency-sql.ts';
-import { latenciesByHour, pairMessages, summariseHours, type LatencyHour, type LatencyMessage, type LatencySummary } from './latency-pairing.ts';
+import { readLatency, type LatencyQuery, type LatencyResult } from './latency-read.ts';
 import { observedSequences, patientKeyOf, type ObservedSequence } from './observed-sequences.ts';
 import { sequenceGaps, type JudgedSequence } from './sequence-gaps.ts';
 import { formatSequence, parseSequence } from './sequence-syntax.ts';
@@ -20,10 +19,6 @@ import { GAP_KINDS, TRACE_FIELDS, compareEvents, toTraceEvent, type Gap, type Ga
 
 /** What the gaps show of the messages the scan kept, read after it. */
 const DETAIL_COLUMNS: readonly FeedColumn[] = ['messageType', 'messageTimeMs', 'patientId', 'contentDigest'];
-
-/** What latency pairing reads of every message of both windows; the patient only when the fallback needs it. */
-const PAIRING_COLUMNS: readonly FeedColumn[] = ['controlId', 'acknowledgedControlId', 'messageType', 'messageTimeMs'];
-const PATIENT_COLUMNS: readonly FeedColumn[] = [...PAIRING_COLUMNS, 'patientId', 'patientAuthority'];
 
 /** A sequence as listed: from config or defined through the API. */
 export interface DefinedSequence {
@@ -95,30 +90,6 @@ export interface GapsResult {
   /** Repeated control ids whose content is no longer known (raw text removed by retention). */
   contentUnknown: number;
   messagesRead: number;
-  truncated: boolean;
-}
-
-/** What a latency read measures. */
-export interface LatencyQuery {
-  fromInterface: string;
-  toInterface: string;
-  messageType?: string;
-  since: Date;
-  until?: Date;
-  matchWindowMs?: number;
-}
-
-/** Answer of a latency read. */
-export interface LatencyResult extends LatencySummary {
-  fromInterface: string;
-  toInterface: string;
-  messageType: string | null;
-  since: string;
-  until: string;
-  matchWindowMs: number;
-  unmatched: { source: number; destination: number };
-  pairedBy: { controlId: number; ack: number; patientAndTime: number };
-  series: LatencyHour[];
   truncated: boolean;
 }
 
@@ -395,75 +366,9 @@ export class TracingService {
     return gaps;
   }
 
-  /** Latency between two interfaces over a window (see latency-pairing.ts for the pairing rules). */
-  async latency(query: LatencyQuery): Promise<LatencyResult> {
-    const until = query.until ?? new Date(this.nowMs());
-    const matchWindowMs = query.matchWindowMs ?? this.limits.matchWindowMs;
-    const cap = this.limits.maxScanMessages;
-    let truncated = false;
-    const wanted = query.messageType?.toUpperCase();
-    const matchesType = (m: LatencyMessage) => wanted === undefined || m.messageType === wanted || m.messageType.startsWith(`${wanted}^`);
-    // Without an explicit until the window is open-ended: a message received at this very instant still counts.
-    const windowOf = (interfaceId: string): FeedWindow =>
-      query.until === undefined ? { interfaceId, sinceMs: query.since.getTime() } : { interfaceId, sinceMs: query.since.getTime(), untilMs: query.until.getTime() };
-    const read = async (interfaceId: string, isDestination: boolean, columns: readonly FeedColumn[]): Promise<LatencyMessage[]> => {
-      const window = await this.feed.read(windowOf(interfaceId), columns, cap + 1);
-      if (window.length > cap) {
-        truncated = true;
-        window.length = cap;
-      }
-      // feed messages are pairing messages as they are; the type filter names the source's messages, and
-      // acknowledgements on the destination answer them whatever their type
-      if (wanted === undefined) return window;
-      return window.filter((message) => matchesType(message) || (isDestination && message.acknowledgedControlId !== null));
-    };
-    const pair = async (columns: readonly FeedColumn[]) => {
-      truncated = false;
-      const source = await read(query.fromInterface, false, columns);
-      const destination = await read(query.toInterface, true, columns);
-      return pairMessages(source, destination, matchWindowMs);
-    };
-    // Usually every destination message pairs by its key with the one source message of it: the database joins
-    // the windows and answers the latencies by hour. Otherwise pairing goes in order, message by message; patients
-    // matter only to a destination message that neither an acknowledgement nor a control id paired: they are read,
-    // and the pairing done again, only when there is one.
-    const joined = await this.feed.snapshot((reader) =>
-      pairInFeed(reader, { source: windowOf(query.fromInterface), destination: windowOf(query.toInterface), messageType: wanted, cap }),
-    );
-    let byHour: Map<number, number[]>;
-    const pairedBy = { controlId: 0, ack: 0, patientAndTime: 0 };
-    let unmatched: LatencyResult['unmatched'];
-    if (joined !== undefined) {
-      byHour = joined.latenciesByHour;
-      pairedBy.ack = joined.acks;
-      pairedBy.controlId = joined.pairs - joined.acks;
-      unmatched = { source: joined.unmatchedSource, destination: joined.unmatchedDestination };
-      truncated = joined.truncated;
-    } else {
-      let result = await pair(PAIRING_COLUMNS);
-      if (result.fallbackCandidates > 0) result = await pair(PATIENT_COLUMNS);
-      for (const pair of result.pairs) {
-        if (pair.by === 'ack') pairedBy.ack++;
-        else if (pair.by === 'control-id') pairedBy.controlId++;
-        else pairedBy.patientAndTime++;
-      }
-      byHour = latenciesByHour(result.pairs);
-      unmatched = { source: result.unmatchedSource, destination: result.unmatchedDestination };
-    }
-    const { summary, series } = summariseHours(byHour);
-    return {
-      fromInterface: query.fromInterface,
-      toInterface: query.toInterface,
-      messageType: wanted ?? null,
-      since: query.since.toISOString(),
-      until: until.toISOString(),
-      matchWindowMs,
-      ...summary,
-      unmatched,
-      pairedBy,
-      series,
-      truncated,
-    };
+  /** Latency between two interfaces over a window (see latency-read.ts). */
+  latency(query: LatencyQuery): Promise<LatencyResult> {
+    return readLatency(this.feed, query, { maxScanMessages: this.limits.maxScanMessages, matchWindowMs: this.limits.matchWindowMs }, this.nowMs());
   }
 
   /**
