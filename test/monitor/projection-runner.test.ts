@@ -143,6 +143,21 @@ describe.each(storages())('projection runner (%s)', (storage) => {
     expect(await counts(db)).toEqual(expected(messages.slice(2)));
   });
 
+  it('adopts a former position of none once, then folds every message', async () => {
+    const db = await open();
+    const messages = Array.from({ length: 5 }, (_, i) => committed(i));
+    let adopted = 0;
+    const adopt = async () => {
+      adopted++;
+      return null;
+    };
+    await runner(messages).register(counting({ adopt })).catchUp();
+    messages.push(committed(5));
+    await runner(messages).register(counting({ adopt })).catchUp();
+    expect(adopted).toBe(1);
+    expect(await counts(db)).toEqual(expected(messages));
+  });
+
   it('refuses a second projection of one name and a name out of its alphabet', async () => {
     await open();
     const made = runner([]);

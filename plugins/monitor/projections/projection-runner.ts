@@ -135,8 +135,11 @@ export class ProjectionRunner {
     }
   }
 
-  /** The stored position, after adopting the projection's own former one when it has none here yet. */
-  private async position(projection: Projection): Promise<string | undefined> {
+  /**
+   * The stored position (undefined: no row yet), after adopting the projection's own former one when it has none
+   * here yet: the adopted position (null for none) is stored at once, so `adopt` runs once.
+   */
+  private async position(projection: Projection): Promise<string | null | undefined> {
     const stored = await readPosition(this.deps.db, projection.name);
     if (stored !== undefined || projection.adopt === undefined) return stored;
     const adopt = projection.adopt.bind(projection);
@@ -144,7 +147,6 @@ export class ProjectionRunner {
       const again = await readPosition(trx, projection.name);
       if (again !== undefined) return again;
       const former = await adopt(trx);
-      if (former === null) return undefined;
       await movePosition(trx, projection.name, undefined, former);
       return former;
     });
@@ -171,7 +173,7 @@ export class ProjectionRunner {
   }
 
   /** Folds a batch and moves the position past it, in one transaction; answers the new position. */
-  private async write(projection: Projection, batch: ProjectedRecord[], from: string | undefined): Promise<string> {
+  private async write(projection: Projection, batch: ProjectedRecord[], from: string | null | undefined): Promise<string> {
     const to = batch[batch.length - 1]!.cursor;
     await this.deps.db.transaction().execute(async (trx) => {
       await movePosition(trx, projection.name, from, to);
