@@ -7,7 +7,7 @@
  *   first commit it waits for at the latest, so a burst of commits shares one and the fold does not compete with the
  *   ingest; every read that asks for it catches up first, so an answer covers every message committed before it.
  * - How: the messages after the position are streamed through the query contract with the projection's fields, a
- *   batch per transaction, the event loop shared a slice at a time (kernel/loop-slice.ts).
+ *   batch per transaction, the event loop shared a slice at a time (kernel/lib/async/loop-slice.ts).
  * - Team: catch-ups of one projection run one at a time on this node and, through the cluster's turns, one node of a
  *   team at a time. A node that finds the position moved by another (a paused turn) writes nothing and starts again
  *   after it, so no message is folded twice.
