@@ -22,8 +22,6 @@ const LONG_FILES_PENDING: ReadonlyMap<string, string> = new Map([
   ['plugins/population/seeding/seed-runs.ts', 'seeding, its dry run and cleanup are to be split'],
   ['plugins/hl7-standard/validation/hl7-field-check.ts', 'the component and repetition checks are to be split'],
   ['plugins/hl7-standard/hl7-definitions.ts', 'loading and the lookups of the definitions are to be split'],
-  ['plugins/tracing/tracing-service.ts', 'being split with the tracing plugin'],
-  ['plugins/tracing/feed-index.ts', 'being split with the tracing plugin'],
 ]);
 
 /** Folders over the file limit whose sub-folders are still to come, and why each waits. */
