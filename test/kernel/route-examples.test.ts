@@ -120,7 +120,7 @@ describe('examples are checked against the route schemas', () => {
   });
 
   it('leaves the examples unchecked when the contract checks are off (production boots)', async () => {
-    const workbench = await boot(false);
-    await workbench.stop();
+    // the same stale examples that refuse a boot with the checks on
+    await expect(boot(false).then((workbench) => workbench.stop())).resolves.toBeUndefined();
   });
 });

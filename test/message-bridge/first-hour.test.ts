@@ -143,9 +143,8 @@ describe('finding your way', () => {
       for (const [method, operation] of Object.entries(methods)) {
         const success = Object.values(operation.responses as Record<string, any>)[0].content['application/json'];
         expect(success.example, `${method} ${path} response example`).toBeDefined();
-        if (operation.requestBody) {
-          expect(operation.requestBody.content['application/json'].example, `${method} ${path}`).toBeDefined();
-        }
+        // a route with a body documents an example of it
+        expect(operation.requestBody === undefined || operation.requestBody.content['application/json'].example !== undefined, `${method} ${path}`).toBe(true);
       }
     }
   });

@@ -255,7 +255,7 @@ describe('ledger commits', () => {
         await commitFiles(storage, [await fileOf('e.hl7', ['E1'])], true);
         const messages = await storage.db.selectFrom('monitor_messages').select('control_id').orderBy('control_id').execute();
         expect(messages.map((m: { control_id: string }) => m.control_id)).toEqual(['A1', 'A2', 'B1', 'E1']);
-        if (storage.sqlite) expect(storage.sqlite.inTransaction).toBe(false);
+        expect(storage.sqlite?.inTransaction ?? false).toBe(false);
       });
     });
   }

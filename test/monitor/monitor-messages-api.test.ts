@@ -291,30 +291,39 @@ describe('message view of FHIR and NCPDP messages', () => {
       const page = (await h.get(`/api/monitor/messages?interfaceId=${interfaceId}`)).json.data.items as Array<{ id: string; standard: string }>;
       return page.length === 2 ? page : undefined;
     }, 30_000, 'the FHIR and NCPDP messages');
-    for (const item of items) {
-      const view = (await h.get(`/api/monitor/messages/${item.id}`)).json.data;
-      expect(view.raw).toBe(item.standard === 'fhir' ? patient : script);
-      const placed = view.findings.filter((f: { position: unknown }) => f.position !== null);
-      expect(placed.length, `${item.standard}: ${JSON.stringify(view.findings)}`).toBeGreaterThan(0);
-      for (const finding of placed) {
-        const { start, end, exact, element, segment } = finding.position;
-        const text = view.raw.slice(start, end) as string;
-        expect(segment).toBeNull();
-        expect(typeof element).toBe('string');
-        if (item.standard === 'fhir') expect(() => JSON.parse(text), `${finding.path}: ${text}`).not.toThrow();
-        // an attribute's place is its value, just after `="`; an element's runs from its start tag
-        else if (exact && (finding.path as string).includes('@')) expect(view.raw.slice(start - 2, start)).toMatch(/=["']$/);
-        else expect(text.startsWith('<'), `${finding.path}: ${text}`).toBe(true);
-        if (exact && item.standard === 'fhir') {
-          const last = (finding.path as string).split('.').pop()!.replace(/\[\d+\]$/, '');
-          expect(view.raw.slice(Math.max(0, start - last.length - 4), start)).toContain(`"${last}"`);
-        }
-      }
-      if (item.standard === 'fhir') {
-        const gender = view.findings.find((f: { path: string }) => f.path === 'Patient.gender');
-        expect(gender, JSON.stringify(view.findings)).toBeDefined();
-        expect(view.raw.slice(gender.position.start, gender.position.end)).toBe('"robot"');
-      }
+    expect(items.map((item) => item.standard).sort()).toEqual(['fhir', 'ncpdp']);
+    interface Placed {
+      path: string;
+      position: { start: number; end: number; exact: boolean; element: unknown; segment: unknown };
     }
+    // the stored text of the message of a standard, and its findings placed in it (at least one each)
+    const placedOf = async (standard: string, raw: string) => {
+      const view = (await h.get(`/api/monitor/messages/${items.find((item) => item.standard === standard)!.id}`)).json.data;
+      expect(view.raw).toBe(raw);
+      const placed = (view.findings as Array<Placed & { position: Placed['position'] | null }>).filter((f): f is Placed => f.position !== null);
+      expect(placed.length, `${standard}: ${JSON.stringify(view.findings)}`).toBeGreaterThan(0);
+      for (const { position } of placed) {
+        expect(position.segment).toBeNull();
+        expect(typeof position.element).toBe('string');
+      }
+      return { placed, findings: view.findings as Array<Placed & { position: Placed['position'] | null }>, at: (f: Placed) => raw.slice(f.position.start, f.position.end) };
+    };
+
+    const fhir = await placedOf('fhir', patient);
+    for (const finding of fhir.placed) expect(() => JSON.parse(fhir.at(finding)), `${finding.path}: ${fhir.at(finding)}`).not.toThrow();
+    // an exact place is the value just after its member's name
+    for (const finding of fhir.placed.filter((f) => f.position.exact)) {
+      const last = finding.path.split('.').pop()!.replace(/\[\d+\]$/, '');
+      expect(patient.slice(Math.max(0, finding.position.start - last.length - 4), finding.position.start)).toContain(`"${last}"`);
+    }
+    const gender = fhir.placed.find((f) => f.path === 'Patient.gender');
+    expect(gender, JSON.stringify(fhir.findings)).toBeDefined();
+    expect(fhir.at(gender!)).toBe('"robot"');
+
+    const ncpdp = await placedOf('ncpdp', script);
+    // an attribute's place is its value, just after `="`; an element's runs from its start tag
+    const onAttribute = (f: Placed) => f.position.exact && f.path.includes('@');
+    for (const finding of ncpdp.placed.filter(onAttribute)) expect(script.slice(finding.position.start - 2, finding.position.start)).toMatch(/=["']$/);
+    for (const finding of ncpdp.placed.filter((f) => !onAttribute(f))) expect(ncpdp.at(finding).startsWith('<'), `${finding.path}: ${ncpdp.at(finding)}`).toBe(true);
   }, 60_000);
 });

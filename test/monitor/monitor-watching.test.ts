@@ -296,6 +296,7 @@ describe.each(storages())('watching folders on %s', (storage) => {
     const id = await createInterface(h, `polling ${storage}`, dir, { usePolling: true });
     writeFileSync(join(dir, 'p.hl7'), adtMessage('POLL1'));
     await waitForTotal(h, id, 1);
+    expect((await metrics(h, id)).messagesTotal).toBe(1);
   });
 });
 

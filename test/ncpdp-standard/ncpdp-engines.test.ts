@@ -78,7 +78,7 @@ describe('safe XML reading', () => {
     const xxe = '<?xml version="1.0"?>\n<!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<Message>&x;</Message>';
     const outcome = parseScriptXml(xxe);
     expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.issue.message).toMatch(/Line 2, column 1: a <!DOCTYPE declaration was refused/);
+    expect(outcome.ok ? undefined : outcome.issue.message).toMatch(/Line 2, column 1: a <!DOCTYPE declaration was refused/);
     const bomb = `<!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${'&lol;'.repeat(10)}">`).join('')}]><Message>&lol9;</Message>`;
     expect(validateNcpdp(bomb, { mode: 'strict' }).errors.map((e) => e.code)).toEqual(['PARSE_ERROR']);
   });
@@ -86,7 +86,7 @@ describe('safe XML reading', () => {
     const deep = `<Message>${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}</Message>`;
     const outcome = parseScriptXml(deep);
     expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.issue.message).toMatch(/nested deeper than 64/);
+    expect(outcome.ok ? undefined : outcome.issue.message).toMatch(/nested deeper than 64/);
   });
   it('reports malformed XML with line and column', () => {
     const result = validateNcpdp('<Message>\n  <Header>\n  </Head>\n</Message>', { mode: 'strict' });

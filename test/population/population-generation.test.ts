@@ -155,13 +155,15 @@ describe('POST /api/population/generate', () => {
     const medications = parseCsv(await download(job.jobId, 'medications.csv'));
     const sexOf = new Map(patients.slice(1).map((p) => [p[0], p[patients[0].indexOf('sex')]]));
     const birthOf = new Map(patients.slice(1).map((p) => [p[0], p[patients[0].indexOf('birth_date')]]));
-    for (const c of conditions.slice(1)) {
-      if (c[conditions[0].indexOf('snomed_code')] === '266569009') expect(sexOf.get(c[1])).toBe('M');
-      expect(c[conditions[0].indexOf('onset_date')] >= (birthOf.get(c[1]) ?? '')).toBe(true);
-    }
-    for (const m of medications.slice(1)) {
-      if (m[medications[0].indexOf('rxnorm_code')] === '197361') expect(Number(birthOf.get(m[1])?.slice(0, 4))).toBeLessThanOrEqual(2007);
-    }
+    for (const c of conditions.slice(1)) expect(c[conditions[0].indexOf('onset_date')] >= (birthOf.get(c[1]) ?? '')).toBe(true);
+    // benign prostatic hyperplasia: men only
+    const prostate = conditions.slice(1).filter((c) => c[conditions[0].indexOf('snomed_code')] === '266569009');
+    expect(prostate.length).toBeGreaterThan(0);
+    expect(new Set(prostate.map((c) => sexOf.get(c[1])))).toEqual(new Set(['M']));
+    // an adult medication: patients born in 2007 or before
+    const adult = medications.slice(1).filter((m) => m[medications[0].indexOf('rxnorm_code')] === '197361');
+    expect(adult.length).toBeGreaterThan(0);
+    expect(adult.filter((m) => Number(birthOf.get(m[1])?.slice(0, 4)) > 2007)).toEqual([]);
   });
 
   it('answers 409 for analytics of a running job, cancels it, removes it once finished, and 404 for an unknown job', async () => {

@@ -129,6 +129,11 @@ export class FileSink {
     this.stream.destroy();
   }
 
+  /** Whether the file is closed (after `close` or `abort`); the stream reports its errors before it closes. */
+  get closed(): boolean {
+    return this.stream.closed;
+  }
+
   /** Where the file is. */
   get location(): string {
     return this.path;
