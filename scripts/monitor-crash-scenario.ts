@@ -10,9 +10,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLiteDatabase from 'better-sqlite3';
 import { serviceCliArgs } from '../test/helpers/cli-process.ts';
 import { send } from '../test/helpers/http-client.ts';
+import { ledgerTotals } from './ledger-totals.ts';
 
 /** Size of a run. */
 export interface CrashScenarioOptions {
@@ -60,9 +60,13 @@ function message(controlId: string): string {
 
 /**
  * Writes the config of a service on ephemeral ports with its data under `root`; returns the config's path and the
- * data folder.
+ * data folder. `monitor` is the monitor's section; `extra` adds top-level sections (say `storage`, `work`).
  */
-export function writeServiceConfig(root: string, monitor: Record<string, unknown>): { configPath: string; dataDir: string } {
+export function writeServiceConfig(
+  root: string,
+  monitor: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): { configPath: string; dataDir: string } {
   const dataDir = join(root, 'data');
   const configPath = join(root, 'config.json');
   writeFileSync(
@@ -71,6 +75,7 @@ export function writeServiceConfig(root: string, monitor: Record<string, unknown
       dataDir,
       servers: { bridge: { port: 0 }, monitor: { port: 0 }, population: { port: 0 } },
       plugins: { monitor },
+      ...extra,
     }),
   );
   return { configPath, dataDir };
@@ -178,27 +183,19 @@ export async function runCrashScenario(options: CrashScenarioOptions): Promise<C
     await sleep(1500);
     await killed(current.child);
 
-    const db = new SQLiteDatabase(join(dataDir, 'workbench.sqlite'), { readonly: true });
-    try {
-      const one = <T>(query: string) => db.prepare(query).get() as T;
-      const result: CrashScenarioResult = {
-        filesWritten,
-        messagesWritten,
-        kills: options.kills,
-        ledgerRows: one<{ n: number }>('select count(*) as n from monitor_files').n,
-        ledgerPathsCountedTwice: one<{ n: number }>(
-          'select count(*) as n from (select path from monitor_files group by path having count(*) > 1)',
-        ).n,
-        ledgerMessages: one<{ n: number }>('select coalesce(sum(message_count), 0) as n from monitor_files').n,
-        messageRows: one<{ n: number }>('select count(*) as n from monitor_messages').n,
-        distinctControlIds: one<{ n: number }>('select count(distinct control_id) as n from monitor_messages').n,
-        rollupMessages: one<{ n: number }>('select coalesce(sum(messages), 0) as n from monitor_minutes').n,
-        seconds: Math.round((Date.now() - started) / 100) / 10,
-      };
-      return result;
-    } finally {
-      db.close();
-    }
+    const totals = await ledgerTotals({ sqliteFile: join(dataDir, 'workbench.sqlite') });
+    return {
+      filesWritten,
+      messagesWritten,
+      kills: options.kills,
+      ledgerRows: totals.ledgerRows,
+      ledgerPathsCountedTwice: totals.pathsCountedTwice,
+      ledgerMessages: totals.ledgerMessages,
+      messageRows: totals.messageRows,
+      distinctControlIds: totals.distinctControlIds,
+      rollupMessages: totals.rollupMessages,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
   } finally {
     await killed(current.child);
     rmSync(root, { recursive: true, force: true });

@@ -387,8 +387,10 @@ export class IngestQueue {
 
   /**
    * A file new at its path whose content is that of a counted file of the interface whose path is gone was renamed
-   * (live, or while nothing watched): the same delivery, so it moves that file's ledger row and counts nothing. One
-   * look-up per interface for the batch.
+   * (live, or while nothing watched): the same delivery, so it moves that file's ledger row and counts nothing more,
+   * unless that row is `partial` (committed in slices, not all stored when the service stopped): then the messages
+   * after its stored count go with the move, as they would have at the old path. One look-up per interface for the
+   * batch.
    */
   private async recogniseRenames(files: ReadFile[], monitoredOf: ReadonlyMap<string, MonitoredInterface>): Promise<void> {
     const fresh = files.filter((file) => file.verdict.kind === 'new' && file.size > 0);
@@ -399,6 +401,12 @@ export class IngestQueue {
     files.forEach((file, index) => {
       const row = file.verdict.kind === 'new' ? before.get(ledgerKey(file.interfaceId, file.path)) : undefined;
       if (!row) return;
+      if (row.state === PARTIAL_STATE) {
+        // the same content as when its slices began: what was read past the stored count is what is left to commit
+        const stored = Number(row.message_count);
+        files[index] = { ...file, verdict: { kind: 'renamed', row }, messages: file.messages.filter((m) => m.indexInFile >= stored) };
+        return;
+      }
       // it keeps the state it was counted with (an unparsable file renamed is still that file)
       const state = row.state === 'unparsable' || row.state === 'empty' ? row.state : 'ingested';
       files[index] = { ...file, verdict: { kind: 'renamed', row }, state, error: row.error, messages: [] };

@@ -17,7 +17,9 @@
  *
  * A file at a path the ledger has no row for whose content digest is that of a counted file of the interface whose
  * own path no longer exists was renamed (live, or while nothing watched): the same delivery, so its row moves to the
- * new path and nothing is counted again. A copy (the first file still there) is a new delivery.
+ * new path and nothing is counted again. A `partial` row renamed (the service was killed between two slices, and the
+ * file renamed before it started again) moves too, and the messages after its stored count are committed with it.
+ * A copy (the first file still there) is a new delivery.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -203,7 +205,9 @@ const FILE_COLUMNS = [
   'first_read_at', 'last_read_at',
 ] as const satisfies ReadonlyArray<keyof FileTable>;
 
-const RENAME_FILE_SQL = 'update monitor_files set path = ?, size = ?, mtime_ms = ?, last_read_at = ? where id = ?';
+/** A renamed file's row moves to its new path, adding the messages it brings (those after a `partial` row's count). */
+const RENAME_FILE_SQL =
+  'update monitor_files set path = ?, size = ?, mtime_ms = ?, message_count = ?, failed_count = ?, state = ?, last_read_at = ? where id = ?';
 
 const UPDATE_FILE_SQL =
   'update monitor_files set size = ?, mtime_ms = ?, content_hash = ?, message_count = ?, failed_count = ?, state = ?, last_read_at = ? where id = ?';
@@ -226,7 +230,16 @@ async function writeFileRows(statements: CommitStatements, files: ReadFile[], di
     for (const m of file.messages) if (!m.isValid) failed++;
     const { verdict } = file;
     if (verdict.kind === 'renamed') {
-      await statements.run(RENAME_FILE_SQL, [storableText(file.path, 4096), file.size, file.mtimeMs, file.receivedAt, verdict.row.id]);
+      await statements.run(RENAME_FILE_SQL, [
+        storableText(file.path, 4096),
+        file.size,
+        file.mtimeMs,
+        Number(verdict.row.message_count) + file.messages.length,
+        Number(verdict.row.failed_count) + failed,
+        file.state,
+        file.receivedAt,
+        verdict.row.id,
+      ]);
       ids.push(Number(verdict.row.id));
       continue;
     }
@@ -280,7 +293,7 @@ async function keepOrderAppendOnly(statements: CommitStatements, files: ReadFile
   for (const file of files) {
     if (file.messages.length === 0) continue;
     if (floor !== null) {
-      const keepsId = file.verdict.kind === 'appended' || file.verdict.kind === 'touched';
+      const keepsId = file.verdict.kind === 'appended' || file.verdict.kind === 'touched' || file.verdict.kind === 'renamed';
       const earliest = keepsId ? new Date(Date.parse(floor) + 1).toISOString() : floor;
       if (file.receivedAt < earliest) file.receivedAt = earliest;
     }
