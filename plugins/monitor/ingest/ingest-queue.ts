@@ -20,7 +20,8 @@ import { currentRows, ledgerKey, judgeByContent, judgeByStat, PARTIAL_STATE, ren
 import { commitBatch } from './batch-commit.ts';
 import type { ReadFile } from './read-file.ts';
 import { isPooledReading, readContent, type ContentReaders, type ContentReading, type PooledReading } from './message-reading.ts';
-import { readSettledContent, readSettledContentInSteps, type ReceivedFile, type SettledContent } from '../../../kernel/lib/input/received-files.ts';
+import type { ReceivedFile } from '../../../kernel/lib/input/received-files.ts';
+import { settledContent } from './settled-content.ts';
 import { OpenTails } from './open-tails.ts';
 import type { FileRow, MonitorDatabase } from '../monitor-tables.ts';
 import type { LatencyLimits } from './rollup-writer.ts';
@@ -62,30 +63,6 @@ interface PreparedBatch {
   /** The ledger rows, or why they could not be read (the batch then fails as a whole and is tried again). */
   rows: Map<string, FileRow> | { failed: unknown };
   pooled: Promise<Map<string, ReceivedFile>>;
-}
-
-/**
- * Files of at least this many bytes are read a megabyte per read in libuv's thread pool rather than in one
- * synchronous read (a megabyte copies out of the page cache in well under a millisecond; 20 MB did not).
- */
-const STEPPED_READ_MIN_BYTES = 1024 * 1024;
-
-/**
- * A settled file's content and its stat after the read: what a worker thread read of it, or read here now; the file
- * system's error code when it could not be read (ENOENT: it is gone).
- */
-async function settledContent(job: IngestJob, inWorker: ReceivedFile | undefined): Promise<SettledContent | { code: string | undefined }> {
-  if (inWorker) {
-    if (!inWorker.ok) return { code: inWorker.code };
-    const { content, after } = inWorker;
-    return { content: Buffer.from(content.buffer, content.byteOffset, content.byteLength), after };
-  }
-  try {
-    if (job.size >= STEPPED_READ_MIN_BYTES) return await readSettledContentInSteps(job.absolutePath, job.size);
-    return readSettledContent(job.absolutePath, job.size);
-  } catch (error) {
-    return { code: (error as NodeJS.ErrnoException).code };
-  }
 }
 
 /** What the queue needs. */
