@@ -110,7 +110,7 @@ describe('FHIR validation: references and Bundle rules', () => {
     expect(codes(result.errors)).toEqual(['REQUIRED_FIELD_MISSING Bundle.entry[0].response']);
   });
 
-  it('flags duplicate fullUrls and unresolved urn:uuid references', () => {
+  it('flags duplicate fullUrls, and warns about an unresolved urn:uuid reference outside a document\'s Composition', () => {
     const url = 'urn:uuid:7f3c1d2e-0000-4000-8000-000000000001';
     const result = validate({
       resourceType: 'Bundle',
@@ -125,7 +125,31 @@ describe('FHIR validation: references and Bundle rules', () => {
         },
       ],
     });
-    expect(codes(result.errors)).toEqual(['BUNDLE_RULE_VIOLATED Bundle.entry[1].fullUrl', 'INVALID_REFERENCE Bundle.entry[2].resource.subject.reference']);
+    // R4 (and HL7's validator): a urn: no entry carries may name a resource the sender keeps apart.
+    expect(codes(result.errors)).toEqual(['BUNDLE_RULE_VIOLATED Bundle.entry[1].fullUrl']);
+    expect(codes(result.warnings)).toContain('INVALID_REFERENCE Bundle.entry[2].resource.subject.reference');
+    // A document's Composition is its table of contents: what it names must be in the Bundle.
+    const document = validate({
+      resourceType: 'Bundle',
+      identifier: { system: 'urn:ietf:rfc:3986', value: 'urn:uuid:7f3c1d2e-0000-4000-8000-0000000000d0' },
+      type: 'document',
+      timestamp: '2013-05-28T22:12:21Z',
+      entry: [
+        {
+          fullUrl: 'urn:uuid:7f3c1d2e-0000-4000-8000-000000000003',
+          resource: {
+            resourceType: 'Composition',
+            status: 'final',
+            type: { coding: [{ system: 'http://loinc.org', code: '28655-9' }] },
+            subject: { reference: 'urn:uuid:7f3c1d2e-0000-4000-8000-00000000dead' },
+            date: '2013-02-01T12:30:02Z',
+            author: [{ display: 'Dr. Careful' }],
+            title: 'Discharge Summary',
+          },
+        },
+      ],
+    });
+    expect(codes(document.errors)).toEqual(['INVALID_REFERENCE Bundle.entry[0].resource.subject.reference']);
   });
 
   it('warns about relative references that do not resolve in a document-like Bundle, and about searchset entries without search', () => {
