@@ -69,6 +69,15 @@ describe('CapabilityStatement', () => {
     expect(await errorsOf(statement('token'))).toEqual([]);
     expect(await errorsOf(statement('date'))).toEqual(['CONSTRAINT_FAILED CapabilityStatement.rest[0].resource[0].searchParam[0].type']);
   });
+
+  it('leaves server-wide search parameters to the server, as R4\'s base CapabilityStatement types _source (uri) token', async () => {
+    const source = { name: '_source', definition: 'http://hl7.org/fhir/SearchParameter/Resource-source', type: 'token' };
+    const base = statement('token');
+    const serverWide = { ...base, rest: [{ ...base.rest[0], searchParam: [source] }] };
+    expect(await errorsOf(serverWide)).toEqual([]);
+    const perResource = { ...base, rest: [{ mode: 'server', resource: [{ type: 'Patient', searchParam: [source] }] }] };
+    expect(await errorsOf(perResource)).toEqual(['CONSTRAINT_FAILED CapabilityStatement.rest[0].resource[0].searchParam[0].type']);
+  });
 });
 
 describe('canonical URLs', () => {

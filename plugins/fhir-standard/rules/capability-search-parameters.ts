@@ -3,6 +3,12 @@
  * `rest.resource.searchParam.definition` is "an absolute URI that is a formal reference to where this parameter was
  * first defined", and `type` is "the type of value a search parameter refers to"): when the definition is a core
  * SearchParameter, the type stated is its type, as HL7's validator checks.
+ *
+ * Only a resource's search parameters (`rest.resource.searchParam`) are judged, the ones HL7's validator judges
+ * (InstanceValidator.validateCapabilityStatement walks rest.resource.searchParam alone). The server-wide ones
+ * (`rest.searchParam`, "search parameters for searching all resources") name the common parameters every resource
+ * has, which R4 itself states as a server offers them rather than as their definitions type them: its base
+ * CapabilityStatement declares `_source` (Resource-source, a `uri` SearchParameter) as `token`.
  */
 import { excerpt } from '../../../kernel/lib/text/text-excerpt.ts';
 import { actualValue } from '../../../kernel/standards/issue-detail.ts';
@@ -29,10 +35,9 @@ function checkParams(params: unknown, field: string, out: FhirFinding[]): void {
   });
 }
 
-/** Checks the search parameters of one CapabilityStatement at `field`, of its resources and of its servers. */
+/** Checks the search parameters of the resources of one CapabilityStatement at `field` (not its server-wide ones). */
 export function checkCapabilitySearchParameters(resource: Record<string, unknown>, field: string, out: FhirFinding[]): void {
   objects(resource.rest).forEach((rest, r) => {
-    checkParams(rest.searchParam, `${field}.rest[${r}].searchParam`, out);
     objects(rest.resource).forEach((entry, i) => checkParams(entry.searchParam, `${field}.rest[${r}].resource[${i}].searchParam`, out));
   });
 }
