@@ -4,12 +4,13 @@
  * its value, and for a complex extension its sub-extensions (which are allowed, how many, which are required). An
  * extension in the core namespace that R4 does not define is an error, as HL7's validator has it; any extension's
  * `url` must be absolute. Cross-version extensions (`http://hl7.org/fhir/1.0/StructureDefinition/extension-...`) are
- * checked by rules/cross-version-extensions.ts. Extensions of other namespaces are not judged (their definitions are
- * not at hand).
+ * checked by rules/cross-version-extensions.ts. An extension of another namespace is named by a warning
+ * (EXTENSION_UNKNOWN, both modes): its definition is not at hand, so it is not checked, and a receiver may not know it.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { excerpt } from '../../kernel/lib/text/text-excerpt.ts';
+import { actualValue } from '../../kernel/standards/issue-detail.ts';
 import type { FhirFinding } from './fhir-issues.ts';
 import { checkCrossVersionExtension, isCrossVersionExtension } from './rules/cross-version-extensions.ts';
 
@@ -174,7 +175,19 @@ function checkExtension(extension: Record<string, unknown>, field: string, out: 
     checkCrossVersionExtension(extension, field, url, out);
     return;
   }
-  if (!url.startsWith(CORE_EXTENSION_PREFIX)) return;
+  if (!url.startsWith(CORE_EXTENSION_PREFIX)) {
+    // HL7's validator errs without the definition; an implementation guide's extension is legitimate content whose
+    // definition is simply not loaded here, so it is said, not failed.
+    out.push({
+      field: `${field}.url`,
+      code: 'EXTENSION_UNKNOWN',
+      class: 'advisory',
+      message: `${field}.url names ${excerpt(url)}, an extension whose definition is not loaded here, so it was not checked.`,
+      expected: 'an extension whose definition is loaded (R4 core)',
+      actual: actualValue(url),
+    });
+    return;
+  }
   const definition = coreExtensions().get(url);
   if (!definition) {
     out.push({

@@ -1,7 +1,7 @@
 /**
  * Extensions FHIR R4 defines, through the real bridge: each is checked against its definition (context, value type,
  * the parts of a complex extension), an unknown one in FHIR's own namespace is an error, and every extension's url
- * must be absolute. Extensions of other namespaces pass unjudged.
+ * must be absolute. An extension of another namespace is not checked but named by an EXTENSION_UNKNOWN warning.
  */
 import { describe, expect, it } from 'vitest';
 import { bridgeValidation } from '../helpers/bridge-validation.ts';
@@ -16,12 +16,26 @@ async function errorsOf(resource: unknown): Promise<string[]> {
 const CORE = 'http://hl7.org/fhir/StructureDefinition/';
 
 describe('core extensions', () => {
-  it('accepts a core extension used as defined, and one of another namespace unjudged', async () => {
+  it('accepts a core extension used as defined', async () => {
     expect(await errorsOf({ resourceType: 'Patient', extension: [{ url: `${CORE}patient-birthPlace`, valueAddress: { city: 'Paris' } }] })).toEqual([]);
-    expect(await errorsOf({ resourceType: 'Patient', extension: [{ url: 'http://example.org/fhir/StructureDefinition/shoe-size', valueDecimal: 42 }] })).toEqual([]);
     expect(
       await errorsOf({ resourceType: 'Patient', extension: [{ url: `${CORE}patient-nationality`, extension: [{ url: 'code', valueCodeableConcept: { text: 'FR' } }] }] }),
     ).toEqual([]);
+  });
+
+  it('warns about an unknown extension of another namespace in both modes, and errs on an unknown core one in strict', async () => {
+    const shoeSize = (url: string) => ({ resourceType: 'Patient', extension: [{ url, valueDecimal: 42 }], address: [{ extension: [{ url: 'http://example.org/fhir/StructureDefinition/geo', valueString: 'x' }], city: 'Paris' }] });
+    for (const mode of ['strict', 'compatibility']) {
+      const data = await bridge.validate({ messageContent: shoeSize('http://example.org/fhir/StructureDefinition/shoe-size'), standard: 'fhir', mode });
+      expect(data.errors, mode).toEqual([]);
+      expect(data.warnings.map((issue) => `${issue.severity} ${issue.code} ${issue.field}`), mode).toEqual([
+        'warning EXTENSION_UNKNOWN Patient.extension[0].url',
+        'warning EXTENSION_UNKNOWN Patient.address[0].extension[0].url',
+      ]);
+      expect(data.warnings[0]?.message).toContain('http://example.org/fhir/StructureDefinition/shoe-size');
+    }
+    const core = await bridge.validate({ messageContent: shoeSize(`${CORE}patient-shoeSize`), standard: 'fhir', mode: 'strict' });
+    expect(core.errors.map((issue) => `${issue.code} ${issue.field}`)).toEqual(['UNKNOWN_ELEMENT Patient.extension[0].url']);
   });
 
   it('refuses a relative url, an unknown core extension, a wrong value type and a wrong place', async () => {
