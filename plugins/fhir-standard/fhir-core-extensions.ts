@@ -5,7 +5,8 @@
  * extension in the core namespace that R4 does not define is an error, as HL7's validator has it; any extension's
  * `url` must be absolute. Cross-version extensions (`http://hl7.org/fhir/1.0/StructureDefinition/extension-...`) are
  * checked by rules/cross-version-extensions.ts. An extension of another namespace is named by a warning
- * (EXTENSION_UNKNOWN, both modes): its definition is not at hand, so it is not checked, and a receiver may not know it.
+ * (EXTENSION_UNKNOWN, both modes): its definition is not at hand, so it is not checked, and a receiver may not know it;
+ * as a `modifierExtension` it is an error in both modes, since R4 forbids ignoring an unknown modifier.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -109,6 +110,9 @@ const PRIMITIVE_TYPES = new Set([
 
 const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
+/** A field that is one of an element's `modifierExtension` items. */
+const MODIFIER_EXTENSION = /(?:^|\.)modifierExtension\[\d+\]$/;
+
 /** Where an extension sits: its parent's data type and element path. */
 export interface ExtensionPlace {
   /** Type of the element holding it (`Patient`, `Address`, `PatientContact`, `Extension`). */
@@ -177,12 +181,16 @@ function checkExtension(extension: Record<string, unknown>, field: string, out: 
   }
   if (!url.startsWith(CORE_EXTENSION_PREFIX)) {
     // HL7's validator errs without the definition; an implementation guide's extension is legitimate content whose
-    // definition is simply not loaded here, so it is said, not failed.
+    // definition is simply not loaded here, so it is said, not failed. A modifier extension is different: R4 forbids
+    // ignoring one a system does not understand, so it fails in both modes.
+    const modifier = MODIFIER_EXTENSION.test(field);
     out.push({
       field: `${field}.url`,
       code: 'EXTENSION_UNKNOWN',
-      class: 'advisory',
-      message: `${field}.url names ${excerpt(url)}, an extension whose definition is not loaded here, so it was not checked.`,
+      class: modifier ? 'unreadable' : 'advisory',
+      message: modifier
+        ? `${field}.url names ${excerpt(url)}, a modifier extension whose definition is not loaded here; it changes the meaning of its element and must not be ignored.`
+        : `${field}.url names ${excerpt(url)}, an extension whose definition is not loaded here, so it was not checked.`,
       expected: 'an extension whose definition is loaded (R4 core)',
       actual: actualValue(url),
     });

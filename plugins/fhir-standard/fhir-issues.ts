@@ -22,7 +22,7 @@ export const FHIR_ISSUE_CODES = {
   INVALID_REFERENCE: 'A reference points at a resource type the element does not allow (by its URL, or by the contained resource or Bundle entry it resolves to), or does not resolve inside its Bundle.',
   BUNDLE_RULE_VIOLATED: 'A Bundle.type rule is broken (request/response/search per entry, duplicate fullUrl), or a fullUrl is relative or disagrees with its resource\'s type or id.',
   PROFILE_NOT_LOADED: 'meta.profile names a profile no loaded pack provides, so it was not checked.',
-  EXTENSION_UNKNOWN: 'An extension outside FHIR\'s own namespace (an implementation guide\'s) whose definition is not loaded, so it was not checked.',
+  EXTENSION_UNKNOWN: 'An extension outside FHIR\'s own namespace (an implementation guide\'s) whose definition is not loaded, so it was not checked (an error when it is a modifierExtension); once per URL per resource.',
   CONSTRAINT_NOT_EVALUATED: 'An invariant could not be evaluated by the FHIRPath engine (reported, not failed).',
   NARRATIVE_INVALID: 'A Narrative div that is not well-formed XHTML in the XHTML namespace, holds active content (script, event-handler attributes, javascript: URLs, frames, forms, objects) or elements txt-1 does not allow.',
   INVALID_ENCODING: 'A value holds U+FFFD replacement characters: the sender\'s bytes were not valid in the character set they were read as, and the original characters are lost.',

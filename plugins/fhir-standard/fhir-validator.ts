@@ -14,6 +14,7 @@ import { FHIR_R4_VERSION, stripCanonicalVersion } from './fhir-definitions.ts';
 import type { ElementWalker, ElementWalkResult } from './fhir-element-walk.ts';
 import type { FhirFinding, FhirValidationMode } from './fhir-issues.ts';
 import { toIssue } from './fhir-issues.ts';
+import { oncePerExtensionUrl } from './rules/unknown-extension-tally.ts';
 import type { FhirParser } from './fhir-parser.ts';
 import type { ProfileRules } from './fhir-profile-rules.ts';
 import type { FhirProfile } from './fhir-profiles.ts';
@@ -219,7 +220,7 @@ export function createFhirValidator(parts: FhirValidatorParts) {
       append(findings, parts.resourceRules.check(resource));
       const profiles = profileFindings(resource, options.profile);
       append(findings, profiles.findings);
-      findings = withoutDuplicates(findings);
+      findings = oncePerExtensionUrl(withoutDuplicates(findings));
 
       for (const finding of findings) list.add(toIssue(finding, options.mode));
       return {

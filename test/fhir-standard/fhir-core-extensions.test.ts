@@ -1,7 +1,8 @@
 /**
  * Extensions FHIR R4 defines, through the real bridge: each is checked against its definition (context, value type,
  * the parts of a complex extension), an unknown one in FHIR's own namespace is an error, and every extension's url
- * must be absolute. An extension of another namespace is not checked but named by an EXTENSION_UNKNOWN warning.
+ * must be absolute. An extension of another namespace is not checked but named by an EXTENSION_UNKNOWN warning (an
+ * error in both modes for a modifierExtension), once per URL per resource.
  */
 import { describe, expect, it } from 'vitest';
 import { bridgeValidation } from '../helpers/bridge-validation.ts';
@@ -36,6 +37,53 @@ describe('core extensions', () => {
     }
     const core = await bridge.validate({ messageContent: shoeSize(`${CORE}patient-shoeSize`), standard: 'fhir', mode: 'strict' });
     expect(core.errors.map((issue) => `${issue.code} ${issue.field}`)).toEqual(['UNKNOWN_ELEMENT Patient.extension[0].url']);
+  });
+
+  it('errs on an unknown modifier extension of another namespace in both modes', async () => {
+    const patient = {
+      resourceType: 'Patient',
+      modifierExtension: [{ url: 'http://example.org/fhir/StructureDefinition/not-really', valueBoolean: true }],
+      extension: [{ url: 'http://example.org/fhir/StructureDefinition/shoe-size', valueDecimal: 42 }],
+    };
+    for (const mode of ['strict', 'compatibility']) {
+      const data = await bridge.validate({ messageContent: patient, standard: 'fhir', mode });
+      expect(data.errors.map((issue) => `${issue.code} ${issue.field}`), mode).toEqual(['EXTENSION_UNKNOWN Patient.modifierExtension[0].url']);
+      expect(data.errors[0]?.message, mode).toContain('must not be ignored');
+      expect(data.warnings.map((issue) => `${issue.code} ${issue.field}`), mode).toEqual(['EXTENSION_UNKNOWN Patient.extension[0].url']);
+    }
+  });
+
+  it('names an unknown extension once per url and resource, counting the others', async () => {
+    const stamp = (url: string) => ({ url, valueString: 'x' });
+    const A = 'http://example.org/fhir/StructureDefinition/a';
+    const B = 'http://example.org/fhir/StructureDefinition/b';
+    const patient = (id: string) => ({
+      resourceType: 'Patient',
+      id,
+      extension: [stamp(A), stamp(B)],
+      name: [{ extension: [stamp(A)], family: 'Doe' }, { extension: [stamp(A)], family: 'Roe' }],
+    });
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        { fullUrl: 'urn:uuid:0c3b1e4a-52a5-4b6e-9a4f-2f0b7b1f0a01', resource: patient('p1') },
+        { fullUrl: 'urn:uuid:0c3b1e4a-52a5-4b6e-9a4f-2f0b7b1f0a02', resource: patient('p2') },
+      ],
+    };
+    for (const mode of ['strict', 'compatibility']) {
+      const data = await bridge.validate({ messageContent: bundle, standard: 'fhir', mode });
+      const unknown = data.warnings.filter((issue) => issue.code === 'EXTENSION_UNKNOWN');
+      expect(unknown.map((issue) => issue.field), mode).toEqual([
+        'Bundle.entry[0].resource.extension[0].url',
+        'Bundle.entry[0].resource.extension[1].url',
+        'Bundle.entry[1].resource.extension[0].url',
+        'Bundle.entry[1].resource.extension[1].url',
+      ]);
+      expect(unknown[0]?.message, mode).toMatch(/\/a, .*\(and 2 more in this resource\)$/);
+      expect(unknown[1]?.message, mode).not.toContain('more in this resource');
+      expect(unknown[2]?.message, mode).toContain('(and 2 more in this resource)');
+    }
   });
 
   it('refuses a relative url, an unknown core extension, a wrong value type and a wrong place', async () => {
