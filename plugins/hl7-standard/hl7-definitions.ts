@@ -13,136 +13,45 @@
  * - `rep`: maximum repetitions, 0 meaning unbounded;
  * - structure `max`: 1 or 0 (unbounded); `compounds` is a choice of one of its members;
  * - messages are keyed by event (`ADT_A04`) in hl7-dictionary and by structure (`ADT_A01`) for v2.8.
+ *
+ * This file builds each version's definitions and answers the look-ups; reading the sources and their corrections is
+ * hl7-definitions-source.ts, and the shapes are in hl7-definition-types.ts.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadTableProvenance } from './hl7-table-provenance.ts';
+import { HL7_VERSIONS } from './hl7-definition-types.ts';
+import type {
+  Hl7DataTypeDefinition,
+  Hl7MessageStructure,
+  Hl7SegmentDefinition,
+  Hl7StructureNode,
+  Hl7Version,
+  Hl7VersionDefinitions,
+} from './hl7-definition-types.ts';
+import {
+  correctionsOf,
+  eventMap28,
+  fieldOptionality,
+  fieldRepetitions,
+  keptHl7DefinedTables,
+  loadRaw,
+  optionality,
+  type RawSegmentNode,
+  type RawVersion,
+  rawTables,
+  tableId,
+} from './hl7-definitions-source.ts';
 
-/** Versions with definitions, oldest first. */
-export const HL7_VERSIONS = ['2.3', '2.3.1', '2.4', '2.5', '2.5.1', '2.6', '2.7', '2.7.1', '2.8'] as const;
-
-/** A version with definitions. */
-export type Hl7Version = (typeof HL7_VERSIONS)[number];
-
-/** Optionality of a field or component: Required, Optional, Conditional, Backward-compatible, Withdrawn. */
-export type Hl7Optionality = 'R' | 'O' | 'C' | 'B' | 'W';
-
-/** One field of a segment. */
-export interface Hl7FieldDefinition {
-  /** 1-based position (SEG-n). */
-  position: number;
-  name: string;
-  dataType: string;
-  optionality: Hl7Optionality;
-  /** Maximum repetitions; `Infinity` when unbounded. */
-  maxRepetitions: number;
-  maxLength?: number;
-  /** HL7 table number as written in the standard (`0001`). */
-  table?: string;
-}
-
-/** One segment. */
-export interface Hl7SegmentDefinition {
-  name: string;
-  description: string;
-  fields: Hl7FieldDefinition[];
-}
-
-/** One component of a composite data type. */
-export interface Hl7ComponentDefinition {
-  position: number;
-  name: string;
-  dataType: string;
-  optionality: Hl7Optionality;
-  maxLength?: number;
-  table?: string;
-}
-
-/** A data type; primitives have no components. */
-export interface Hl7DataTypeDefinition {
-  name: string;
-  description: string;
-  components: Hl7ComponentDefinition[];
-}
-
-/** One element of a message structure: a segment, a group of elements, or a choice of one of its elements. */
-export interface Hl7StructureNode {
-  kind: 'segment' | 'group' | 'choice';
-  /** Segment name, group name (`INSURANCE`) or choice label (`OBR,RQD`). */
-  name: string;
-  description: string;
-  min: number;
-  /** `Infinity` when the element repeats without limit. */
-  max: number;
-  children: Hl7StructureNode[];
-}
-
-/** A message structure (abstract message syntax). */
-export interface Hl7MessageStructure {
-  /** Structure id (`ADT_A01`), or the event key it was found under in hl7-dictionary. */
-  id: string;
-  description: string;
-  nodes: Hl7StructureNode[];
-}
-
-/** The message type a header declares, resolved against a version. */
-export interface Hl7MessageTypeResolution {
-  /** `ADT^A01`. */
-  messageType: string;
-  structure?: Hl7MessageStructure;
-  /** Structure id the header declared in MSH-9.3, if any. */
-  declaredStructure?: string;
-  /** True when the message code is in HL7 table 0076 (or is an ACK). */
-  knownCode: boolean;
-  /** True when the trigger event is in HL7 table 0003. */
-  knownTrigger: boolean;
-}
-
-/** Definitions of one version. */
-export interface Hl7VersionDefinitions {
-  readonly version: Hl7Version;
-  segment(name: string): Hl7SegmentDefinition | undefined;
-  dataType(name: string): Hl7DataTypeDefinition | undefined;
-  /** Structure by key: an event key (`ADT_A04`) or a structure id (`ADT_A01`). */
-  structure(key: string): Hl7MessageStructure | undefined;
-  /** Resolves MSH-9 (code, trigger, structure) to a message structure of this version. */
-  resolveMessage(code: string, trigger: string, structure?: string): Hl7MessageTypeResolution;
-  /** Message keys (event or structure ids) of this version. */
-  messageKeys(): string[];
-  /** Segment names of this version. */
-  segmentNames(): string[];
-}
-
-interface RawField {
-  datatype: string;
-  desc: string;
-  opt: number;
-  rep: number;
-  len?: number;
-  table?: number;
-  withdrawn?: boolean;
-}
-interface RawSegmentNode {
-  name: string;
-  desc: string;
-  min: number;
-  max: number;
-  children?: RawSegmentNode[];
-  compounds?: RawSegmentNode[];
-}
-interface RawVersion {
-  fields: Record<string, { desc: string; subfields: RawField[] }>;
-  segments: Record<string, { desc: string; fields: RawField[] }>;
-  messages: Record<string, { desc: string; name: string; segments: { desc: string; segments: RawSegmentNode[] } }>;
-}
-interface RawTables {
-  [id: string]: { desc?: string; values: Record<string, string> };
-}
-
-const require = createRequire(import.meta.url);
-const definitionsDir = join(dirname(fileURLToPath(import.meta.url)), 'definitions');
+export { HL7_VERSIONS } from './hl7-definition-types.ts';
+export type {
+  Hl7ComponentDefinition,
+  Hl7FieldDefinition,
+  Hl7MessageStructure,
+  Hl7Optionality,
+  Hl7SegmentDefinition,
+  Hl7StructureNode,
+  Hl7Version,
+  Hl7VersionDefinitions,
+} from './hl7-definition-types.ts';
+export { deriveHl7DefinedTables, deriveTwoStateConditionals, keptHl7DefinedTables, keptTwoStateConditionals } from './hl7-definitions-source.ts';
 
 /** True for a version this plugin has definitions for. */
 export function isSupportedVersion(version: string): version is Hl7Version {
@@ -169,162 +78,6 @@ export function nearestVersion(version: string): Hl7Version {
     if (cmp <= 0) best = candidate;
   }
   return best;
-}
-
-const rawCache = new Map<Hl7Version, RawVersion>();
-
-function loadRaw(version: Hl7Version): RawVersion {
-  let raw = rawCache.get(version);
-  if (!raw) {
-    raw = readRaw(version);
-    rawCache.set(version, raw);
-  }
-  return raw;
-}
-
-function readRaw(version: Hl7Version): RawVersion {
-  if (version === '2.8') return JSON.parse(readFileSync(join(definitionsDir, '2.8.json'), 'utf8')) as RawVersion;
-  return require(`hl7-dictionary/lib/${version}/index.js`) as RawVersion;
-}
-
-let tablesCache: RawTables | undefined;
-
-/** hl7-dictionary's tables with the values of the dated update files added (see hl7-table-provenance.ts). */
-function rawTables(): RawTables {
-  if (tablesCache) return tablesCache;
-  const base = require('hl7-dictionary/lib/tables.js') as RawTables;
-  const merged: RawTables = { ...base };
-  for (const update of loadTableProvenance().updates) {
-    const id = String(Number(update.table));
-    const entry = merged[id];
-    const values = { ...(entry?.values ?? {}) };
-    for (const { code, display } of update.add) values[code] ??= display;
-    merged[id] = { ...entry, values };
-  }
-  tablesCache = merged;
-  return tablesCache;
-}
-
-let events28: Record<string, string> | undefined;
-function eventMap28(): Record<string, string> {
-  events28 ??= JSON.parse(readFileSync(join(definitionsDir, '2.8-events.json'), 'utf8')) as Record<string, string>;
-  return events28;
-}
-
-/** Table number as the standard writes it (4 digits). */
-function tableId(table: number | undefined): string | undefined {
-  return table === undefined ? undefined : String(table).padStart(4, '0');
-}
-
-/**
- * Corrections of the source data where it contradicts the standard. HAPI's v2.8 classes carry only a required
- * flag and mark OBX-2 and OBX-4 required, while v2.8 makes both conditional (OBX-2 is needed only when OBX-5 is
- * valued; OBX-4 only to tell observations apart).
- */
-const OPTIONALITY_CORRECTIONS: Partial<Record<Hl7Version, Record<string, Hl7Optionality>>> = {
-  '2.8': { 'OBX.2': 'C', 'OBX.4': 'C' },
-};
-
-interface RawCorrections {
-  repetition: { version: string; field: string; repeats: boolean }[];
-  eventStructures: { events: Record<string, Record<string, string>> }[];
-}
-
-/** Corrections by version: repeating fields (`SEG.n` -> repeats) and event -> structure. */
-interface VersionCorrections {
-  repetition: Map<string, boolean>;
-  events: Map<string, string>;
-}
-
-let correctionsByVersion: Map<string, VersionCorrections> | undefined;
-
-/** The corrections of `definitions/corrections.json` for one version (read once). */
-function correctionsOf(version: Hl7Version): VersionCorrections | undefined {
-  if (!correctionsByVersion) {
-    const raw = JSON.parse(readFileSync(join(definitionsDir, 'corrections.json'), 'utf8')) as RawCorrections;
-    correctionsByVersion = new Map();
-    const entry = (v: string) => {
-      let found = correctionsByVersion?.get(v);
-      if (!found) {
-        found = { repetition: new Map(), events: new Map() };
-        correctionsByVersion?.set(v, found);
-      }
-      return found;
-    };
-    for (const { version: v, field, repeats } of raw.repetition) entry(v).repetition.set(field, repeats);
-    for (const group of raw.eventStructures)
-      for (const [v, events] of Object.entries(group.events)) for (const [event, structure] of Object.entries(events)) entry(v).events.set(event, structure);
-  }
-  return correctionsByVersion.get(version);
-}
-
-/** Maximum repetitions of a field, with the corrections applied (a corrected repeating field is unbounded). */
-function fieldRepetitions(version: Hl7Version, segment: string, index: number, raw: RawField): number {
-  const repeats = correctionsOf(version)?.repetition.get(`${segment}.${index + 1}`);
-  if (repeats !== undefined) return repeats ? Number.POSITIVE_INFINITY : 1;
-  return raw.rep === 0 ? Number.POSITIVE_INFINITY : raw.rep;
-}
-
-/** Versions whose hl7-dictionary data knows only "required" and "optional" (no conditional fields). */
-const TWO_STATE_VERSIONS: ReadonlySet<Hl7Version> = new Set<Hl7Version>(['2.3', '2.3.1', '2.4']);
-
-/**
- * The fields of the two-state versions (2.3 to 2.4) that hl7-dictionary marks required but that are conditional:
- * its data for those versions has no conditional state (OBX-2 "required if OBX-5 is valued" shows as required). A
- * field required there is conditional when the same field (same name) is conditional in 2.7.1, or, for 2.3,
- * optional in 2.3.1 (ORC-7, OBR-27, NK1-7: a minor revision does not relax a requirement). Derived from the
- * package on demand, as `SEG.n` per version; `definitions/two-state-conditionals.json` keeps the result, so reading
- * 2.3 does not load the 2.7.1 and 2.3.1 dictionaries too (a test derives it again and compares).
- */
-export function deriveTwoStateConditionals(): Record<string, string[]> {
-  const later = loadRaw('2.7.1');
-  const next = loadRaw('2.3.1');
-  const out: Record<string, string[]> = {};
-  for (const version of TWO_STATE_VERSIONS) {
-    const fields: string[] = [];
-    for (const [segment, { fields: raws }] of Object.entries(loadRaw(version).segments)) {
-      raws.forEach((raw, index) => {
-        if (optionality(raw) !== 'R') return;
-        const inLater = later.segments[segment]?.fields[index];
-        const inNext = version === '2.3' ? next.segments[segment]?.fields[index] : undefined;
-        const conditional = (inLater && inLater.desc === raw.desc && inLater.opt === 3) || (inNext && inNext.desc === raw.desc && inNext.opt === 1);
-        if (conditional) fields.push(`${segment}.${index + 1}`);
-      });
-    }
-    out[version] = fields.sort();
-  }
-  return out;
-}
-
-/** The kept fields of {@link deriveTwoStateConditionals}. */
-export function keptTwoStateConditionals(): Record<string, string[]> {
-  return (JSON.parse(readFileSync(join(definitionsDir, 'two-state-conditionals.json'), 'utf8')) as { fields: Record<string, string[]> }).fields;
-}
-
-let twoStateConditionals: Map<string, ReadonlySet<string>> | undefined;
-
-/** Optionality of a field, with the source data's known distortions undone (see {@link deriveTwoStateConditionals}). */
-function fieldOptionality(version: Hl7Version, segment: string, index: number, raw: RawField): Hl7Optionality {
-  const corrected = OPTIONALITY_CORRECTIONS[version]?.[`${segment}.${index + 1}`];
-  if (corrected) return corrected;
-  const base = optionality(raw);
-  if (base !== 'R' || !TWO_STATE_VERSIONS.has(version)) return base;
-  twoStateConditionals ??= new Map(Object.entries(keptTwoStateConditionals()).map(([v, fields]) => [v, new Set(fields)]));
-  return twoStateConditionals.get(version)?.has(`${segment}.${index + 1}`) ? 'C' : base;
-}
-
-function optionality(raw: RawField): Hl7Optionality {
-  if (raw.withdrawn || raw.datatype === 'NULLDT') return 'W';
-  switch (raw.opt) {
-    case 2:
-      return 'R';
-    case 3:
-      return 'C';
-    case 4:
-      return 'B';
-    default:
-      return 'O';
-  }
 }
 
 function convertNodes(nodes: RawSegmentNode[]): Hl7StructureNode[] {
@@ -497,31 +250,6 @@ export function getHl7TableValues(table: string): { description: string; values:
 }
 
 let hl7DefinedTables: ReadonlySet<string> | undefined;
-
-/**
- * The tables hl7-dictionary's newest version (2.7.1) refers to only by ID fields: hl7-dictionary does not say which
- * tables are HL7-defined, and a table that any IS, CWE or CE field refers to is user-defined or external. Derived
- * from the package on demand; `definitions/hl7-defined-tables.json` keeps the result, so validation need not load
- * the whole 2.7.1 dictionary to know it (a test derives it again and compares).
- */
-export function deriveHl7DefinedTables(): string[] {
-  const raw = loadRaw('2.7.1');
-  const id = new Set<string>();
-  const other = new Set<string>();
-  const note = (f: RawField) => {
-    const t = tableId(f.table);
-    if (t) (f.datatype === 'ID' ? id : other).add(t);
-  };
-  for (const seg of Object.values(raw.segments)) seg.fields.forEach(note);
-  for (const type of Object.values(raw.fields)) type.subfields.forEach(note);
-  return [...id].filter((t) => !other.has(t)).sort();
-}
-
-/** The kept list of HL7-defined tables (see {@link deriveHl7DefinedTables}). */
-export function keptHl7DefinedTables(): string[] {
-  const kept = JSON.parse(readFileSync(join(definitionsDir, 'hl7-defined-tables.json'), 'utf8')) as { tables: string[] };
-  return kept.tables;
-}
 
 /**
  * True when the table is HL7-defined: its values are the standard's, and a value outside them is an error. Tables
