@@ -16,6 +16,9 @@ import type { CellValue } from '../output/default-patient-schema.ts';
 import { insertSql, type Provider, quoteIdentifier } from '../output/sql-dialect.ts';
 import type { RowSink, TablePlan } from './seed-plan.ts';
 
+/** Patients generated and loaded per batch, each batch in a transaction of its own. */
+export const PATIENTS_PER_BATCH = 1000;
+
 /** A row that could not be inserted. */
 export class SeedRowError extends Error {
   constructor(

@@ -1,10 +1,11 @@
 /**
- * Seeding, its dry run, and cleanup. A seed regenerates the job's population from its seed (same seed, same
- * patients, so the database receives exactly what the files hold) and loads it in batches of patients, one
- * transaction per batch, through the engine's fast path, on as many connections side by side as the engine gains from
- * (the next batch is generated meanwhile). Before each batch commits, the manifest (per table, the ranges of
- * inserted keys) is stored, so every inserted key is on record. Cleanup deletes exactly those keys, child tables
- * first, never with TRUNCATE, so rows that were there before and rows others added since stay.
+ * Seeding. A seed regenerates the job's population from its seed (same seed, same patients, so the database receives
+ * exactly what the files hold) and loads it in batches of patients, one transaction per batch, through the engine's
+ * fast path, on as many connections side by side as the engine gains from (the next batch is generated meanwhile).
+ * Before each batch commits, the manifest (per table, the ranges of inserted keys) is stored, so every inserted key is
+ * on record for cleanup.
+ *
+ * What a plan depends on is read by seed-inputs.ts; the dry run is seed-dry-run.ts and cleanup seed-cleanup.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
@@ -12,18 +13,19 @@ import type { Logger } from 'pino';
 import { createFastRandom, type SyntheticDataService } from '../../synthetic-data/api.ts';
 import type { DatabaseConnection } from '../database/database-connection.ts';
 import type { ConnectedDatabase } from '../database/database-session.ts';
-import type { CellValue } from '../output/default-patient-schema.ts';
 import { populationErrors } from '../errors.ts';
 import type { GenerationJobs, JobParams } from '../generation/generation-jobs.ts';
 import type { PopulationTables, SeedRunRow } from '../job-records.ts';
 import { createPatientGenerator } from '../generation/patient-generator.ts';
 import type { ProfileStore } from '../database/profile-store.ts';
-import type { LearnedProfile } from '../database/profile-learner.ts';
-import { type BatchLoader, createTableBuffer, loadLanes, loadMethod, openBatchLoader, SeedRowError, type TableBuffer } from './seed-loaders.ts';
-import { type BatchIds, keySegments, manifestOf, type TableManifest } from './seed-manifest.ts';
-import { buildSeedPlan, createRowBuilder, type PlanInputs, type SeedPlan, type TablePlan, translateKey, type UniquePlan } from './seed-plan.ts';
-import { insertSql, quoteIdentifier, type Provider } from '../output/sql-dialect.ts';
+import { type BatchLoader, createTableBuffer, loadLanes, openBatchLoader, PATIENTS_PER_BATCH, SeedRowError, type TableBuffer } from './seed-loaders.ts';
+import { type BatchIds, manifestOf, type TableManifest } from './seed-manifest.ts';
+import { buildSeedPlan, createRowBuilder, type PlanInputs, type SeedPlan, type TablePlan, translateKey } from './seed-plan.ts';
+import { quoteIdentifier } from '../output/sql-dialect.ts';
 import type { SqlTarget } from '../output/sql-writer.ts';
+import { createSeedCleanups } from './seed-cleanup.ts';
+import { dryRunSeed } from './seed-dry-run.ts';
+import { planInputs, profilesOf, requireTables, seedableJob } from './seed-inputs.ts';
 
 /** One batch of a run: its rows while it waits to load, the generated ids it inserts per table, and how far it got. */
 interface BatchRecord {
@@ -47,30 +49,6 @@ export type SeedRunView = {
   createdAt: string;
   finishedAt: string | null;
 };
-
-/**
- * A cleanup as callers see it: `deleted` and `total` count the rows of the seed runs already cleaned (each run is one
- * transaction, so the counts only ever hold committed deletions); `expected` is what the manifests record.
- */
-export type CleanupView = {
-  cleanupId: string;
-  database: string;
-  state: 'running' | 'completed' | 'failed';
-  deleted: Record<string, number>;
-  total: number;
-  expected: number;
-  seedRuns: string[];
-  cleanedSeedRuns: string[];
-  error: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-};
-
-/** Cleanups kept in memory to be polled (they are not stored: a seed run's own state says whether it was cleaned). */
-const KEPT_CLEANUPS = 100;
-
-const PATIENTS_PER_BATCH = 1000;
-const TEXT_DELETE_BATCH = 1000;
 
 /** Rows inserted against the rows the run will insert (known from the job's counts when it started). */
 function progressOf(row: SeedRunRow): { inserted: number; expected: number; percent: number } {
@@ -108,106 +86,11 @@ export interface SeedRunsDeps {
   now: () => Date;
 }
 
-/** Reads what the plan depends on: the largest integer keys and a few keys of referenced tables. */
-async function planInputs(connected: ConnectedDatabase, profiles: readonly LearnedProfile[], prefix: string): Promise<PlanInputs> {
-  const { schema, connection } = connected;
-  const provider = schema.provider;
-  const maxKeys = new Map<string, number>();
-  const existingKeys = new Map<string, CellValue[]>();
-  const draft = buildSeedPlan({ schema, profiles, maxKeys, existingKeys, textKeyPrefix: prefix });
-  for (const t of draft.tables) {
-    if (t.key.kind !== 'integer') continue;
-    const result = await sql<{ m: unknown }>`select max(${sql.raw(quoteIdentifier(provider, t.keyColumn))}) as m from ${sql.raw(quoteIdentifier(provider, t.table))}`.execute(connection.db);
-    maxKeys.set(t.table, Number(result.rows[0]?.m ?? 0) || 0);
-  }
-  const uniqueOffsets = new Map<string, number>();
-  for (const t of draft.tables) {
-    for (const c of t.columns) {
-      if (c.source === 'unique' && c.unique && c.unique.kind !== 'text') {
-        uniqueOffsets.set(`${t.table}.${c.column}`, await largestUsedNumber(connected, t.table, c.column, c.unique));
-      }
-    }
-  }
-  for (const t of draft.tables) {
-    for (const c of t.columns) {
-      if (c.source !== 'existing-parent' || !c.from || existingKeys.has(c.from)) continue;
-      const parent = schema.tables.find((x) => x.name === c.from);
-      const key = parent?.primaryKey[0];
-      if (!key) continue;
-      const q = quoteIdentifier(provider, key);
-      const table = quoteIdentifier(provider, c.from);
-      const query =
-        provider === 'sqlserver'
-          ? sql<{ k: CellValue }>`select top 100 ${sql.raw(q)} as k from ${sql.raw(table)} order by ${sql.raw(q)}`
-          : sql<{ k: CellValue }>`select ${sql.raw(q)} as k from ${sql.raw(table)} order by ${sql.raw(q)} limit 100`;
-      existingKeys.set(c.from, (await query.execute(connection.db)).rows.map((r) => r.k));
-    }
-  }
-  return { schema, profiles, maxKeys, existingKeys, textKeyPrefix: prefix, uniqueOffsets };
-}
-
-/**
- * The largest number a unique column already holds: its largest value (integers), or the largest number among its
- * values of the seed's shape, `prefix` then digits (`SYN00001000`: 1000). One grouped query, read through the
- * column's index where there is one. A value of that shape with something other than digits after the prefix cannot
- * be numbered past: the seed then stops before inserting anything, naming the column.
- */
-async function largestUsedNumber(
-  connected: ConnectedDatabase,
-  table: string,
-  column: string,
-  unique: Exclude<UniquePlan, { kind: 'text' }>,
-): Promise<number> {
-  const provider = connected.schema.provider;
-  const q = sql.raw(quoteIdentifier(provider, column));
-  const from = sql.raw(quoteIdentifier(provider, table));
-  if (unique.kind === 'integer') {
-    const result = await sql<{ m: unknown }>`select max(${q}) as m from ${from}`.execute(connected.connection.db);
-    return Number(result.rows[0]?.m ?? 0) || 0;
-  }
-  const length = sql.raw(provider === 'sqlserver' ? 'len' : 'char_length');
-  // `!` escapes LIKE's wildcards (a backslash would need escaping itself in MySQL's string literals).
-  const pattern = `${unique.prefix.replace(/[!%_[]/g, (c) => `!${c}`)}%`;
-  const result = await sql<{ m: unknown }>`select max(${q}) as m from ${from} where ${q} like ${pattern} escape '!' and ${length}(${q}) >= ${unique.prefix.length + unique.width} group by ${length}(${q})`.execute(connected.connection.db);
-  let largest = 0;
-  for (const row of result.rows) {
-    const digits = String(row.m).slice(unique.prefix.length);
-    if (!/^\d+$/.test(digits)) {
-      throw new Error(`column ${table}.${column} is unique and holds "${String(row.m).slice(0, 40)}", which starts like the seed's values (${unique.prefix} and digits) but cannot be numbered past`);
-    }
-    largest = Math.max(largest, Number(digits));
-  }
-  return largest;
-}
-
-/** Profiles learned from the connected database. */
-async function profilesOf(store: ProfileStore, connected: ConnectedDatabase): Promise<LearnedProfile[]> {
-  const out: LearnedProfile[] = [];
-  for (const summary of await store.list()) {
-    const profile = await store.get(summary.name);
-    if (profile.provider === connected.schema.provider && profile.database === connected.schema.database) out.push(profile);
-  }
-  return out;
-}
-
 /** Creates the seed service. */
 export function createSeedRuns(deps: SeedRunsDeps) {
   const { db } = deps;
   const busy = new Map<string, string>();
-  const cleanups = new Map<string, CleanupView>();
-
-  async function seedableJob(jobId: string): Promise<JobParams> {
-    const job = await deps.jobs.completed(jobId, 'seeding');
-    const params = JSON.parse(job.params) as JobParams;
-    if (params.format !== 'sql' && params.format !== 'csv') throw populationErrors.create('SEED_FORMAT_UNSUPPORTED', { id: jobId, format: params.format });
-    return params;
-  }
-
-  function requireTables(plan: SeedPlan): void {
-    if (plan.tables.length === 0) {
-      throw populationErrors.create('SEED_NO_TARGET_TABLES', { tables: 'patients, encounters, conditions, observations, medications, allergies' });
-    }
-  }
+  const cleanups = createSeedCleanups(deps, busy);
 
   async function row(id: string): Promise<SeedRunRow> {
     const found = await db.selectFrom('population_seed_runs').selectAll().where('id', '=', id).executeTakeFirst();
@@ -393,58 +276,13 @@ export function createSeedRuns(deps: SeedRunsDeps) {
       };
     },
 
+
     /** The plan of seeding a job into the connected database, with statements and first rows; changes nothing. */
-    async dryRun(jobId: string, connected: ConnectedDatabase) {
-      const params = await seedableJob(jobId);
-      const profiles = await profilesOf(deps.profiles, connected);
-      const inputs = await planInputs(connected, profiles, 'syn-dryrun-');
-      const plan = buildSeedPlan(inputs);
-      requireTables(plan);
-      const job = await deps.jobs.get(jobId);
-      const random = createFastRandom(deps.synthetic.createRandom(params.seed));
-      const generator = createPatientGenerator(random, params.geographicFocus);
-      const rowsOf = createRowBuilder(plan, inputs, params.seed, random.referenceDate.toISOString());
-      const firstRows = new Map<string, CellValue[][]>(plan.tables.map((t) => [t.table, []]));
-      for (let i = 0; i < Math.min(params.count, 20); i++) {
-        const patient = generator.next();
-        for (const t of plan.tables) {
-          const bucket = firstRows.get(t.table) as CellValue[][];
-          for (const r of rowsOf(t, patient)) if (bucket.length < 3) bucket.push(r);
-        }
-      }
-      const provider = connected.schema.provider;
-      return {
-        jobId,
-        database: connected.connection.target.label,
-        provider,
-        method: loadMethod(provider),
-        transactions: `one per ${PATIENTS_PER_BATCH} patients${loadLanes(provider) > 1 ? `, ${loadLanes(provider)} connections loading side by side` : ''}`,
-        steps: plan.tables.map((t, index) => {
-          const columns = t.columns.map((c) => c.column);
-          const rowCount = job.counts[t.source] ?? 0;
-          const first = firstRows.get(t.table) ?? [];
-          return {
-            order: index + 1,
-            table: t.table,
-            from: t.source,
-            rowCount,
-            keyColumn: t.keyColumn,
-            keys: t.key.kind === 'integer' ? `${translateKey(t.key, 1)} to ${translateKey(t.key, rowCount)}` : `${t.key.prefix}1 to ${t.key.prefix}${rowCount}`,
-            columns: t.columns,
-            statement: statementOf(provider, t, columns),
-            sample: first.length > 0 ? insertSql(provider, t.table, columns, first) : null,
-            firstRows: first.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]]))),
-          };
-        }),
-        untouched: plan.untouched,
-        cycleBreakers: plan.cycleBreakers,
-        cycles: connected.schema.cycles,
-      };
-    },
+    dryRun: (jobId: string, connected: ConnectedDatabase) => dryRunSeed(deps, jobId, connected),
 
     /** Starts seeding a completed sql/csv job into the connected database (202 with the run). */
     async start(jobId: string, connected: ConnectedDatabase): Promise<SeedRunView> {
-      const params = await seedableJob(jobId);
+      const params = await seedableJob(deps.jobs, jobId);
       const target = connected.connection.target;
       const running = busy.get(target.key);
       if (running) throw populationErrors.create('SEED_BUSY', { id: running });
@@ -498,108 +336,11 @@ export function createSeedRuns(deps: SeedRunsDeps) {
      * SEED_BUSY while a seed or cleanup runs there, 404 NOTHING_TO_CLEAN when nothing is recorded. `release` runs
      * once the cleanup has ended (it closes a connection opened for it).
      */
-    async startCleanup(connection: DatabaseConnection, release: () => Promise<void> = async () => undefined): Promise<CleanupView> {
-      const target = connection.target;
-      const running = busy.get(target.key);
-      if (running) throw populationErrors.create('SEED_BUSY', { id: running });
-      const runs = await db
-        .selectFrom('population_seed_runs')
-        .selectAll()
-        .where('database_key', '=', target.key)
-        .where('state', 'in', ['completed', 'failed'])
-        .orderBy('created_at', 'desc')
-        .execute();
-      const recorded = runs.filter((r) => (JSON.parse(r.manifest) as { tables: TableManifest[] }).tables.length > 0);
-      if (recorded.length === 0) throw populationErrors.create('NOTHING_TO_CLEAN', { database: target.label });
-      const cleanup: CleanupView = {
-        cleanupId: `clean_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
-        database: target.label,
-        state: 'running',
-        deleted: {},
-        total: 0,
-        expected: recorded.reduce((n, r) => n + (JSON.parse(r.manifest) as { tables: TableManifest[] }).tables.reduce((m, t) => m + t.rows, 0), 0),
-        seedRuns: recorded.map((r) => r.id),
-        cleanedSeedRuns: [],
-        error: null,
-        createdAt: deps.now().toISOString(),
-        finishedAt: null,
-      };
-      busy.set(target.key, cleanup.cleanupId);
-      cleanups.set(cleanup.cleanupId, cleanup);
-      // Only the latest cleanups are kept to be polled; older ones have long been read.
-      for (const id of cleanups.keys()) {
-        if (cleanups.size <= KEPT_CLEANUPS) break;
-        if (cleanups.get(id)?.state !== 'running') cleanups.delete(id);
-      }
-      void (async () => {
-        try {
-          for (const run of recorded) {
-            const tables = (JSON.parse(run.manifest) as { tables: TableManifest[] }).tables;
-            const counted: Record<string, number> = {};
-            let current = '';
-            try {
-              await connection.db.transaction().execute(async (trx) => {
-                for (const m of [...tables].reverse()) {
-                  current = m.table;
-                  let count = 0;
-                  for (const segment of keySegments(m)) {
-                    if (m.kind === 'integer') {
-                      const result = await trx.deleteFrom(m.table).where(m.keyColumn, '>=', segment.from).where(m.keyColumn, '<=', segment.to).executeTakeFirst();
-                      count += Number(result.numDeletedRows);
-                      continue;
-                    }
-                    for (let id = segment.from; id <= segment.to; id += TEXT_DELETE_BATCH) {
-                      const keys: string[] = [];
-                      for (let k = id; k < Math.min(segment.to + 1, id + TEXT_DELETE_BATCH); k++) keys.push(`${m.prefix}${k}`);
-                      const result = await trx.deleteFrom(m.table).where(m.keyColumn, 'in', keys).executeTakeFirst();
-                      count += Number(result.numDeletedRows);
-                    }
-                  }
-                  counted[m.table] = count;
-                }
-              });
-            } catch (error) {
-              throw populationErrors.create('CLEANUP_FAILED', {
-                table: current,
-                reason: `${(error as Error).message.split('\n')[0].slice(0, 300)} (rows added since may reference the seeded rows)`,
-              });
-            }
-            await db.updateTable('population_seed_runs').set({ state: 'cleaned', finished_at: deps.now().toISOString() }).where('id', '=', run.id).execute();
-            // Counts show once their run's transaction committed: what the poll reports is what is gone.
-            for (const [table, count] of Object.entries(counted)) cleanup.deleted[table] = (cleanup.deleted[table] ?? 0) + count;
-            cleanup.total = Object.values(cleanup.deleted).reduce((a, b) => a + b, 0);
-            cleanup.cleanedSeedRuns.push(run.id);
-          }
-          cleanup.state = 'completed';
-        } catch (error) {
-          cleanup.state = 'failed';
-          cleanup.error = (error as Error).message;
-          deps.logger.warn({ cleanupId: cleanup.cleanupId, reason: cleanup.error }, 'cleanup failed');
-        } finally {
-          cleanup.finishedAt = deps.now().toISOString();
-          busy.delete(target.key);
-          await release().catch(() => undefined);
-        }
-      })();
-      return { ...cleanup, deleted: { ...cleanup.deleted }, cleanedSeedRuns: [...cleanup.cleanedSeedRuns] };
-    },
+    startCleanup: cleanups.startCleanup,
 
     /** A cleanup's state and counts (404 for an id this process did not start or no longer keeps). */
-    cleanup(id: string): CleanupView {
-      const cleanup = cleanups.get(id);
-      if (!cleanup) throw populationErrors.create('CLEANUP_NOT_FOUND', { id });
-      return { ...cleanup, deleted: { ...cleanup.deleted }, cleanedSeedRuns: [...cleanup.cleanedSeedRuns] };
-    },
+    cleanup: cleanups.cleanup,
   };
-
-  function statementOf(provider: Provider, t: TablePlan, columns: string[]): string {
-    const q = (name: string) => quoteIdentifier(provider, name);
-    if (provider === 'postgres') return `COPY ${q(t.table)} (${columns.map(q).join(', ')}) FROM STDIN WITH (FORMAT csv)`;
-    if (provider === 'mysql') return `INSERT INTO ${q(t.table)} (${columns.map(q).join(', ')}) VALUES (...), (...) -- 2000 rows per statement`;
-    return t.keyIsGenerated
-      ? `SET IDENTITY_INSERT ${q(t.table)} ON; INSERT INTO ${q(t.table)} (${columns.map(q).join(', ')}) VALUES (...) -- 900 rows per statement; SET IDENTITY_INSERT ${q(t.table)} OFF;`
-      : `BULK INSERT (mssql Table) ${q(t.table)} (${columns.map(q).join(', ')})`;
-  }
 }
 
 /** The seed service's type. */
