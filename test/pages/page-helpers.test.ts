@@ -1,6 +1,6 @@
 // The pages' own helpers that need no browser, run in Node: durations in a person's units, and which parts of a raw
 // message a finding's character range marks.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // plain browser modules without type declarations: imported by a computed name, so TypeScript does not ask for one
 const load = (name: string) => import(`../../plugins/pages/web/${name}`);
@@ -43,5 +43,53 @@ describe('finding marks', () => {
     expect(isMarked(ranges, 30, 30)).toBe(true);
     expect(isMarked(ranges, 25, 30)).toBe(true);
     expect(isMarked(ranges, 31, 40)).toBe(false);
+  });
+});
+
+describe('reading a paged list', () => {
+  /** A fake list route of `total` numbered items, keyset-paged like the API; records the paths asked for. */
+  function fakeList(total: number) {
+    const asked: string[] = [];
+    const fetch = async (path: string) => {
+      asked.push(path);
+      const query = new URL(path, 'http://pages.test').searchParams;
+      const limit = Number(query.get('limit'));
+      const from = query.get('cursor') ? Number(query.get('cursor')) : 0;
+      const data = Array.from({ length: Math.max(0, Math.min(limit, total - from)) }, (_, i) => from + i);
+      const truncated = from + limit < total;
+      return new Response(JSON.stringify({ success: true, data, page: { next: truncated ? String(from + limit) : null, truncated, limit } }));
+    };
+    return { asked, fetch };
+  }
+
+  it('follows page.next to the end, keeping the filters of the path', async () => {
+    const { readPages, pagePath } = await load('shared/paging.js');
+    const list = fakeList(25);
+    vi.stubGlobal('fetch', list.fetch);
+    try {
+      const read = await readPages('/api/things?kind=a', { limit: 10 });
+      expect(read.items).toEqual(Array.from({ length: 25 }, (_, i) => i));
+      expect(read).toMatchObject({ next: null, cut: false });
+      expect(list.asked).toEqual(['/api/things?kind=a&limit=10', '/api/things?kind=a&limit=10&cursor=10', '/api/things?kind=a&limit=10&cursor=20']);
+      expect(pagePath('/api/things', 5, null)).toBe('/api/things?limit=5');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('stops at its bound of pages and says the list was cut', async () => {
+    const { readPages } = await load('shared/paging.js');
+    const list = fakeList(100);
+    vi.stubGlobal('fetch', list.fetch);
+    try {
+      const read = await readPages('/api/things', { limit: 10, pages: 3 });
+      expect(read.items).toHaveLength(30);
+      expect(read).toMatchObject({ next: '30', cut: true });
+      expect(list.asked).toHaveLength(3);
+      const exact = await readPages('/api/things', { limit: 50, pages: 2 });
+      expect(exact).toMatchObject({ next: null, cut: false });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -1,10 +1,12 @@
 // Alerts, open and past: each with its severity, interface, when it was raised, and for the past ones when (and by
 // whom, where the API knows it) it was acknowledged and when it cleared. Filters by state, interface, severity and
-// window live in the address. Every alert opens its interface's messages around the time it was raised.
+// window live in the address. Every alert opens its interface's messages around the time it was raised. The newest
+// page is shown first and "Show more" appends the next; the refresh every 15 s reads again as many pages as are shown.
 import { html, useEffect, useState } from '../vendor/preact-htm.js';
-import { api, queryString, useApi } from '../shared/api.js';
+import { api, queryString } from '../shared/api.js';
 import { formatAgo, formatDuration, formatTime } from '../shared/duration.js';
-import { Problem, Table } from '../shared/layout.js';
+import { ListCut, Problem, Table } from '../shared/layout.js';
+import { useAllPages, usePagedList } from '../shared/paged-lists.js';
 import { navigate } from '../shared/router.js';
 
 const SHOWS = { open: 'Open', history: 'Acknowledged or cleared', all: 'All' };
@@ -31,10 +33,10 @@ export function Alerts({ route }) {
     severity: route.query.get('severity') ?? '',
     sinceHours: route.query.get('sinceHours') ?? '168',
   };
-  const list = useApi(`/api/monitor/alerts${queryString(filters)}`, { refreshMs: 15_000 });
+  const list = usePagedList(`/api/monitor/alerts${queryString(filters)}`, { refreshMs: 15_000 });
   // another state shown: read the alerts again, they may have been acknowledged or cleared meanwhile
   useEffect(() => list.reload(), [show]);
-  const interfaces = useApi('/api/monitor/interfaces');
+  const interfaces = useAllPages('/api/monitor/interfaces');
   const [problem, setProblem] = useState(null);
   const go = (changes) => navigate(`/alerts${queryString({ show, ...filters, ...changes })}`, { replace: true });
   const acknowledge = async (id) => {
@@ -88,7 +90,12 @@ export function Alerts({ route }) {
         </select>
       </label>
     </div>
+    <${ListCut} cut=${interfaces.cut} count=${(interfaces.data ?? []).length} what="interfaces in the picker" />
     <${Problem} error=${list.error || problem} />
-    <${Table} id="alert-list" label="Alerts" headers=${['Raised', 'Severity', 'Interface', 'Alert', 'Acknowledged', 'Cleared']} rows=${rows} empty=${list.loading ? 'Loading…' : 'No alert matches.'} />
+    <${Table} id="alert-list" label="Alerts" headers=${['Raised', 'Severity', 'Interface', 'Alert', 'Acknowledged', 'Cleared']} rows=${rows} empty=${list.loading ? 'Loading…' : list.hasMore ? 'None of the alerts read so far matches: show more.' : 'No alert matches.'} />
+    <p class="actions" aria-live="polite">
+      <span class="muted" id="alert-count">${all.length} alert${all.length === 1 ? '' : 's'} read${list.hasMore ? ', older ones follow' : ''}.</span>
+      ${list.hasMore ? html` <button type="button" id="alert-more" disabled=${list.loadingMore} onClick=${list.more}>${list.loadingMore ? 'Loading…' : 'Show more'}</button>` : null}
+    </p>
   `;
 }

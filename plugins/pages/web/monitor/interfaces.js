@@ -3,8 +3,9 @@
 // are shown at the field they name.
 import { html, useState } from '../vendor/preact-htm.js';
 import { api, queryString, useApi } from '../shared/api.js';
+import { useAllPages } from '../shared/paged-lists.js';
 import { formatAgo } from '../shared/duration.js';
-import { Problem, Table } from '../shared/layout.js';
+import { ListCut, Problem, Table } from '../shared/layout.js';
 import { updateQuery } from '../shared/router.js';
 
 const STANDARDS = ['auto', 'hl7', 'fhir', 'ncpdp'];
@@ -95,7 +96,7 @@ function DeleteConfirm({ item, onDone }) {
 
 /** The interfaces view: `?edit=ID` opens an edit, `?delete=ID` asks to confirm a delete. */
 export function Interfaces({ route }) {
-  const list = useApi('/api/monitor/interfaces');
+  const list = useAllPages('/api/monitor/interfaces');
   const status = useApi('/api/monitor/status');
   const [problem, setProblem] = useState(null);
   const [created, setCreated] = useState(null);
@@ -137,6 +138,7 @@ export function Interfaces({ route }) {
     <${Problem} error=${list.error || problem} />
     ${doomed ? html`<${DeleteConfirm} item=${doomed} onDone=${(done) => { updateQuery({ delete: '' }); if (done) reload(); }} />` : null}
     ${edited ? html`<h2>Edit ${edited.name}</h2><${InterfaceForm} key=${edited.id} existing=${edited} onDone=${() => { updateQuery({ edit: '' }); reload(); }} />` : null}
+    <${ListCut} cut=${list.cut} count=${items.length} what="interfaces" id="interface-list-cut" />
     <${Table} id="interface-list" label="Interfaces" headers=${['Name', 'Standard', 'Folder', 'State', 'Last message', 'Actions']} rows=${rows} empty=${list.loading ? 'Loading…' : 'No interface yet: create one below.'} />
     <h2 id="new-title">New interface</h2>
     ${created ? html`<p role="status" id="created">Created ${created.name}: its folder is watched now.</p>` : null}

@@ -4,7 +4,8 @@
 import { html, useState } from '../vendor/preact-htm.js';
 import { queryString, useApi } from '../shared/api.js';
 import { formatAgo, formatTime } from '../shared/duration.js';
-import { Problem, Table } from '../shared/layout.js';
+import { ListCut, Problem, Table } from '../shared/layout.js';
+import { useAllPages } from '../shared/paged-lists.js';
 import { navigate } from '../shared/router.js';
 
 /** The filters of the list, as the API and the address name them. */
@@ -72,7 +73,7 @@ export function Messages({ route }) {
   const filters = filtersOf(route.query);
   const cursor = route.query.get('cursor') ?? '';
   const list = useApi(`/api/monitor/messages${queryString({ ...filters, cursor, limit: 50 })}`);
-  const interfaces = useApi('/api/monitor/interfaces');
+  const interfaces = useAllPages('/api/monitor/interfaces');
   const items = list.data?.items ?? [];
   const rows = items.map(
     (m) => html`<tr key=${m.id}>
@@ -90,6 +91,7 @@ export function Messages({ route }) {
   const formKey = MESSAGE_FILTERS.map((name) => filters[name] ?? '').join('|');
   return html`
     <${Filters} key=${formKey} filters=${filters} interfaces=${interfaces.data} />
+    <${ListCut} cut=${interfaces.cut} count=${(interfaces.data ?? []).length} what="interfaces" />
     <${Problem} error=${list.error} />
     <p class="muted" aria-live="polite">${list.loading ? 'Loading…' : `${items.length} message${items.length === 1 ? '' : 's'} on this page${cursor ? ' (a later page)' : ''}.`}</p>
     <${Table} id="messages" label="Messages" headers=${['Received', 'Interface', 'Type', 'Control id', 'Patient', 'Status', 'First finding', 'File']} rows=${rows} empty=${list.loading ? 'Loading…' : 'No message matches these filters.'} />

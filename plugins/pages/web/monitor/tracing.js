@@ -4,7 +4,8 @@
 import { html, useState } from '../vendor/preact-htm.js';
 import { queryString, useApi } from '../shared/api.js';
 import { formatDuration, formatTime } from '../shared/duration.js';
-import { Problem, Table } from '../shared/layout.js';
+import { ListCut, Problem, Table } from '../shared/layout.js';
+import { useAllPages } from '../shared/paged-lists.js';
 import { navigate } from '../shared/router.js';
 
 const KEYS = [
@@ -66,7 +67,7 @@ function Trace({ search }) {
   `;
 }
 
-function Latency({ search, interfaces }) {
+function Latency({ search, interfaces, cut }) {
   const from = search.from ?? '';
   const to = search.to ?? '';
   const latency = useApi(from && to ? `/api/monitor/latency${queryString({ from_interface: from, to_interface: to })}` : null);
@@ -78,6 +79,7 @@ function Latency({ search, interfaces }) {
       <label>From<select value=${from} onChange=${pick('from')}><option value="">choose</option>${options}</select></label>
       <label>To<select value=${to} onChange=${pick('to')}><option value="">choose</option>${options}</select></label>
     </div>
+    <${ListCut} cut=${cut} count=${(interfaces ?? []).length} what="interfaces" />
     <${Problem} error=${latency.error} />
     ${data
       ? html`<p id="latency">${data.count} message${data.count === 1 ? '' : 's'} paired in the last day: median ${formatDuration(data.p50Ms)}, p95 ${formatDuration(data.p95Ms)},
@@ -103,7 +105,7 @@ function Sequences() {
 export function Tracing({ route }) {
   const search = Object.fromEntries([...route.query.entries()]);
   const [draft, setDraft] = useState(Object.fromEntries(KEYS.map(([name]) => [name, search[name] ?? ''])));
-  const interfaces = useApi('/api/monitor/interfaces');
+  const interfaces = useAllPages('/api/monitor/interfaces');
   const submit = (event) => {
     event.preventDefault();
     navigate(`/tracing${queryString({ ...draft, from: search.from, to: search.to })}`);
@@ -114,7 +116,7 @@ export function Tracing({ route }) {
       <div class="actions"><button type="submit">Trace</button></div>
     </form>
     <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2><${Trace} search=${search} /></section>
-    <section aria-labelledby="latency-title"><h2 id="latency-title">Latency between two interfaces</h2><${Latency} search=${search} interfaces=${interfaces.data} /></section>
+    <section aria-labelledby="latency-title"><h2 id="latency-title">Latency between two interfaces</h2><${Latency} search=${search} interfaces=${interfaces.data} cut=${interfaces.cut} /></section>
     <section aria-labelledby="sequences-title"><h2 id="sequences-title">Sequences</h2><${Sequences} /></section>
   `;
 }

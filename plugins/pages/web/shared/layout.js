@@ -48,6 +48,15 @@ export function Problem({ error, prefix = 'Could not load' }) {
   return html`<p class="problem" role="alert">${prefix}: ${error.message}${error.code ? html` <code>${error.code}</code>` : ''}</p>`;
 }
 
+/**
+ * A line saying a list read page by page stopped at its bound (`cut`, from useAllPages) and shows only its first
+ * `count` items of `what`; nothing when the whole list was read.
+ */
+export function ListCut({ cut, count, what, id }) {
+  if (!cut) return null;
+  return html`<p class="muted" role="status" id=${id}>Only the first ${count} ${what} are shown: there are more.</p>`;
+}
+
 /** A table with a caption-less header row and a line saying so when it has no rows. */
 export function Table({ id, headers, rows, empty, label }) {
   return html`
