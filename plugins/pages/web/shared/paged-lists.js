@@ -1,30 +1,8 @@
 // The views' paged lists: a whole list read page after page up to a bound, for the lists and pickers that show
 // everything; and a list shown a page at a time with "Show more", for the long ones such as the alerts.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from '../vendor/preact-htm.js';
+import { useCallback, useState } from '../vendor/preact-htm.js';
+import { useLoaded, useRefresh } from './api.js';
 import { readPages } from './paging.js';
-
-/**
- * A loaded list: a newer request cancels the one before, so an answer never lands in the wrong view; a failed reload
- * keeps what was shown.
- */
-function useLoaded(path, read, key) {
-  const [state, setState] = useState({ data: undefined, next: null, cut: false, error: undefined, loading: path !== null });
-  const controller = useRef(null);
-  useLayoutEffect(() => {
-    if (path === null) return undefined;
-    controller.current?.abort();
-    const current = new AbortController();
-    controller.current = current;
-    setState((before) => ({ ...before, loading: true }));
-    read(current.signal).then(
-      ({ items, next, cut }) => current.signal.aborted || setState({ data: items, next, cut, error: undefined, loading: false }),
-      (error) => current.signal.aborted || setState((before) => ({ ...before, error, loading: false })),
-    );
-    return () => current.abort();
-    // `read` is made anew each render from `path` and `key`: they are what changes it
-  }, [path, key]);
-  return [state, setState, controller];
-}
 
 /**
  * Every item of the paged list at `path` (skipped while it is null), read at the largest page size for at most
@@ -66,10 +44,6 @@ export function usePagedList(path, { limit = 100, refreshMs } = {}) {
       setLoadingMore(false);
     }
   };
-  useEffect(() => {
-    if (!refreshMs) return undefined;
-    const timer = setInterval(() => document.visibilityState === 'visible' && reload(), refreshMs);
-    return () => clearInterval(timer);
-  }, [refreshMs, reload]);
+  useRefresh(refreshMs, reload);
   return { data: state.data, hasMore: Boolean(state.next), more, loadingMore, error: state.error, loading: state.loading, reload };
 }
